@@ -1,0 +1,46 @@
+#pragma once
+
+#include "core/cluster_event.h"
+#include "core/cluster_state.h"
+#include "core/result.h"
+#include "core/topology_spec.h"
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+// An embedded demo cluster, generated in code from a fixed seed, so every run shows the same.
+struct DemoCluster {
+    std::string name;     // "gb200", "h100", "scale:4096"
+    std::string title;    // one line for people, e.g. "GB200 NVL72 SuperPOD: 4 SU x 8 racks x 18 nodes x 4 GPUs"
+    TopologySpec topology;
+    std::vector<ClusterEvent> events; // nodes, then the running gangs' pods
+    std::uint64_t seed = 0;
+};
+
+std::vector<std::string> demoClusterNames(); // {"gb200", "h100", "scale:N"}
+// Errors name the unknown demo or the bad size (scale:N needs 1 <= N <= 65536).
+Result<DemoCluster> makeDemoCluster(std::string_view name);
+
+// Starts and finishes gangs over time so occupancy moves while you watch. Deterministic for a seed.
+class DemoSimulator {
+public:
+    DemoSimulator(const DemoCluster& demo, std::uint64_t seed);
+    ~DemoSimulator();
+    DemoSimulator(DemoSimulator&&) noexcept;
+    DemoSimulator& operator=(DemoSimulator&&) noexcept;
+
+    // One tick: a few gangs finish, a few new ones start where they fit. Returns the events.
+    std::vector<ClusterEvent> step(const ClusterState& state);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace topodeck

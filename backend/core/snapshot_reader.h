@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/cluster_event.h"
+#include "core/node.h"
+#include "core/pod.h"
+#include "core/result.h"
+#include "core/topology_spec.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+// What a snapshot file held: the objects topodeck understands, and a warning for everything it
+// skipped (never silently).
+struct Snapshot {
+    std::vector<Node> nodes;
+    std::vector<Pod> pods;
+    std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
+    std::vector<std::string> warnings;
+
+    // Moves the objects out as events, nodes first, then pods, then topologies.
+    std::vector<ClusterEvent> takeEvents();
+};
+
+// Reads a Kubernetes List (kind: List, or NodeList/PodList, or a single object) exactly as
+// `kubectl get nodes,pods,topologies -A -o yaml|json` prints it. JSON is parsed with an
+// on-demand parser so that cluster-sized files (hundreds of MB) load in seconds; YAML through
+// yaml-cpp. Errors name the object ("Node gpu-17") and the field ("status.allocatable[cpu]").
+Result<Snapshot> readSnapshotText(std::string_view text, std::string_view sourceName = "input");
+Result<Snapshot> readSnapshotFile(const std::string& path);
+
+} // namespace topodeck

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/cluster_state.h"
+#include "core/result.h"
+#include "core/topology_spec.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+// A known way of labelling nodes with their place in the network (Topograph, GKE, EKS, ...).
+struct TopologyPreset {
+    std::string name;        // accepted by --topology, e.g. "gke"
+    std::string description; // one line for people
+    TopologySpec spec;       // levels top first; origin "preset"; nvlinkLabel when the source has one
+};
+
+// Every preset, specific ones first and the generic region/zone one last.
+const std::vector<TopologyPreset>& topologyPresets();
+const TopologyPreset* findTopologyPreset(std::string_view name);
+
+// The hierarchy the state's nodes are most likely labelled with:
+//  1. the only Topology object (Kueue/KAI) in the state, as written;
+//  2. among several Topology objects, the one whose level keys the most nodes carry;
+//  3. the preset whose level keys the most nodes carry, without the levels no node carries.
+// A candidate counts only when one of its keys is on at least half of the nodes (of the nodes
+// with GPUs, when there are any: CPU-only system nodes often lack fabric labels). The generic
+// region/zone preset is tried only when no specific one qualifies. When nodes carry
+// nvidia.com/gpu.clique and the chosen spec names no NVLink key present on the nodes, it
+// becomes the NVLink key. nullopt when nothing qualifies.
+std::optional<TopologySpec> detectTopology(const ClusterState& state);
+
+// What the CLI and GUI use: explicit level keys win (origin "flags"), then a name (a Topology
+// object in the state or a preset; an unknown name is an error listing the known ones), then
+// detectTopology(); otherwise an error that says to pass --levels.
+Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
+                                     const std::vector<std::string>& levelKeys);
+
+} // namespace topodeck
