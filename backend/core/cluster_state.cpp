@@ -16,7 +16,7 @@ std::string podKey(std::string_view nameSpace, std::string_view name) {
 } // namespace
 
 std::optional<NodeId> ClusterState::findNode(std::string_view name) const {
-    auto it = m_nodeIds.find(std::string(name));
+    auto it = m_nodeIds.find(name);
     if (it == m_nodeIds.end()) return std::nullopt;
     return it->second;
 }
@@ -26,14 +26,20 @@ const Pod* ClusterState::findPod(std::string_view nameSpace, std::string_view na
     return it == m_pods.end() ? nullptr : &it->second;
 }
 
+void ClusterState::reserve(std::size_t nodes, std::size_t pods) {
+    m_nodes.reserve(nodes);
+    m_nodeIds.reserve(nodes);
+    m_pods.reserve(pods);
+}
+
 NodeId ClusterState::slotFor(std::string_view name) {
-    auto [it, inserted] = m_nodeIds.try_emplace(std::string(name), static_cast<NodeId>(m_nodes.size()));
-    if (inserted) {
-        auto placeholder = std::make_shared<Node>();
-        placeholder->name = std::string(name);
-        m_nodes.push_back(NodeRecord{std::move(placeholder), {}, false});
-    }
-    return it->second;
+    if (auto it = m_nodeIds.find(name); it != m_nodeIds.end()) return it->second;
+    const auto id = static_cast<NodeId>(m_nodes.size());
+    m_nodeIds.emplace(std::string(name), id);
+    auto placeholder = std::make_shared<Node>();
+    placeholder->name = std::string(name);
+    m_nodes.push_back(NodeRecord{std::move(placeholder), {}, false});
+    return id;
 }
 
 void ClusterState::touch(AppliedEvent& applied, NodeId id) {
@@ -63,33 +69,31 @@ void ClusterState::removePodUsage(const Pod& pod, AppliedEvent& applied) {
     touch(applied, id);
 }
 
-AppliedEvent ClusterState::apply(const ClusterEvent& event) {
+AppliedEvent ClusterState::apply(ClusterEvent event) {
     AppliedEvent applied;
     std::visit(
-        [&](const auto& e) {
-            using E = std::decay_t<decltype(e)>;
+        [&](auto& e) {
+            using E = std::remove_cvref_t<decltype(e)>;
             if constexpr (std::is_same_v<E, NodeUpserted>) {
                 const NodeId id = slotFor(e.node.name);
                 NodeRecord& record = m_nodes[id];
-                record.node = std::make_shared<const Node>(e.node);
+                record.node = std::make_shared<const Node>(std::move(e.node));
                 if (!record.present) {
                     record.present = true;
                     ++m_presentNodes;
                 }
                 touch(applied, id);
             } else if constexpr (std::is_same_v<E, NodeDeleted>) {
-                auto it = m_nodeIds.find(e.name);
+                auto it = m_nodeIds.find(std::string_view(e.name));
                 if (it != m_nodeIds.end() && m_nodes[it->second].present) {
                     m_nodes[it->second].present = false;
                     --m_presentNodes;
                     touch(applied, it->second);
                 }
             } else if constexpr (std::is_same_v<E, PodUpserted>) {
-                auto [it, inserted] = m_pods.try_emplace(podKey(e.pod.nameSpace, e.pod.name), e.pod);
-                if (!inserted) {
-                    removePodUsage(it->second, applied);
-                    it->second = e.pod;
-                }
+                auto [it, inserted] = m_pods.try_emplace(podKey(e.pod.nameSpace, e.pod.name));
+                if (!inserted) removePodUsage(it->second, applied);
+                it->second = std::move(e.pod);
                 addPodUsage(it->second, applied);
             } else if constexpr (std::is_same_v<E, PodDeleted>) {
                 auto it = m_pods.find(podKey(e.nameSpace, e.name));
@@ -98,7 +102,7 @@ AppliedEvent ClusterState::apply(const ClusterEvent& event) {
                     m_pods.erase(it);
                 }
             } else if constexpr (std::is_same_v<E, TopologyUpserted>) {
-                m_topologies[e.spec.name] = e.spec;
+                m_topologies[e.spec.name] = std::move(e.spec);
                 applied.topologiesChanged = true;
             } else if constexpr (std::is_same_v<E, TopologyDeleted>) {
                 applied.topologiesChanged = m_topologies.erase(e.name) > 0;

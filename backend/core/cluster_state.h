@@ -45,7 +45,10 @@ struct AppliedEvent {
 // objects. Applying one pod event is O(resources of that pod).
 class ClusterState {
 public:
-    AppliedEvent apply(const ClusterEvent& event);
+    // Takes the event by value: sources hand over their objects with std::move.
+    AppliedEvent apply(ClusterEvent event);
+    // Sizes the tables up front when a source knows how much is coming (a snapshot file).
+    void reserve(std::size_t nodes, std::size_t pods);
 
     std::size_t nodeSlots() const { return m_nodes.size(); } // ids are 0..nodeSlots()-1
     const NodeRecord& record(NodeId id) const { return m_nodes[id]; }
@@ -69,7 +72,12 @@ private:
     static void touch(AppliedEvent& applied, NodeId id);
 
     std::vector<NodeRecord> m_nodes;
-    std::unordered_map<std::string, NodeId> m_nodeIds;
+    // Transparent hashing, so looking a name up from a string_view allocates nothing.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+    };
+    std::unordered_map<std::string, NodeId, NameHash, std::equal_to<>> m_nodeIds;
     std::unordered_map<std::string, Pod> m_pods; // key "namespace/name"
     std::map<std::string, TopologySpec, std::less<>> m_topologies;
     std::size_t m_presentNodes = 0;

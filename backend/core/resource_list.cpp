@@ -36,12 +36,29 @@ void ResourceList::erase(std::string_view name) {
     if (it != m_entries.end() && it->first == name) m_entries.erase(m_entries.begin() + (it - m_entries.begin()));
 }
 
+template <class Combine>
+void ResourceList::mergeFrom(const ResourceList& other, Combine combine) {
+    // Both lists are sorted: walk them together, so the usual case (same names) allocates nothing.
+    std::size_t mine = 0;
+    for (const auto& [name, quantity] : other.m_entries) {
+        while (mine < m_entries.size() && m_entries[mine].first < name) ++mine;
+        if (mine < m_entries.size() && m_entries[mine].first == name) {
+            combine(m_entries[mine].second, quantity);
+        } else {
+            Quantity fresh;
+            combine(fresh, quantity);
+            m_entries.insert(m_entries.begin() + static_cast<std::ptrdiff_t>(mine), Entry{name, fresh});
+        }
+        ++mine;
+    }
+}
+
 void ResourceList::add(const ResourceList& other) {
-    for (const auto& [name, quantity] : other.m_entries) set(name, get(name) + quantity);
+    mergeFrom(other, [](Quantity& mine, const Quantity& theirs) { mine += theirs; });
 }
 
 void ResourceList::subtract(const ResourceList& other) {
-    for (const auto& [name, quantity] : other.m_entries) set(name, get(name) - quantity);
+    mergeFrom(other, [](Quantity& mine, const Quantity& theirs) { mine -= theirs; });
 }
 
 void ResourceList::maxWith(const ResourceList& other) {

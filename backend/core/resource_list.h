@@ -35,6 +35,9 @@ public:
     friend bool operator==(const ResourceList&, const ResourceList&) = default;
 
 private:
+    template <class Combine>
+    void mergeFrom(const ResourceList& other, Combine combine);
+
     std::vector<Entry> m_entries; // sorted by name
 };
 

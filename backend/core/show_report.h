@@ -9,10 +9,10 @@ namespace topodeck {
 
 // What `topodeckctl show` renders and how. Rendering is pure: same index and options, same text.
 struct ShowOptions {
-    std::string source;  // where the data came from, e.g. "demo gb200" or a file path
-    int depth = -1;      // hierarchy levels below the cluster to show; -1 = all, 0 = totals only
-    bool color = false;  // ANSI colours (the caller decides whether the terminal wants them)
-    int barWidth = 20;   // occupancy bar cells
+    std::string source;     // where the data came from, e.g. "demo gb200" or a file path
+    int depth = -1;         // hierarchy levels below the cluster to show; -1 = all, 0 = totals only
+    bool color = false;     // ANSI colours (the caller decides whether the terminal wants them)
+    int barWidth = 20;      // occupancy bar cells
     bool showNodes = false; // list nodes under the deepest domains shown
 };
 

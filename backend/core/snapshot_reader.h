@@ -12,6 +12,8 @@
 
 namespace topodeck {
 
+class ClusterState;
+
 // What a snapshot file held: the objects topodeck understands, and a warning for everything it
 // skipped (never silently).
 struct Snapshot {
@@ -22,6 +24,8 @@ struct Snapshot {
 
     // Moves the objects out as events, nodes first, then pods, then topologies.
     std::vector<ClusterEvent> takeEvents();
+    // The same, applied straight to a state (no event list in between: cheaper at cluster size).
+    void applyTo(ClusterState& state) &&;
 };
 
 // Reads a Kubernetes List (kind: List, or NodeList/PodList, or a single object) exactly as

@@ -92,7 +92,7 @@ void BM_ShowJsonFromFile_65536Nodes(benchmark::State& bench) {
             break;
         }
         ClusterState state;
-        for (ClusterEvent& event : snapshot->takeEvents()) (void)state.apply(event);
+        std::move(*snapshot).applyTo(state);
         auto spec = resolveTopology(state, "", {});
         if (!spec) {
             bench.SkipWithError(spec.error().message.c_str());

@@ -1,0 +1,111 @@
+#include "app/gui/command_line.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace topodeck {
+
+CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("CommandLine", "Topology console for GPU clusters: see how the hierarchy of "
+                                                   "your cluster is occupied, down to each GPU."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"),
+        QCoreApplication::translate("CommandLine",
+                                    "Open an embedded demo cluster: gb200, h100 or scale:N (default gb200)."),
+        QStringLiteral("name"));
+    const QCommandLineOption fileOption(
+        {QStringLiteral("f"), QStringLiteral("file")},
+        QCoreApplication::translate("CommandLine", "Open a snapshot file (kubectl get nodes,pods -A -o yaml|json)."),
+        QStringLiteral("file"));
+    const QCommandLineOption levelsOption(
+        QStringLiteral("levels"),
+        QCoreApplication::translate("CommandLine",
+                                    "Node-label keys of the hierarchy, top level first, comma separated."),
+        QStringLiteral("k1,k2"));
+    const QCommandLineOption topologyOption(
+        QStringLiteral("topology"),
+        QCoreApplication::translate("CommandLine", "Use the Kueue or KAI Topology object with this name."),
+        QStringLiteral("name"));
+    const QCommandLineOption simulateOption(
+        QStringLiteral("simulate"),
+        QCoreApplication::translate("CommandLine", "Run the demo simulator: gangs start and finish while you watch."));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("CommandLine",
+                                    "Render the window offscreen at 1600x1000 once the data is shown, write it to "
+                                    "this PNG file and exit."),
+        QStringLiteral("file.png"));
+    const QCommandLineOption selectOption(
+        QStringLiteral("select"),
+        QCoreApplication::translate("CommandLine", "Select the domain or node at this path, e.g. su-1/rack-3."),
+        QStringLiteral("path"));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
+                                 QStringLiteral("[file]"));
+    parser.addOptions(
+        {demoOption, fileOption, levelsOption, topologyOption, simulateOption, screenshotOption, selectOption});
+
+    if (!parser.parse(arguments)) {
+        m_message = parser.errorText();
+        return Outcome::Error;
+    }
+    if (parser.isSet(helpOption)) {
+        m_message = parser.helpText();
+        return Outcome::Help;
+    }
+    if (parser.isSet(versionOption)) {
+        m_message = QCoreApplication::applicationName() % QLatin1Char(' ') % QCoreApplication::applicationVersion();
+        return Outcome::Version;
+    }
+    // A bare file name opens that file, as desktop launchers pass it.
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(fileOption))) {
+        m_message = QCoreApplication::translate("CommandLine", "unexpected argument '%1'").arg(positional.constLast());
+        return Outcome::Error;
+    }
+    const bool fileGiven = parser.isSet(fileOption) || !positional.isEmpty();
+    if (parser.isSet(demoOption) && fileGiven) {
+        m_message = QCoreApplication::translate("CommandLine", "give either --demo or --file, not both");
+        return Outcome::Error;
+    }
+    if (parser.isSet(levelsOption) && parser.isSet(topologyOption)) {
+        m_message = QCoreApplication::translate("CommandLine", "give either --levels or --topology, not both");
+        return Outcome::Error;
+    }
+
+    m_options = LaunchOptions();
+    if (parser.isSet(demoOption)) m_options.demo = parser.value(demoOption).trimmed();
+    if (fileGiven) {
+        m_options.file = parser.isSet(fileOption) ? parser.value(fileOption) : positional.constFirst();
+        m_options.demo.clear();
+    }
+    if (m_options.demo.isEmpty() && m_options.file.isEmpty()) {
+        m_message = QCoreApplication::translate("CommandLine", "--demo needs a name (gb200, h100 or scale:N)");
+        return Outcome::Error;
+    }
+    if (parser.isSet(levelsOption)) {
+        for (const QString& key : parser.value(levelsOption).split(QLatin1Char(','))) {
+            if (key.trimmed().isEmpty()) {
+                m_message = QCoreApplication::translate("CommandLine", "--levels has an empty label key in '%1'")
+                                .arg(parser.value(levelsOption));
+                return Outcome::Error;
+            }
+            m_options.levels.append(key.trimmed());
+        }
+    }
+    m_options.topology = parser.value(topologyOption).trimmed();
+    m_options.simulate = parser.isSet(simulateOption);
+    m_options.screenshot = parser.value(screenshotOption);
+    if (parser.isSet(screenshotOption) && m_options.screenshot.isEmpty()) {
+        m_message = QCoreApplication::translate("CommandLine", "--screenshot needs a file name");
+        return Outcome::Error;
+    }
+    m_options.select = parser.value(selectOption).trimmed();
+    return Outcome::Run;
+}
+
+} // namespace topodeck

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace topodeck {
+
+// What the topodeck GUI was asked to do at start.
+struct LaunchOptions {
+    QString demo = QStringLiteral("gb200"); // used when no file is given
+    QString file;
+    QString topology;   // a topology object's name from the file
+    QStringList levels; // node-label keys, top level first
+    bool simulate = false;
+    QString screenshot; // write the window to this image and exit
+    QString select;     // a domain or node path to select once data is there
+};
+
+// The GUI's command line (QCommandLineParser), parsed without exiting so that it can be tested.
+class CommandLine {
+public:
+    enum class Outcome { Run, Help, Version, Error };
+
+    static constexpr QSize kScreenshotSize{1600, 1000};
+
+    Outcome parse(const QStringList& arguments);
+    const LaunchOptions& options() const { return m_options; }
+    // The help or version text, or the error (without the program name).
+    const QString& message() const { return m_message; }
+
+private:
+    LaunchOptions m_options;
+    QString m_message;
+};
+
+} // namespace topodeck

@@ -1,0 +1,118 @@
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+#include "app/gui/screenshot_capture.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QFontDatabase>
+#include <QIcon>
+#include <QTextStream>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool haveDisplay() {
+    return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+// With no display there is no window to open: show the same cluster the way `topodeckctl show`
+// does, by running the topodeckctl installed beside this program.
+int showInTerminal(const topodeck::LaunchOptions& options) {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::string ctl = (error ? std::filesystem::path(".") : self.parent_path()) / "topodeckctl";
+    std::vector<std::string> args{ctl, "show"};
+    if (!options.file.isEmpty()) {
+        args.insert(args.end(), {"-f", options.file.toStdString()});
+    } else {
+        args.insert(args.end(), {"--demo", options.demo.toStdString()});
+    }
+    if (!options.levels.isEmpty())
+        args.insert(args.end(), {"--levels", options.levels.join(QLatin1Char(',')).toStdString()});
+    if (!options.topology.isEmpty()) args.insert(args.end(), {"--topology", options.topology.toStdString()});
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    QTextStream(stderr)
+        << "topodeck: no display (DISPLAY and WAYLAND_DISPLAY are unset); showing the cluster in the terminal instead"
+        << Qt::endl;
+    execv(ctl.c_str(), argv.data());
+    QTextStream(stderr) << "topodeck: cannot run " << QString::fromStdString(ctl) << ": "
+                        << QString::fromLocal8Bit(std::strerror(errno)) << Qt::endl;
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication::setApplicationName(QStringLiteral("topodeck"));
+    QApplication::setApplicationVersion(QStringLiteral(TOPODECK_VERSION));
+    QApplication::setOrganizationDomain(QStringLiteral("topodeck.io"));
+
+    // Parsed before QApplication exists, so that --help and mistakes need no display.
+    topodeck::CommandLine commandLine;
+    topodeck::CommandLine::Outcome outcome;
+    {
+        QCoreApplication parsing(argc, argv);
+        outcome = commandLine.parse(QCoreApplication::arguments());
+    }
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    switch (outcome) {
+    case topodeck::CommandLine::Outcome::Help:
+    case topodeck::CommandLine::Outcome::Version:
+        out << commandLine.message() << Qt::endl;
+        return 0;
+    case topodeck::CommandLine::Outcome::Error:
+        err << "topodeck: " << commandLine.message() << Qt::endl << "Try 'topodeck --help'." << Qt::endl;
+        return 2;
+    case topodeck::CommandLine::Outcome::Run:
+        break;
+    }
+    const topodeck::LaunchOptions& options = commandLine.options();
+    if (options.screenshot.isEmpty() && !haveDisplay()) return showInTerminal(options);
+
+    // A screenshot needs no display: use the offscreen platform unless the user chose one.
+    if (!options.screenshot.isEmpty() && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    Q_INIT_RESOURCE(resources); // the qrc lives in a static library
+    QApplication app(argc, argv);
+    QApplication::setDesktopFileName(QStringLiteral("topodeck"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/topodeck/icons/topodeck.svg")));
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    if (QFontDatabase::families().contains(QStringLiteral("Noto Sans")))
+        QApplication::setFont(QFont(QStringLiteral("Noto Sans"), 10));
+
+    topodeck::MainWindow window;
+    if (!options.screenshot.isEmpty()) {
+        auto* capture =
+            new topodeck::ScreenshotCapture(&window, options.screenshot, topodeck::CommandLine::kScreenshotSize);
+        QObject::connect(capture, &topodeck::ScreenshotCapture::finished, &app, [&](int code, const QString& message) {
+            if (code != 0) err << "topodeck: " << message << Qt::endl;
+            QApplication::exit(code);
+        });
+        capture->start(options.select);
+        window.open(options);
+        return QApplication::exec();
+    }
+
+    if (!options.select.isEmpty()) {
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(&window, &topodeck::MainWindow::dataShown, &window, [&, connection] {
+            QObject::disconnect(*connection);
+            if (!window.selectPath(options.select))
+                err << "topodeck: nothing at path '" << options.select << "' to select" << Qt::endl;
+        });
+    }
+    window.open(options);
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,361 @@
+#include "app/gui/main_window.h"
+
+#include "app/gui/command_line.h"
+#include "models/topology_tree_model.h"
+#include "session/cluster_session.h"
+#include "views/details_panel.h"
+#include "views/map_legend.h"
+#include "views/occupancy_bar_delegate.h"
+#include "views/topology_map_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace topodeck {
+
+namespace {
+
+struct DemoEntry {
+    const char* name;
+    const char* label;
+};
+constexpr DemoEntry kDemos[] = {
+    {"gb200", QT_TRANSLATE_NOOP("MainWindow", "GB200 NVL72 SuperPOD (gb200)")},
+    {"h100", QT_TRANSLATE_NOOP("MainWindow", "H100 HGX blocks (h100)")},
+    {"scale:4096", QT_TRANSLATE_NOOP("MainWindow", "4,096 nodes (scale:4096)")},
+    {"scale:65536", QT_TRANSLATE_NOOP("MainWindow", "65,536 nodes (scale:65536)")},
+};
+
+// A new cluster opens with as many levels expanded as fit in about this many rows.
+constexpr int kInitialTreeRows = 40;
+constexpr int kDetailsWidth = 380;
+constexpr int kMaxTreeWidth = 620;
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new ClusterSession(this)) {
+    setWindowTitle(tr("topodeck"));
+    buildPages();
+    buildActions();
+    buildStatusBar();
+    connect(m_session, &ClusterSession::snapshotPublished, this, &MainWindow::showSnapshot);
+    connect(m_session, &ClusterSession::statusChanged, this, &MainWindow::showStatus);
+    resize(1400, 900);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildPages() {
+    m_model = new TopologyTreeModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_model);
+    m_tree->setItemDelegateForColumn(TopologyTreeModel::OccupancyColumn, new OccupancyBarDelegate(m_tree));
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_tree->setAccessibleName(tr("Topology tree"));
+    // Expanding shows deeper names (and node states): widen the columns so none is clipped.
+    connect(m_tree, &QTreeView::expanded, this, [this] { fitTreeColumns(true); });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { followTreeSelection(current); });
+
+    m_map = new TopologyMapView(this);
+    auto* mapPane = new QWidget(this);
+    auto* mapLayout = new QVBoxLayout(mapPane);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    mapLayout->setSpacing(0);
+    mapLayout->addWidget(m_map, 1);
+    mapLayout->addWidget(new MapLegend(mapPane));
+
+    m_details = new DetailsPanel(this);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(mapPane);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(2, 0);
+    m_splitter->setChildrenCollapsible(false);
+    setCentralWidget(m_splitter);
+
+    auto selectDomain = [this](DomainId id) { selectIndex(m_model->indexForDomain(id)); };
+    auto selectNode = [this](NodeId id) { selectIndex(m_model->indexForNode(id)); };
+    connect(m_map, &TopologyMapView::domainSelected, this, selectDomain);
+    connect(m_map, &TopologyMapView::nodeSelected, this, selectNode);
+    connect(m_map, &TopologyMapView::selectionCleared, this, [this] { selectIndex(QModelIndex()); });
+    connect(m_details, &DetailsPanel::domainActivated, this, selectDomain);
+    connect(m_details, &DetailsPanel::nodeActivated, this, selectNode);
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_openFile = file->addAction(tr("&Open Snapshot File…"), this, &MainWindow::openFileDialog);
+    m_openFile->setShortcut(QKeySequence::Open);
+    m_openFile->setToolTip(tr("Open a file written by kubectl get nodes,pods -A -o yaml (or json)"));
+    QMenu* demos = file->addMenu(tr("Open &Demo Cluster"));
+    for (const DemoEntry& demo : kDemos) {
+        const QString name = QString::fromLatin1(demo.name);
+        demos->addAction(tr(demo.label), this, [this, name] { openDemo(name); });
+    }
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_map, &TopologyMapView::zoomIn);
+    m_zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_map, &TopologyMapView::zoomOut);
+    m_zoomFit = view->addAction(tr("&Fit Map"), QKeySequence(Qt::CTRL | Qt::Key_0), m_map, &TopologyMapView::zoomToFit);
+
+    QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+    m_simulate = simulation->addAction(tr("&Simulate"));
+    m_simulate->setCheckable(true);
+    m_simulate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_simulate->setToolTip(tr("Start and finish gangs on the demo cluster so occupancy changes live"));
+    connect(m_simulate, &QAction::toggled, m_session, &ClusterSession::setSimulationEnabled);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About topodeck"), this, [this] {
+        QMessageBox::about(this, tr("About topodeck"),
+                           tr("<b>topodeck %1</b><p>A topology console for GPU clusters: how each block, rack "
+                              "and NVLink domain is occupied, down to every GPU.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addAction(m_openFile);
+    toolbar->addSeparator();
+    toolbar->addWidget(new QLabel(tr("Demo:"), toolbar));
+    m_demoChooser = new QComboBox(toolbar);
+    m_demoChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_demoChooser->setToolTip(tr("Open an embedded demo cluster"));
+    for (const DemoEntry& demo : kDemos) m_demoChooser->addItem(tr(demo.label), QString::fromLatin1(demo.name));
+    connect(m_demoChooser, &QComboBox::activated, this,
+            [this](int row) { openDemo(m_demoChooser->itemData(row).toString()); });
+    toolbar->addWidget(m_demoChooser);
+    toolbar->addAction(m_simulate);
+    toolbar->addSeparator();
+    toolbar->addAction(m_zoomIn);
+    toolbar->addAction(m_zoomOut);
+    toolbar->addAction(m_zoomFit);
+}
+
+void MainWindow::buildStatusBar() {
+    m_stateLabel = new QLabel(this);
+    m_stateLabel->setTextFormat(Qt::RichText);
+    m_totalsLabel = new QLabel(this);
+    m_warningsLabel = new QLabel(this);
+    statusBar()->addWidget(m_stateLabel, 1);
+    statusBar()->addPermanentWidget(m_totalsLabel);
+    statusBar()->addPermanentWidget(m_warningsLabel);
+    showStatus(SourceStatus{tr("no source"), SourceHealth::Connecting, QString(), {}});
+}
+
+void MainWindow::open(const LaunchOptions& options) {
+    m_session->setTopologyChoice(options.topology, options.levels);
+    m_simulate->setChecked(options.simulate);
+    m_session->setSimulationEnabled(options.simulate);
+    if (!options.file.isEmpty())
+        openFile(options.file);
+    else
+        openDemo(options.demo);
+}
+
+void MainWindow::openDemo(const QString& name) {
+    m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
+    m_simulate->setEnabled(true);
+    m_session->openDemo(name);
+}
+
+void MainWindow::openFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Snapshot File"), QString(),
+                                                      tr("Cluster snapshots (*.yaml *.yml *.json);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::openFile(const QString& path) {
+    m_demoChooser->setCurrentIndex(-1);
+    // The simulator only drives demo clusters.
+    m_simulate->setChecked(false);
+    m_simulate->setEnabled(false);
+    m_session->openFile(path);
+}
+
+void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
+    if (!snapshot) return;
+    const bool newSource = !m_shown || m_shown->sourceEpoch != snapshot->sourceEpoch;
+    m_shown = snapshot;
+    m_model->setSnapshot(snapshot);
+    m_map->setSnapshot(snapshot);
+    m_details->setSnapshot(snapshot);
+    showStatus(snapshot->status);
+    if (newSource) {
+        setWindowTitle(
+            tr("%1 — topodeck").arg(snapshot->title.isEmpty() ? snapshot->status.sourceName : snapshot->title));
+        expandInitialLevels(snapshot->index);
+        fitTreeColumns(false);
+        Q_EMIT dataShown();
+    }
+    Q_EMIT snapshotShown();
+}
+
+void MainWindow::expandInitialLevels(const TopologyIndex& index) {
+    std::vector<int> perLevel(std::size_t(std::max(0, index.spec().depth())), 0);
+    for (DomainId id = 1; id < index.domainSlots(); ++id) {
+        const Domain& domain = index.domain(id);
+        if (domain.alive && domain.level >= 0 && std::size_t(domain.level) < perLevel.size())
+            ++perLevel[std::size_t(domain.level)];
+    }
+    // Expanding depth d shows the domains of levels 0..d+1; nodes (below the last level) never.
+    int rows = perLevel.empty() ? 0 : perLevel[0];
+    int depth = -1;
+    while (std::size_t(depth + 2) < perLevel.size() && rows + perLevel[std::size_t(depth + 2)] <= kInitialTreeRows)
+        rows += perLevel[std::size_t(++depth + 1)];
+    if (depth >= 0) m_tree->expandToDepth(depth);
+}
+
+void MainWindow::fitTreeColumns(bool growOnly) {
+    int treeWidth = 2 * m_tree->frameWidth() + m_tree->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < TopologyTreeModel::ColumnCount; ++column) {
+        const int before = m_tree->columnWidth(column);
+        m_tree->resizeColumnToContents(column);
+        if (growOnly && m_tree->columnWidth(column) < before) m_tree->setColumnWidth(column, before);
+        // Room for deeper names once the user expands a rack.
+        if (!growOnly && column == TopologyTreeModel::NameColumn)
+            m_tree->setColumnWidth(column, m_tree->columnWidth(column) + 24);
+        treeWidth += m_tree->columnWidth(column);
+    }
+    QList<int> sizes = m_splitter->sizes();
+    const int total = std::max(m_splitter->width(), width());
+    const int tree = std::min(treeWidth, kMaxTreeWidth);
+    if (sizes.size() != 3 || (growOnly && tree <= sizes[0])) return;
+    const int details = growOnly ? sizes[2] : kDetailsWidth;
+    m_splitter->setSizes({tree, std::max(200, total - tree - details), details});
+}
+
+void MainWindow::showStatus(const SourceStatus& status) {
+    QString state;
+    QString color;
+    switch (status.health) {
+    case SourceHealth::Connecting:
+        state = tr("Loading");
+        color = QStringLiteral("#6b7280");
+        break;
+    case SourceHealth::Live:
+        state = tr("Live");
+        color = QStringLiteral("#1b7f3b");
+        break;
+    case SourceHealth::Stale:
+        state = tr("Stale");
+        color = QStringLiteral("#b36b00");
+        break;
+    case SourceHealth::Error:
+        state = tr("Error");
+        color = QStringLiteral("#c0392b");
+        break;
+    }
+    QString text = QStringLiteral("<b style='color:%1'>● %2</b>&nbsp;&nbsp;%3")
+                       .arg(color, state, status.sourceName.toHtmlEscaped());
+    if (!status.detail.isEmpty()) text += QStringLiteral(" — ") % status.detail.toHtmlEscaped();
+    m_stateLabel->setText(text);
+    m_stateLabel->setToolTip(status.detail);
+
+    const auto warnings = static_cast<qsizetype>(status.warnings.size());
+    m_warningsLabel->setText(warnings == 0   ? tr("No warnings")
+                             : warnings == 1 ? tr("⚠ 1 warning")
+                                             : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
+    QStringList lines;
+    for (qsizetype i = 0; i < std::min<qsizetype>(warnings, 20); ++i)
+        lines << QString::fromStdString(status.warnings[std::size_t(i)]);
+    if (warnings > 20) lines << tr("… and %1 more").arg(warnings - 20);
+    m_warningsLabel->setToolTip(lines.join(QLatin1Char('\n')));
+    updateTotals();
+}
+
+void MainWindow::updateTotals() {
+    if (!m_shown) return m_totalsLabel->clear();
+    const DomainTotals& t = m_shown->index.root().totals;
+    const QLocale locale;
+    const int percent = t.gpusTotal > 0 ? int(100.0 * double(t.gpusUsed) / double(t.gpusTotal) + 0.5) : 0;
+    QString text = tr("GPUs %1 / %2 used (%3%) · %4 free")
+                       .arg(locale.toString(t.gpusUsed), locale.toString(t.gpusTotal), QString::number(percent),
+                            locale.toString(t.gpusFree));
+    const qint64 notReady = t.nodesTotal - t.nodesReady;
+    text += QStringLiteral(" · ") % (notReady == 0   ? tr("all nodes ready")
+                                     : notReady == 1 ? tr("1 node not ready")
+                                                     : tr("%1 nodes not ready").arg(locale.toString(notReady)));
+    m_totalsLabel->setText(text);
+}
+
+void MainWindow::selectIndex(const QModelIndex& index) {
+    if (!index.isValid()) {
+        m_tree->selectionModel()->clear();
+        followTreeSelection(QModelIndex());
+        return;
+    }
+    for (QModelIndex parent = index.parent(); parent.isValid(); parent = parent.parent()) m_tree->expand(parent);
+    m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_tree->scrollTo(index, QAbstractItemView::EnsureVisible);
+}
+
+void MainWindow::followTreeSelection(const QModelIndex& current) {
+    if (!current.isValid()) {
+        m_map->clearSelection();
+        m_details->showCluster();
+    } else if (current.data(TopologyTreeModel::IsNodeRole).toBool()) {
+        const auto id = current.data(TopologyTreeModel::NodeIdRole).value<NodeId>();
+        m_map->setSelectedNode(id);
+        m_details->showNode(id);
+    } else {
+        const auto id = current.data(TopologyTreeModel::DomainIdRole).value<DomainId>();
+        m_map->setSelectedDomain(id);
+        m_details->showDomain(id);
+    }
+}
+
+bool MainWindow::selectPath(const QString& path) {
+    if (!m_shown) return false;
+    const TopologyIndex& index = m_shown->index;
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    DomainId current = kRootDomain;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const std::string part = parts[i].toStdString();
+        const DomainId child = index.findChild(current, part);
+        if (child != kNoDomain) {
+            current = child;
+            continue;
+        }
+        // The last part may name a node of the lowest domain reached.
+        if (i + 1 != parts.size()) return false;
+        for (NodeId node : index.domain(current).nodes) {
+            const Node* n = m_shown->node(node);
+            if (n && n->name == part) {
+                selectIndex(m_model->indexForNode(node));
+                return true;
+            }
+        }
+        return false;
+    }
+    selectIndex(current == kRootDomain ? QModelIndex() : m_model->indexForDomain(current));
+    return true;
+}
+
+} // namespace topodeck

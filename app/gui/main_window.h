@@ -1,0 +1,84 @@
+#pragma once
+
+#include "session/cluster_snapshot.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QModelIndex;
+class QSplitter;
+class QTreeView;
+
+namespace topodeck {
+
+class ClusterSession;
+class DetailsPanel;
+class TopologyMapView;
+class TopologyTreeModel;
+struct LaunchOptions;
+
+// Builds the pages (tree, map, details, status bar) and connects them to one ClusterSession.
+// Selection is kept in one place, the tree's selection model; the map and the details follow it.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Applies the topology choice and the simulator setting, then opens the demo or file.
+    void open(const LaunchOptions& options);
+    // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
+    bool selectPath(const QString& path);
+
+    ClusterSession* session() const { return m_session; }
+    TopologyTreeModel* treeModel() const { return m_model; }
+    QTreeView* treeView() const { return m_tree; }
+    TopologyMapView* mapView() const { return m_map; }
+    DetailsPanel* detailsPanel() const { return m_details; }
+    const ClusterSnapshotPtr& shownSnapshot() const { return m_shown; }
+
+Q_SIGNALS:
+    // Every view shows the first snapshot of a newly opened source, laid out.
+    void dataShown();
+    // Every view shows a (newer) snapshot.
+    void snapshotShown();
+
+private:
+    void buildActions();
+    void buildPages();
+    void buildStatusBar();
+    void showSnapshot(const ClusterSnapshotPtr& snapshot);
+    void showStatus(const SourceStatus& status);
+    void updateTotals();
+    // Sizes the tree's columns to what they show and the splitter to the tree; growOnly after an expand.
+    void fitTreeColumns(bool growOnly);
+    void expandInitialLevels(const TopologyIndex& index);
+    void selectIndex(const QModelIndex& index);
+    void followTreeSelection(const QModelIndex& current);
+    void openDemo(const QString& name);
+    void openFile(const QString& path);
+    void openFileDialog();
+
+    ClusterSession* m_session = nullptr;
+    ClusterSnapshotPtr m_shown;
+    TopologyTreeModel* m_model = nullptr;
+    QTreeView* m_tree = nullptr;
+    TopologyMapView* m_map = nullptr;
+    DetailsPanel* m_details = nullptr;
+    QSplitter* m_splitter = nullptr;
+
+    QAction* m_openFile = nullptr;
+    QAction* m_simulate = nullptr;
+    QAction* m_zoomIn = nullptr;
+    QAction* m_zoomOut = nullptr;
+    QAction* m_zoomFit = nullptr;
+    QComboBox* m_demoChooser = nullptr;
+
+    QLabel* m_stateLabel = nullptr;
+    QLabel* m_totalsLabel = nullptr;
+    QLabel* m_warningsLabel = nullptr;
+};
+
+} // namespace topodeck

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1; // the command ran but something outside us failed
+inline constexpr int kExitUsage = 2;   // bad flags or bad input
+
+// One flag of a command, kubectl style: --name VALUE, --name=VALUE, -n VALUE, -nVALUE.
+struct FlagSpec {
+    std::string name;      // long name without dashes, e.g. "depth"
+    char shortName = 0;    // e.g. 'o'; 0 when there is none
+    std::string valueName; // what the value is called in --help, e.g. "N"; empty for a switch
+    std::string help;
+};
+
+// What `--help` says about a command, and the flags it accepts (--help itself is implicit).
+struct CommandSpec {
+    std::string name;        // "show"
+    std::string summary;     // one line, shown in `topodeckctl --help`
+    std::string description; // a paragraph, shown in the command's --help
+    std::string usage;       // e.g. "topodeckctl show (--demo NAME | -f FILE) [flags]"
+    std::string examples;    // preformatted lines
+    std::vector<FlagSpec> flags;
+};
+
+class ParsedArgs {
+public:
+    bool has(std::string_view name) const { return m_values.find(name) != m_values.end(); }
+    // The last value given for a flag, or nullptr when it was not given.
+    const std::string* value(std::string_view name) const;
+    const std::vector<std::string>& positionals() const { return m_positionals; }
+    bool helpRequested() const { return m_help; }
+
+private:
+    friend Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args);
+    std::map<std::string, std::string, std::less<>> m_values; // switches hold ""
+    std::vector<std::string> m_positionals;
+    bool m_help = false;
+};
+
+// Errors say which flag is wrong, e.g. "unknown flag --colour".
+Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args);
+
+std::string helpText(const CommandSpec& spec);
+
+// Flag values. Errors name the flag: "--depth wants a whole number >= 0, not \"x\"".
+Result<int> parseIntValue(std::string_view flag, std::string_view text, int min, int max);
+Result<double> parseSecondsValue(std::string_view flag, std::string_view text);
+std::vector<std::string> splitList(std::string_view commaSeparated);
+
+// "topodeckctl: error: <message>" on stderr; returns kExitUsage so callers can `return usageError(...)`.
+int usageError(std::string_view message);
+void printWarning(std::string_view message);
+
+} // namespace topodeck::cli

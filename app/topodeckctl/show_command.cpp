@@ -1,0 +1,323 @@
+#include "show_command.h"
+
+#include "terminal.h"
+
+#include "core/cluster_state.h"
+#include "core/demo_cluster.h"
+#include "core/gpu_resources.h"
+#include "core/show_report.h"
+#include "core/snapshot_reader.h"
+#include "core/topology_index.h"
+#include "core/topology_presets.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <thread>
+#include <variant>
+
+namespace topodeck::cli {
+namespace {
+
+constexpr std::size_t kMaxWarningsShown = 20;
+
+struct ShowSettings {
+    std::string demo;
+    std::string file; // "-" = stdin
+    std::string topologyName;
+    std::vector<std::string> levels;
+    GpuResources gpus;
+    bool json = false;
+    bool watch = false;
+    double interval = 1.0;
+    int ticks = 0; // redraws before stopping; 0 = until interrupted
+    bool terminal = false;
+    ShowOptions render;
+};
+
+// The cluster being shown: the state the events built, and the index over it.
+struct Shown {
+    ClusterState state;
+    TopologyIndex index;
+    std::optional<DemoCluster> demo;
+};
+
+Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
+    ShowSettings s;
+    if (!args.positionals().empty())
+        return Error{"unexpected argument \"" + args.positionals().front() + "\" (show takes only flags)"};
+
+    const std::string* demo = args.value("demo");
+    const std::string* file = args.value("filename");
+    if ((demo != nullptr) == (file != nullptr)) return Error{"give either --demo NAME or -f FILE"};
+    if (demo != nullptr) s.demo = *demo;
+    if (file != nullptr) {
+        if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
+        s.file = *file;
+    }
+
+    if (const std::string* levels = args.value("levels")) {
+        s.levels = splitList(*levels);
+        if (s.levels.empty()) return Error{"--levels needs at least one node-label key"};
+    }
+    if (const std::string* topology = args.value("topology")) {
+        if (!s.levels.empty()) return Error{"use either --levels or --topology, not both"};
+        if (topology->empty()) return Error{"--topology needs a name"};
+        s.topologyName = *topology;
+    }
+    if (const std::string* gpus = args.value("gpu-resources")) {
+        if (splitList(*gpus).empty()) return Error{"--gpu-resources needs at least one resource name"};
+        s.gpus = GpuResources::fromList(*gpus);
+    }
+
+    if (const std::string* depth = args.value("depth")) {
+        auto value = parseIntValue("--depth", *depth, 0, std::numeric_limits<int>::max());
+        if (!value) return value.error();
+        s.render.depth = *value;
+    }
+    if (const std::string* output = args.value("output")) {
+        if (*output == "json")
+            s.json = true;
+        else if (*output != "table")
+            return Error{"unsupported output format \"" + *output + "\" for -o (use table or json)"};
+    }
+    if (const std::string* width = args.value("bar-width")) {
+        auto value = parseIntValue("--bar-width", *width, 1, 200);
+        if (!value) return value.error();
+        s.render.barWidth = *value;
+    }
+    s.render.showNodes = args.has("nodes");
+
+    if (args.has("color") && args.has("no-color")) return Error{"use either --color or --no-color, not both"};
+    s.terminal = stdoutIsTerminal();
+    s.render.color = args.has("color") || (!args.has("no-color") && s.terminal && !noColorRequested());
+
+    s.watch = args.has("watch");
+    if (const std::string* interval = args.value("interval")) {
+        if (!s.watch) return Error{"--interval only applies with --watch"};
+        auto value = parseSecondsValue("--interval", *interval);
+        if (!value) return value.error();
+        s.interval = *value;
+    }
+    if (const std::string* ticks = args.value("ticks")) {
+        if (!s.watch) return Error{"--ticks only applies with --watch"};
+        auto value = parseIntValue("--ticks", *ticks, 1, std::numeric_limits<int>::max());
+        if (!value) return value.error();
+        s.ticks = *value;
+    }
+    if (s.watch && s.file == "-") return Error{"--watch needs a file it can re-read, not stdin"};
+    return s;
+}
+
+void printWarnings(const std::vector<std::string>& warnings) {
+    const std::size_t shown = std::min(warnings.size(), kMaxWarningsShown);
+    for (std::size_t i = 0; i < shown; ++i) printWarning(warnings[i]);
+    if (warnings.size() > shown) printWarning(std::to_string(warnings.size() - shown) + " more warnings not shown");
+}
+
+Result<Snapshot> readInput(const std::string& file) {
+    if (file != "-") return readSnapshotFile(file);
+    auto text = readAll(stdin);
+    if (!text) return text.error();
+    return readSnapshotText(*text, "stdin");
+}
+
+void applyAll(ClusterState& state, std::vector<ClusterEvent> events) {
+    for (ClusterEvent& event : events) (void)state.apply(std::move(event));
+}
+
+Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
+    // A demo knows its own hierarchy; flags still override it like they do for files.
+    if (shown.demo && s.levels.empty() && s.topologyName.empty()) return shown.demo->topology;
+    return resolveTopology(shown.state, s.topologyName, s.levels);
+}
+
+Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
+    auto shown = std::make_unique<Shown>();
+    if (!s.demo.empty()) {
+        auto demo = makeDemoCluster(s.demo);
+        if (!demo) return demo.error();
+        applyAll(shown->state, demo->events);
+        shown->demo = std::move(*demo);
+    } else {
+        auto snapshot = readInput(s.file);
+        if (!snapshot) return snapshot.error();
+        printWarnings(snapshot->warnings);
+        std::move(*snapshot).applyTo(shown->state);
+    }
+    auto spec = topologyFor(s, *shown);
+    if (!spec) return spec.error();
+    shown->index = TopologyIndex::build(shown->state, std::move(*spec), s.gpus);
+    return shown;
+}
+
+std::string describeSource(const ShowSettings& s, const Shown& shown, bool forPeople) {
+    if (shown.demo) {
+        if (!forPeople) return "demo:" + shown.demo->name;
+        return "demo " + shown.demo->name + (shown.demo->title.empty() ? "" : " · " + shown.demo->title);
+    }
+    return s.file == "-" ? std::string("stdin") : s.file;
+}
+
+std::string formatSeconds(double seconds) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%gs", seconds);
+    return buffer;
+}
+
+class ShowRunner {
+public:
+    ShowRunner(ShowSettings settings, std::unique_ptr<Shown> shown)
+        : m_settings(std::move(settings)), m_shown(std::move(shown)) {}
+
+    int run() {
+        draw();
+        if (!m_settings.watch) {
+            // The process ends right after: let the OS reclaim a cluster's worth of objects at
+            // once instead of running half a million destructors (a tenth of a big `show`).
+            (void)m_shown.release();
+            return kExitOk;
+        }
+        if (m_shown->demo) m_simulator.emplace(*m_shown->demo, m_shown->demo->seed);
+        if (!m_settings.file.empty()) m_fileTime = modificationTime();
+        while (m_settings.ticks == 0 || m_frames < m_settings.ticks) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(m_settings.interval));
+            if (advance()) draw();
+        }
+        return kExitOk;
+    }
+
+private:
+    // One watch step; true when there is something new to draw.
+    bool advance() {
+        if (m_simulator) {
+            bool topologyChanged = false;
+            for (const ClusterEvent& event : m_simulator->step(m_shown->state)) {
+                const AppliedEvent applied = m_shown->state.apply(event);
+                topologyChanged = topologyChanged || applied.topologiesChanged;
+                m_shown->index.apply(m_shown->state, applied);
+            }
+            if (topologyChanged) rebuildIndex();
+            return true;
+        }
+        // A file: re-read it when it changed, keeping the last good view if the new text is bad
+        // (it may be half written).
+        const auto time = modificationTime();
+        if (!time || time == m_fileTime) return false;
+        m_fileTime = time;
+        auto reloaded = load(m_settings);
+        if (!reloaded) {
+            printWarning("re-reading " + m_settings.file + ": " + reloaded.error().message);
+            return false;
+        }
+        m_shown = std::move(*reloaded);
+        return true;
+    }
+
+    void rebuildIndex() {
+        auto spec = topologyFor(m_settings, *m_shown);
+        if (!spec) {
+            printWarning("topology changed and cannot be resolved: " + spec.error().message);
+            return;
+        }
+        m_shown->index = TopologyIndex::build(m_shown->state, std::move(*spec), m_settings.gpus);
+    }
+
+    std::optional<std::filesystem::file_time_type> modificationTime() const {
+        std::error_code ec;
+        const auto time = std::filesystem::last_write_time(m_settings.file, ec);
+        if (ec) return std::nullopt;
+        return time;
+    }
+
+    void draw() {
+        ++m_frames;
+        ShowOptions options = m_settings.render;
+        options.source = describeSource(m_settings, *m_shown, !m_settings.json);
+        if (m_settings.json) {
+            writeStdout(renderShowJson(m_shown->index, m_shown->state, options));
+            return;
+        }
+        std::string text;
+        if (m_settings.watch) {
+            text = "Every " + formatSeconds(m_settings.interval) + " · update " + std::to_string(m_frames);
+            if (m_settings.ticks > 0) text += " of " + std::to_string(m_settings.ticks);
+            if (m_settings.terminal) text += " · Ctrl-C to stop";
+            text += "\n\n";
+        }
+        text += renderShowTable(m_shown->index, m_shown->state, options);
+        if (m_settings.watch && m_settings.terminal) {
+            writeStdout(redrawScreen(text, m_frames == 1));
+        } else {
+            if (m_settings.watch && m_frames > 1) text.insert(text.begin(), '\n');
+            writeStdout(text);
+        }
+    }
+
+    ShowSettings m_settings;
+    std::unique_ptr<Shown> m_shown;
+    std::optional<DemoSimulator> m_simulator;
+    std::optional<std::filesystem::file_time_type> m_fileTime;
+    int m_frames = 0;
+};
+
+} // namespace
+
+const CommandSpec& showCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "show";
+        s.summary = "Show the topology tree with GPU occupancy per domain";
+        s.description = "Show the cluster's hierarchy (for example block > rack) as a tree. Per domain: GPUs used\n"
+                        "and total, an occupancy bar, free GPUs, the most free GPUs on one node, and nodes not\n"
+                        "ready or cordoned. GPUs on such nodes count as unavailable, never as free.";
+        s.usage = "topodeckctl show (--demo NAME | -f FILE) [flags]";
+        s.examples = "  # The embedded GB200 NVL72 demo, scalable units only\n"
+                     "  topodeckctl show --demo gb200 --depth 1\n"
+                     "  # A snapshot taken with kubectl, with the hierarchy read from two node labels\n"
+                     "  kubectl get nodes,pods -A -o json | topodeckctl show -f - \\\n"
+                     "      --levels topology.k8s.aws/network-node-layer-2,topology.k8s.aws/network-node-layer-3\n"
+                     "  # Follow the demo's simulated workload\n"
+                     "  topodeckctl show --demo h100 --watch\n";
+        std::string demos;
+        for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
+        s.flags = {
+            {"demo", 0, "NAME", "embedded demo cluster: " + demos + " (N nodes, up to 65536)"},
+            {"filename", 'f', "FILE",
+             "snapshot: a Kubernetes List as `kubectl get nodes,pods -A -o yaml|json`\nprints it; - reads stdin"},
+            {"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"},
+            {"topology", 0, "NAME", "hierarchy from this Topology object in the snapshot (Kueue or KAI)"},
+            {"depth", 0, "N", "show N levels below the cluster (0 = totals only; default: all)"},
+            {"nodes", 0, "", "also list the nodes under the deepest domains shown"},
+            {"output", 'o', "FORMAT", "table (default) or json"},
+            {"gpu-resources", 0, "NAMES",
+             "resources that count as GPUs, comma-separated; a trailing * matches a\nprefix (default: nvidia.com/gpu)"},
+            {"color", 0, "", "colour even when stdout is not a terminal"},
+            {"no-color", 0, "", "no colour (also when NO_COLOR is set)"},
+            {"bar-width", 0, "N", "occupancy bar width in columns (default 20)"},
+            {"watch", 'w', "", "redraw as the demo simulator runs, or when the file changes"},
+            {"interval", 0, "SECONDS", "with --watch: time between updates (default 1)"},
+            {"ticks", 0, "N", "with --watch: stop after N redraws"},
+        };
+        return s;
+    }();
+    return spec;
+}
+
+int runShowCommand(std::span<const std::string> args) {
+    const CommandSpec& spec = showCommandSpec();
+    auto parsed = parseArgs(spec, args);
+    if (!parsed) return usageError(parsed.error().message);
+    if (parsed->helpRequested()) {
+        writeStdout(helpText(spec));
+        return kExitOk;
+    }
+    auto settings = settingsFrom(*parsed);
+    if (!settings) return usageError(settings.error().message);
+    auto shown = load(*settings);
+    if (!shown) return usageError(shown.error().message);
+    return ShowRunner(std::move(*settings), std::move(*shown)).run();
+}
+
+} // namespace topodeck::cli

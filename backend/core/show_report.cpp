@@ -1,0 +1,739 @@
+#include "core/show_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+std::string_view toChars(std::int64_t value, char (&buffer)[24]) {
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    (void)ec; // 24 bytes always hold an int64
+    return {buffer, static_cast<std::size_t>(end - buffer)};
+}
+
+void appendInt(std::string& out, std::int64_t value) {
+    char buffer[24];
+    out += toChars(value, buffer);
+}
+
+// 1234567 -> "1,234,567": cluster-sized counts are hard to read without separators.
+std::string grouped(std::int64_t value) {
+    char buffer[24];
+    const std::string_view digits = toChars(value, buffer);
+    const std::size_t sign = (!digits.empty() && digits.front() == '-') ? 1 : 0;
+    std::string out(digits.substr(0, sign));
+    const std::size_t count = digits.size() - sign;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0 && (count - i) % 3 == 0) out += ',';
+        out += digits[sign + i];
+    }
+    return out;
+}
+
+std::int64_t nodesNotReady(const DomainTotals& t) {
+    return t.nodesTotal - t.nodesReady;
+}
+std::int64_t nodesCordoned(const DomainTotals& t) {
+    return t.nodesReady - t.nodesSchedulable;
+}
+
+// Rounded percentage that never claims 0% or 100% unless it is exactly so; -1 when there is no GPU.
+int occupancyPercent(std::int64_t used, std::int64_t total) {
+    if (total <= 0) return -1;
+    used = std::clamp<std::int64_t>(used, 0, total);
+    auto percent = static_cast<int>((used * 200 + total) / (total * 2));
+    if (used > 0 && percent == 0) percent = 1;
+    if (used < total && percent == 100) percent = 99;
+    return percent;
+}
+
+// The domains to show in tree order, and the nodes under the deepest ones shown.
+struct Walker {
+    const TopologyIndex& index;
+    int maxDepth; // levels below the root to descend; -1 = all
+
+    bool expands(const Domain& domain) const {
+        const int below = domain.level + 1; // levels already descended
+        return (maxDepth < 0 || below < maxDepth) && !domain.children.empty();
+    }
+
+    std::vector<DomainId> visibleChildren(const Domain& domain) const {
+        std::vector<DomainId> out;
+        if (!expands(domain)) return out;
+        out.reserve(domain.children.size());
+        for (DomainId child : domain.children)
+            if (index.domain(child).alive) out.push_back(child);
+        return out;
+    }
+
+    // Every node below a domain, in tree order (children are sorted, and so are leaf members).
+    void collectNodes(DomainId id, std::vector<NodeId>& out) const {
+        const Domain& domain = index.domain(id);
+        out.insert(out.end(), domain.nodes.begin(), domain.nodes.end());
+        for (DomainId child : domain.children)
+            if (index.domain(child).alive) collectNodes(child, out);
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Table
+
+namespace ansi {
+constexpr std::string_view reset = "\x1b[0m";
+constexpr std::string_view bold = "\x1b[1m";
+constexpr std::string_view dim = "\x1b[2m";
+constexpr std::string_view red = "\x1b[31m";
+constexpr std::string_view green = "\x1b[32m";
+constexpr std::string_view yellow = "\x1b[33m";
+constexpr std::string_view cyan = "\x1b[36m";
+constexpr std::string_view grey = "\x1b[90m";
+} // namespace ansi
+
+constexpr std::string_view kUsedGlyph = "█";
+constexpr std::string_view kFreeGlyph = "░";
+constexpr std::string_view kUnavailableGlyph = "▒";
+
+// Terminal columns of UTF-8 text: every glyph we print (box drawing, blocks, ASCII label values)
+// is one column wide, so counting code points is exact.
+std::size_t displayWidth(std::string_view text) {
+    std::size_t width = 0;
+    for (unsigned char c : text)
+        if ((c & 0xC0) != 0x80) ++width;
+    return width;
+}
+
+std::string_view occupancyColor(int percent) {
+    if (percent > 90) return ansi::red;
+    if (percent >= 50) return ansi::yellow;
+    return ansi::cyan;
+}
+
+// Wraps text in an ANSI style, only when colour is on.
+class Styler {
+public:
+    explicit Styler(bool color) : m_color(color) {}
+
+    void append(std::string& out, std::string_view text, std::string_view style) const {
+        if (m_color && !style.empty() && !text.empty()) {
+            out += style;
+            out += text;
+            out += ansi::reset;
+        } else {
+            out += text;
+        }
+    }
+
+private:
+    bool m_color;
+};
+
+struct TableRow {
+    std::string branches; // tree prefix, e.g. "│  ├─ "
+    std::string name;
+    std::string_view nameStyle;
+    bool isNode = false;
+    DomainTotals totals;
+    std::int64_t maxFreeOnNode = 0;
+};
+
+std::string domainLabel(const TopologySpec& spec, const Domain& domain) {
+    const std::string& level = spec.levels[static_cast<std::size_t>(domain.level)].name;
+    if (domain.unlabelled) return "(no " + level + ")";
+    // "rack-3" already says it is a rack; "rack a1f3" needs the level to be understood.
+    const bool namesLevel = domain.value.size() > level.size() &&
+                            std::equal(level.begin(), level.end(), domain.value.begin(),
+                                       [](char a, char b) { return (a | 0x20) == (b | 0x20); }) &&
+                            !std::isalpha(static_cast<unsigned char>(domain.value[level.size()]));
+    if (namesLevel || level.empty()) return domain.value;
+    return level + ' ' + domain.value;
+}
+
+class TableBuilder {
+public:
+    TableBuilder(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options)
+        : m_index(index), m_state(state), m_options(options), m_walker{index, options.depth} {}
+
+    void collect() {
+        const Domain& root = m_index.root();
+        TableRow row;
+        row.name = "cluster";
+        row.nameStyle = ansi::bold;
+        row.totals = root.totals;
+        row.maxFreeOnNode = root.maxFreeGpusOnNode();
+        m_rows.push_back(std::move(row));
+        addChildren(kRootDomain, "");
+    }
+
+    const std::vector<TableRow>& rows() const { return m_rows; }
+
+private:
+    void addChildren(DomainId id, const std::string& indent) {
+        const Domain& domain = m_index.domain(id);
+        const std::vector<DomainId> children = m_walker.visibleChildren(domain);
+        std::vector<NodeId> nodes;
+        if (m_options.showNodes && children.empty()) m_walker.collectNodes(id, nodes);
+
+        const std::size_t count = children.size() + nodes.size();
+        std::size_t position = 0;
+        for (DomainId childId : children) {
+            const bool last = ++position == count;
+            const Domain& child = m_index.domain(childId);
+            TableRow row;
+            row.branches = indent + (last ? "└─ " : "├─ ");
+            row.name = domainLabel(m_index.spec(), child);
+            row.nameStyle = child.unlabelled ? ansi::grey : std::string_view{};
+            row.totals = child.totals;
+            row.maxFreeOnNode = child.maxFreeGpusOnNode();
+            m_rows.push_back(std::move(row));
+            addChildren(childId, indent + (last ? "   " : "│  "));
+        }
+        for (NodeId nodeId : nodes) {
+            const bool last = ++position == count;
+            const NodeStats& stats = m_index.node(nodeId);
+            TableRow row;
+            row.branches = indent + (last ? "└─ " : "├─ ");
+            row.name = m_state.record(nodeId).node->name;
+            row.isNode = true;
+            row.totals = stats.totals();
+            m_rows.push_back(std::move(row));
+        }
+    }
+
+    const TopologyIndex& m_index;
+    const ClusterState& m_state;
+    const ShowOptions& m_options;
+    Walker m_walker;
+    std::vector<TableRow> m_rows;
+};
+
+void padTo(std::string& out, std::size_t width, std::size_t used) {
+    if (used < width) out.append(width - used, ' ');
+}
+
+void appendRight(std::string& out, const Styler& styler, std::string_view text, std::size_t width,
+                 std::string_view style = {}) {
+    padTo(out, width, displayWidth(text));
+    styler.append(out, text, style);
+}
+
+void appendLeft(std::string& out, const Styler& styler, std::string_view text, std::size_t width,
+                std::string_view style = {}) {
+    styler.append(out, text, style);
+    padTo(out, width, displayWidth(text));
+}
+
+void appendBar(std::string& out, const Styler& styler, const DomainTotals& t, int width, int percent) {
+    if (t.gpusTotal <= 0) {
+        out.append(static_cast<std::size_t>(width), ' ');
+        return;
+    }
+    const std::int64_t total = t.gpusTotal;
+    const auto cells = [&](std::int64_t n) {
+        n = std::clamp<std::int64_t>(n, 0, total);
+        return static_cast<int>((n * width * 2 + total) / (total * 2));
+    };
+    // Something present is never rounded away, and free capacity never hides behind a full bar.
+    int used = cells(t.gpusUsed);
+    int unavailable = cells(t.gpusUnavailable);
+    if (t.gpusUsed > 0 && used == 0) used = 1;
+    if (t.gpusUnavailable > 0 && unavailable == 0) unavailable = 1;
+    const int wantFree = t.gpusFree > 0 ? 1 : 0;
+    while (used + unavailable + wantFree > width && (used > 1 || unavailable > 1)) {
+        if (used >= unavailable)
+            --used;
+        else
+            --unavailable;
+    }
+    const int freeCells = std::max(0, width - used - unavailable);
+
+    const auto run = [&](int n, std::string_view glyph, std::string_view style) {
+        if (n <= 0) return;
+        std::string text;
+        text.reserve(static_cast<std::size_t>(n) * glyph.size());
+        for (int i = 0; i < n; ++i) text += glyph;
+        styler.append(out, text, style);
+    };
+    run(used, kUsedGlyph, occupancyColor(percent));
+    run(unavailable, kUnavailableGlyph, ansi::grey);
+    run(freeCells, kFreeGlyph, ansi::green);
+}
+
+// Where the hierarchy came from, in the words of the object or flag that defined it.
+std::string describeOrigin(const TopologySpec& spec) {
+    const std::string quotedName = '"' + spec.name + '"';
+    if (spec.origin == "kueue") return "Kueue Topology " + quotedName;
+    if (spec.origin == "kai") return "KAI Topology " + quotedName;
+    if (spec.origin == "flags") return "levels given";
+    if (spec.name.empty()) return spec.origin;
+    if (spec.origin.empty()) return quotedName;
+    return spec.origin + ' ' + quotedName;
+}
+
+std::string topologyLine(const TopologySpec& spec) {
+    std::string line;
+    if (spec.levels.empty()) line = "no levels (every node directly under the cluster)";
+    for (std::size_t i = 0; i < spec.levels.size(); ++i) {
+        if (i > 0) line += " › ";
+        line += spec.levels[i].name;
+    }
+    const std::string origin = describeOrigin(spec);
+    if (!origin.empty()) line += "  (" + origin + ')';
+    return line;
+}
+
+constexpr std::size_t kHeaderLabelWidth = 10;
+constexpr std::size_t kHeaderWrapWidth = 100;
+
+void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& index, const ShowOptions& options) {
+    const DomainTotals& t = index.root().totals;
+    const auto label = [&](std::string_view text) {
+        styler.append(out, text, ansi::bold);
+        padTo(out, kHeaderLabelWidth, text.size());
+    };
+    const auto field = [&](std::string_view text, const std::string& value) {
+        label(text);
+        out += value;
+        out += '\n';
+    };
+    // Items joined by a separator, wrapped under the first one when the line gets long.
+    const auto listField = [&](std::string_view text, const std::vector<std::string>& items,
+                               std::string_view separator) {
+        if (items.empty()) return;
+        label(text);
+        std::size_t column = kHeaderLabelWidth;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::size_t width = displayWidth(items[i]);
+            if (i > 0) {
+                if (column + 2 + displayWidth(separator) + width > kHeaderWrapWidth) {
+                    out += ' ';
+                    out += separator;
+                    out += '\n';
+                    out.append(kHeaderLabelWidth, ' ');
+                    column = kHeaderLabelWidth;
+                } else {
+                    out += ' ';
+                    out += separator;
+                    out += ' ';
+                    column += 2 + displayWidth(separator);
+                }
+            }
+            out += items[i];
+            column += width;
+        }
+        out += '\n';
+    };
+
+    field("Source:", options.source.empty() ? std::string("-") : options.source);
+    field("Topology:", topologyLine(index.spec()));
+    // The label keys in level order: what to put on a node to place it in the hierarchy.
+    std::vector<std::string> keys;
+    for (const TopologyLevel& level : index.spec().levels) keys.push_back(level.nodeLabel);
+    listField("Labels:", keys, "›");
+    if (!index.spec().nvlinkLabel.empty()) {
+        const std::size_t count = index.nvlinkDomainCount();
+        field("NVLink:", index.spec().nvlinkLabel + " (" + grouped(static_cast<std::int64_t>(count)) +
+                             (count == 1 ? " domain)" : " domains)"));
+    }
+
+    std::string gpus = grouped(t.gpusUsed) + '/' + grouped(t.gpusTotal) + " used";
+    if (t.gpusTotal == 0) {
+        // Most often the cluster names its GPUs differently; say what was counted.
+        gpus = "none found (counting ";
+        const std::vector<std::string>& patterns = index.gpuResources().patterns();
+        for (std::size_t i = 0; i < patterns.size(); ++i) gpus += (i > 0 ? ", " : "") + patterns[i];
+        gpus += ')';
+    }
+    const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+    if (percent >= 0) gpus += " (" + std::to_string(percent) + "%) · " + grouped(t.gpusFree) + " free";
+    if (t.gpusUnavailable > 0) gpus += " · " + grouped(t.gpusUnavailable) + " unavailable";
+    if (t.gpusFragmented > 0) gpus += " · " + grouped(t.gpusFragmented) + " free on partly used nodes";
+    field("GPUs:", gpus);
+
+    std::string nodes = grouped(t.nodesReady) + '/' + grouped(t.nodesTotal) + " ready";
+    nodes += " · " + grouped(nodesNotReady(t)) + " not ready";
+    nodes += " · " + grouped(nodesCordoned(t)) + " cordoned";
+    nodes += " · " + grouped(t.pods) + (t.pods == 1 ? " pod" : " pods");
+    field("Nodes:", nodes);
+}
+
+std::string countOrDash(std::int64_t value) {
+    return value > 0 ? grouped(value) : std::string("-");
+}
+
+} // namespace
+
+std::string renderShowTable(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options) {
+    const Styler styler(options.color);
+    const int barWidth = std::max(1, options.barWidth);
+
+    TableBuilder builder(index, state, options);
+    builder.collect();
+    const std::vector<TableRow>& rows = builder.rows();
+
+    // Text of every cell first, then widths, then output: columns line up whatever the values.
+    struct Cells {
+        std::string used, total, percent, free, maxFree, notReady, cordoned;
+    };
+    std::vector<Cells> cells;
+    cells.reserve(rows.size());
+
+    const std::string_view hName = "DOMAIN", hUsed = "USED", hTotal = "GPUS", hBar = "OCCUPANCY", hFree = "FREE",
+                           hMaxFree = "MAX/NODE", hNotReady = "NOT READY", hCordoned = "CORDONED";
+    std::size_t wName = hName.size(), wUsed = hUsed.size(), wTotal = hTotal.size(), wFree = hFree.size(),
+                wMaxFree = hMaxFree.size(), wNotReady = hNotReady.size(), wCordoned = hCordoned.size();
+    const std::size_t wPercent = 4; // "100%"
+    for (const TableRow& row : rows) {
+        const DomainTotals& t = row.totals;
+        Cells c;
+        c.used = grouped(t.gpusUsed);
+        c.total = grouped(t.gpusTotal);
+        const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+        c.percent = percent < 0 ? std::string("-") : std::to_string(percent) + '%';
+        c.free = grouped(t.gpusFree);
+        if (row.isNode) {
+            // A node is its own largest free block; say plainly what is wrong with it instead.
+            c.notReady = t.nodesReady == 0 ? "yes" : "";
+            c.cordoned = t.nodesReady > 0 && t.nodesSchedulable == 0 ? "yes" : "";
+        } else {
+            c.maxFree = grouped(row.maxFreeOnNode);
+            c.notReady = countOrDash(nodesNotReady(t));
+            c.cordoned = countOrDash(nodesCordoned(t));
+        }
+        wName = std::max(wName, displayWidth(row.branches) + displayWidth(row.name));
+        wUsed = std::max(wUsed, c.used.size());
+        wTotal = std::max(wTotal, c.total.size());
+        wFree = std::max(wFree, c.free.size());
+        wMaxFree = std::max(wMaxFree, c.maxFree.size());
+        wNotReady = std::max(wNotReady, c.notReady.size());
+        wCordoned = std::max(wCordoned, c.cordoned.size());
+        cells.push_back(std::move(c));
+    }
+    const std::size_t wBar = static_cast<std::size_t>(barWidth) + 1 + wPercent;
+    const std::string_view gap = "  ";
+
+    std::string out;
+    out.reserve(rows.size() * (wName + wBar * 3 + 64) + 512);
+    appendHeader(out, styler, index, options);
+    out += '\n';
+
+    // Column titles; "USED/GPUS" puts its slash over the slashes of the rows.
+    appendLeft(out, styler, hName, wName, ansi::bold);
+    out += gap;
+    appendRight(out, styler, hUsed, wUsed, ansi::bold);
+    styler.append(out, "/", ansi::bold);
+    appendLeft(out, styler, hTotal, wTotal, ansi::bold);
+    out += gap;
+    appendLeft(out, styler, hBar, wBar, ansi::bold);
+    out += gap;
+    appendRight(out, styler, hFree, wFree, ansi::bold);
+    out += gap;
+    appendRight(out, styler, hMaxFree, wMaxFree, ansi::bold);
+    out += gap;
+    appendRight(out, styler, hNotReady, wNotReady, ansi::bold);
+    out += gap;
+    appendRight(out, styler, hCordoned, wCordoned, ansi::bold);
+    out += '\n';
+
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const TableRow& row = rows[i];
+        const Cells& c = cells[i];
+        const DomainTotals& t = row.totals;
+        const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+
+        styler.append(out, row.branches, ansi::dim);
+        appendLeft(out, styler, row.name, wName - displayWidth(row.branches), row.nameStyle);
+        out += gap;
+        appendRight(out, styler, c.used, wUsed);
+        out += '/';
+        appendLeft(out, styler, c.total, wTotal);
+        out += gap;
+        appendBar(out, styler, t, barWidth, percent);
+        out += ' ';
+        appendRight(out, styler, c.percent, wPercent, percent < 0 ? ansi::dim : occupancyColor(percent));
+        out += gap;
+        appendRight(out, styler, c.free, wFree);
+        out += gap;
+        appendRight(out, styler, c.maxFree, wMaxFree);
+        out += gap;
+        appendRight(out, styler, c.notReady, wNotReady, c.notReady == "-" ? ansi::dim : ansi::red);
+        out += gap;
+        appendRight(out, styler, c.cordoned, wCordoned, c.cordoned == "-" ? ansi::dim : ansi::yellow);
+        // Trailing blanks only come from padding the last column; drop them.
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        out += '\n';
+    }
+
+    out += '\n';
+    styler.append(out, kUsedGlyph, occupancyColor(0));
+    styler.append(out, " used  ", ansi::dim);
+    styler.append(out, kFreeGlyph, ansi::green);
+    styler.append(out, " free  ", ansi::dim);
+    styler.append(out, kUnavailableGlyph, ansi::grey);
+    styler.append(out, " unavailable (node not ready or cordoned)  ·  MAX/NODE: most free GPUs on one node", ansi::dim);
+    out += '\n';
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+namespace {
+
+// Appends a JSON string literal. Invalid UTF-8 becomes U+FFFD so the output always parses.
+void appendJsonString(std::string& out, std::string_view s) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += '"';
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (c < 0x20) {
+                    out += "\\u00";
+                    out += hex[c >> 4];
+                    out += hex[c & 0xF];
+                } else {
+                    out += static_cast<char>(c);
+                }
+            }
+            ++i;
+            continue;
+        }
+        // Validate one multi-byte sequence (no overlongs, no surrogates, <= U+10FFFF).
+        std::size_t length = 0;
+        std::uint32_t min = 0;
+        std::uint32_t cp = 0;
+        if ((c & 0xE0) == 0xC0) {
+            length = 2;
+            min = 0x80;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            length = 3;
+            min = 0x800;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            length = 4;
+            min = 0x10000;
+            cp = c & 0x07;
+        }
+        bool valid = length > 0 && i + length <= s.size();
+        for (std::size_t k = 1; valid && k < length; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            valid = (cc & 0xC0) == 0x80;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        valid = valid && cp >= min && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+        if (valid) {
+            out.append(s.substr(i, length));
+            i += length;
+        } else {
+            out += "\\ufffd";
+            ++i;
+        }
+    }
+    out += '"';
+}
+
+class JsonWriter {
+public:
+    JsonWriter(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options, std::string& out)
+        : m_index(index), m_state(state), m_options(options), m_walker{index, options.depth}, m_out(out) {}
+
+    void write() {
+        m_out += "{\n";
+        key(1, "source");
+        appendJsonString(m_out, m_options.source);
+        m_out += ",\n";
+        writeTopology();
+        writeDomainBody(kRootDomain, 1);
+        m_out += "}\n";
+    }
+
+private:
+    void indent(int level) { m_out.append(static_cast<std::size_t>(level) * 2, ' '); }
+
+    void key(int level, std::string_view name) {
+        indent(level);
+        m_out += '"';
+        m_out += name;
+        m_out += "\": ";
+    }
+
+    void intField(int level, std::string_view name, std::int64_t value, bool last = false) {
+        key(level, name);
+        appendInt(m_out, value);
+        m_out += last ? "\n" : ",\n";
+    }
+
+    void writeTopology() {
+        const TopologySpec& spec = m_index.spec();
+        key(1, "topology");
+        m_out += "{\n";
+        key(2, "name");
+        appendJsonString(m_out, spec.name);
+        m_out += ",\n";
+        key(2, "levels");
+        if (spec.levels.empty()) {
+            m_out += "[],\n";
+        } else {
+            m_out += "[\n";
+            for (std::size_t i = 0; i < spec.levels.size(); ++i) {
+                indent(3);
+                m_out += "{\"name\": ";
+                appendJsonString(m_out, spec.levels[i].name);
+                m_out += ", \"nodeLabel\": ";
+                appendJsonString(m_out, spec.levels[i].nodeLabel);
+                m_out += i + 1 < spec.levels.size() ? "},\n" : "}\n";
+            }
+            indent(2);
+            m_out += "],\n";
+        }
+        key(2, "nvlinkLabel");
+        appendJsonString(m_out, spec.nvlinkLabel);
+        m_out += '\n';
+        indent(1);
+        m_out += "},\n";
+    }
+
+    void writeTotals(const DomainTotals& t, std::int64_t maxFree, int level) {
+        intField(level, "gpus_total", t.gpusTotal);
+        intField(level, "gpus_used", t.gpusUsed);
+        intField(level, "gpus_free", t.gpusFree);
+        intField(level, "gpus_unavailable", t.gpusUnavailable);
+        intField(level, "gpus_fragmented", t.gpusFragmented);
+        intField(level, "nodes_total", t.nodesTotal);
+        intField(level, "nodes_ready", t.nodesReady);
+        intField(level, "nodes_schedulable", t.nodesSchedulable);
+        intField(level, "nodes_not_ready", nodesNotReady(t));
+        intField(level, "nodes_cordoned", nodesCordoned(t));
+        intField(level, "nodes_free", t.nodesFree);
+        intField(level, "pods", t.pods);
+        intField(level, "max_free_gpus_on_node", maxFree);
+    }
+
+    // The fields of one domain object (without braces), children last.
+    void writeDomainBody(DomainId id, int level) {
+        const Domain& domain = m_index.domain(id);
+        writeTotals(domain.totals, domain.maxFreeGpusOnNode(), level);
+
+        const std::vector<DomainId> children = m_walker.visibleChildren(domain);
+        if (m_options.showNodes && children.empty()) {
+            std::vector<NodeId> nodes;
+            m_walker.collectNodes(id, nodes);
+            key(level, "nodes");
+            writeNodes(nodes, level);
+            m_out += ",\n";
+        }
+        key(level, "children");
+        if (children.empty()) {
+            m_out += "[]\n";
+            return;
+        }
+        m_out += "[\n";
+        for (std::size_t i = 0; i < children.size(); ++i) {
+            const Domain& child = m_index.domain(children[i]);
+            indent(level + 1);
+            m_out += "{\n";
+            key(level + 2, "level");
+            appendJsonString(m_out, m_index.spec().levels[static_cast<std::size_t>(child.level)].name);
+            m_out += ",\n";
+            key(level + 2, "name");
+            appendJsonString(m_out, child.value);
+            m_out += ",\n";
+            if (child.unlabelled) {
+                key(level + 2, "unlabelled");
+                m_out += "true,\n";
+            }
+            writeDomainBody(children[i], level + 2);
+            indent(level + 1);
+            m_out += i + 1 < children.size() ? "},\n" : "}\n";
+        }
+        indent(level);
+        m_out += "]\n";
+    }
+
+    void writeNodes(const std::vector<NodeId>& nodes, int level) {
+        if (nodes.empty()) {
+            m_out += "[]";
+            return;
+        }
+        m_out += "[\n";
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const NodeStats& stats = m_index.node(nodes[i]);
+            const DomainTotals t = stats.totals();
+            // One line per node: at 65,536 nodes a nested layout would be tens of MB of blanks.
+            indent(level + 1);
+            m_out += "{\"name\": ";
+            appendJsonString(m_out, m_state.record(nodes[i]).node->name);
+            m_out += ", \"ready\": ";
+            m_out += stats.ready ? "true" : "false";
+            m_out += ", \"cordoned\": ";
+            m_out += stats.ready && !stats.schedulable ? "true" : "false";
+            m_out += ", \"gpus_total\": ";
+            appendInt(m_out, t.gpusTotal);
+            m_out += ", \"gpus_used\": ";
+            appendInt(m_out, t.gpusUsed);
+            m_out += ", \"gpus_free\": ";
+            appendInt(m_out, t.gpusFree);
+            m_out += ", \"gpus_unavailable\": ";
+            appendInt(m_out, t.gpusUnavailable);
+            m_out += ", \"pods\": ";
+            appendInt(m_out, t.pods);
+            m_out += ", \"nvlink_domain\": ";
+            if (stats.nvlinkDomain == kNoNvlinkDomain)
+                m_out += "null";
+            else
+                appendJsonString(m_out, m_index.nvlinkName(stats.nvlinkDomain));
+            m_out += i + 1 < nodes.size() ? "},\n" : "}\n";
+        }
+        indent(level);
+        m_out += ']';
+    }
+
+    const TopologyIndex& m_index;
+    const ClusterState& m_state;
+    const ShowOptions& m_options;
+    Walker m_walker;
+    std::string& m_out;
+};
+
+} // namespace
+
+std::string renderShowJson(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options) {
+    std::string out;
+    out.reserve(4096 + index.domainSlots() * 600 + (options.showNodes ? index.nodeSlots() * 240 : 0));
+    JsonWriter(index, state, options, out).write();
+    return out;
+}
+
+} // namespace topodeck

@@ -1,0 +1,1116 @@
+#include "core/snapshot_reader.h"
+
+#include "core/cluster_state.h"
+#include "core/pod_requests.h"
+#include "core/quantity.h"
+
+#include <simdjson.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace topodeck {
+
+void Snapshot::applyTo(ClusterState& state) && {
+    state.reserve(state.nodeSlots() + nodes.size(), state.podCount() + pods.size());
+    for (Node& node : nodes) (void)state.apply(NodeUpserted{std::move(node)});
+    for (Pod& pod : pods) (void)state.apply(PodUpserted{std::move(pod)});
+    for (TopologySpec& spec : topologies) (void)state.apply(TopologyUpserted{std::move(spec)});
+    nodes.clear();
+    pods.clear();
+    topologies.clear();
+}
+
+std::vector<ClusterEvent> Snapshot::takeEvents() {
+    std::vector<ClusterEvent> events;
+    events.reserve(nodes.size() + pods.size() + topologies.size());
+    for (Node& node : nodes) events.emplace_back(NodeUpserted{std::move(node)});
+    for (Pod& pod : pods) events.emplace_back(PodUpserted{std::move(pod)});
+    for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
+    // Release the moved-from storage now: at cluster size it is a few hundred MB.
+    std::vector<Node>().swap(nodes);
+    std::vector<Pod>().swap(pods);
+    std::vector<TopologySpec>().swap(topologies);
+    return events;
+}
+
+namespace {
+
+namespace sj = simdjson::ondemand;
+
+// The snapshot's own annotation for what a Kueue/KAI Topology cannot express: the NVLink key.
+constexpr std::string_view kNvlinkAnnotation = "topodeck.io/nvlink-label";
+
+enum class ValueType { Null, Bool, Number, String, Array, Object, Invalid };
+
+const char* describe(ValueType type) {
+    switch (type) {
+    case ValueType::Null:
+        return "null";
+    case ValueType::Bool:
+        return "a boolean";
+    case ValueType::Number:
+        return "a number";
+    case ValueType::String:
+        return "a string";
+    case ValueType::Array:
+        return "a list";
+    case ValueType::Object:
+        return "a map";
+    case ValueType::Invalid:
+        break;
+    }
+    return "invalid input";
+}
+
+// A field path such as spec.containers[0].resources.requests["cpu"], built only when an error
+// needs it: the happy path of a 500,000-pod file must not allocate a string per field.
+class Path {
+public:
+    Path() = default;
+    Path field(std::string_view name) const { return Path(this, Kind::Field, name, 0); }
+    Path key(std::string_view name) const { return Path(this, Kind::Key, name, 0); }
+    Path index(std::size_t i) const { return Path(this, Kind::Index, {}, i); }
+
+    std::string str() const {
+        std::string out;
+        append(out);
+        return out;
+    }
+
+private:
+    enum class Kind { Root, Field, Key, Index };
+    Path(const Path* parent, Kind kind, std::string_view text, std::size_t index)
+        : m_parent(parent), m_kind(kind), m_text(text), m_index(index) {}
+    void append(std::string& out) const {
+        if (m_parent) m_parent->append(out);
+        switch (m_kind) {
+        case Kind::Root:
+            break;
+        case Kind::Field:
+            if (!out.empty()) out += '.';
+            out += m_text;
+            break;
+        case Kind::Key:
+            out += "[\"";
+            out += m_text;
+            out += "\"]";
+            break;
+        case Kind::Index:
+            out += '[';
+            out += std::to_string(m_index);
+            out += ']';
+            break;
+        }
+    }
+
+    const Path* m_parent = nullptr;
+    Kind m_kind = Kind::Root;
+    std::string_view m_text;
+    std::size_t m_index = 0;
+};
+
+Error typeError(const Path& path, std::string_view expected, ValueType got) {
+    std::string message = path.str();
+    message += ": expected ";
+    message += expected;
+    message += ", got ";
+    message += describe(got);
+    return Error{std::move(message)};
+}
+
+Error missingError(const Path& path) {
+    return Error{path.str() + " is missing"};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value adapters. The interpretation below is written once, as templates over these two: the
+// JSON one walks simdjson's on-demand iterator (values consumed once, in document order), the
+// YAML one walks a yaml-cpp tree. Both give the same answers for the same document.
+
+// Shared by every JsonValue of one document: the first syntax error and where it happened.
+struct JsonContext {
+    const char* begin = nullptr;
+    sj::document* document = nullptr;
+    simdjson::error_code error = simdjson::SUCCESS;
+    const char* errorAt = nullptr;
+
+    // The message is replaced by the syntax error at the top, so any text does here.
+    Error fail(simdjson::error_code code) {
+        if (error == simdjson::SUCCESS) {
+            error = code;
+            const char* at = nullptr;
+            if (document && document->current_location().get(at) == simdjson::SUCCESS) errorAt = at;
+        }
+        return Error{"invalid JSON"};
+    }
+
+    std::string locate(const char* at) const {
+        if (!at || !begin) return {};
+        const char* lineStart = begin;
+        std::size_t line = 1;
+        for (const char* p = begin; p < at; ++p) {
+            if (*p == '\n') {
+                ++line;
+                lineStart = p + 1;
+            }
+        }
+        return ':' + std::to_string(line) + ':' + std::to_string(at - lineStart + 1);
+    }
+};
+
+class JsonValue {
+public:
+    using Where = const char*;
+
+    JsonValue(sj::value value, JsonContext& context) : m_value(value), m_context(&context) {}
+
+    Where where() {
+        const char* at = nullptr;
+        if (m_value.current_location().get(at) != simdjson::SUCCESS) return nullptr;
+        return at;
+    }
+    std::string locate(Where where) const { return m_context->locate(where); }
+
+    ValueType type() {
+        sj::json_type type;
+        if (auto error = m_value.type().get(type)) {
+            m_context->fail(error);
+            return ValueType::Invalid;
+        }
+        switch (type) {
+        case sj::json_type::array:
+            return ValueType::Array;
+        case sj::json_type::object:
+            return ValueType::Object;
+        case sj::json_type::number:
+            return ValueType::Number;
+        case sj::json_type::string:
+            return ValueType::String;
+        case sj::json_type::boolean:
+            return ValueType::Bool;
+        case sj::json_type::null:
+            return ValueType::Null;
+        }
+        return ValueType::Invalid;
+    }
+
+    // Text of a scalar of the given type; numbers and booleans as written (quantities may be
+    // unquoted numbers in JSON).
+    bool text(ValueType type, std::string_view& out) {
+        if (type == ValueType::String) {
+            if (auto error = m_value.get_string().get(out)) {
+                m_context->fail(error);
+                return false;
+            }
+            return true;
+        }
+        std::string_view token = m_value.raw_json_token();
+        while (!token.empty() &&
+               (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r'))
+            token.remove_suffix(1);
+        out = token;
+        return true;
+    }
+
+    // False when the value is not a boolean.
+    bool boolean(bool& out) {
+        if (type() != ValueType::Bool) return false;
+        if (auto error = m_value.get_bool().get(out)) {
+            m_context->fail(error);
+            return false;
+        }
+        return true;
+    }
+
+    // Reads apiVersion and kind first, wherever they sit, then rewinds so that forEachField()
+    // sees the other fields. kubectl prints them first, so this is usually two fields' work.
+    Status header(std::string_view& apiVersion, std::string_view& kind) {
+        if (Status s = openObject(); !s) return s;
+        bool haveApiVersion = false;
+        bool haveKind = false;
+        for (auto result : m_object) {
+            sj::field field;
+            if (auto error = std::move(result).get(field)) return m_context->fail(error);
+            const bool isApiVersion = field.key() == "apiVersion";
+            const bool isKind = !isApiVersion && field.key() == "kind";
+            if (!isApiVersion && !isKind) continue;
+            JsonValue value(field.value(), *m_context);
+            const ValueType type = value.type();
+            if (type == ValueType::Invalid) return Error{"invalid JSON"};
+            if (type != ValueType::String)
+                return typeError(Path().field(isKind ? "kind" : "apiVersion"), "a string", type);
+            if (!value.text(type, isKind ? kind : apiVersion)) return Error{"invalid JSON"};
+            (isKind ? haveKind : haveApiVersion) = true;
+            if (haveKind && haveApiVersion) break;
+        }
+        if (auto error = m_object.reset().error()) return m_context->fail(error);
+        m_skipHeader = true;
+        return {};
+    }
+
+    template <class F> Status forEachField(F&& f) {
+        if (Status s = openObject(); !s) return s;
+        for (auto result : m_object) {
+            sj::field field;
+            if (auto error = std::move(result).get(field)) return m_context->fail(error);
+            std::string_view key;
+            if (auto error = field.unescaped_key().get(key)) return m_context->fail(error);
+            // Already read by header(); a string may be unescaped only once.
+            if (m_skipHeader && (key == "apiVersion" || key == "kind")) continue;
+            JsonValue child(field.value(), *m_context);
+            if (Status s = f(key, child); !s) return s;
+        }
+        return {};
+    }
+
+    template <class F> Status forEachElement(F&& f) {
+        sj::array array;
+        if (auto error = m_value.get_array().get(array)) return m_context->fail(error);
+        for (auto result : array) {
+            sj::value element;
+            if (auto error = std::move(result).get(element)) return m_context->fail(error);
+            JsonValue child(element, *m_context);
+            if (Status s = f(child); !s) return s;
+        }
+        return {};
+    }
+
+private:
+    Status openObject() {
+        if (m_haveObject) return {};
+        if (auto error = m_value.get_object().get(m_object)) return m_context->fail(error);
+        m_haveObject = true;
+        return {};
+    }
+
+    sj::value m_value;
+    JsonContext* m_context;
+    sj::object m_object;
+    bool m_haveObject = false;
+    bool m_skipHeader = false;
+};
+
+class YamlValue {
+public:
+    using Where = YAML::Mark;
+
+    explicit YamlValue(YAML::Node node) : m_node(std::move(node)) {}
+
+    Where where() const { return m_node.Mark(); }
+    std::string locate(const Where& where) const {
+        if (where.is_null()) return {};
+        return ':' + std::to_string(where.line + 1) + ':' + std::to_string(where.column + 1);
+    }
+
+    ValueType type() const {
+        switch (m_node.Type()) {
+        case YAML::NodeType::Undefined:
+        case YAML::NodeType::Null:
+            return ValueType::Null;
+        case YAML::NodeType::Scalar:
+            return ValueType::String;
+        case YAML::NodeType::Sequence:
+            return ValueType::Array;
+        case YAML::NodeType::Map:
+            return ValueType::Object;
+        }
+        return ValueType::Invalid;
+    }
+
+    // The scalar's text lives in the document tree, which outlives the reading.
+    bool text(ValueType, std::string_view& out) const {
+        out = m_node.Scalar();
+        return true;
+    }
+
+    bool boolean(bool& out) const { return m_node.IsScalar() && YAML::convert<bool>::decode(m_node, out); }
+
+    Status header(std::string_view& apiVersion, std::string_view& kind) const {
+        for (auto it = m_node.begin(); it != m_node.end(); ++it) {
+            const std::string& key = it->first.Scalar();
+            const bool isKind = key == "kind";
+            if (!isKind && key != "apiVersion") continue;
+            if (!it->second.IsScalar()) return typeError(Path().field(key), "a string", YamlValue(it->second).type());
+            (isKind ? kind : apiVersion) = it->second.Scalar();
+        }
+        return {};
+    }
+
+    template <class F> Status forEachField(F&& f) const {
+        for (auto it = m_node.begin(); it != m_node.end(); ++it) {
+            if (!it->first.IsScalar()) return Error{"a map key is not a string"};
+            YamlValue child(it->second);
+            if (Status s = f(std::string_view(it->first.Scalar()), child); !s) return s;
+        }
+        return {};
+    }
+
+    template <class F> Status forEachElement(F&& f) const {
+        for (auto it = m_node.begin(); it != m_node.end(); ++it) {
+            YamlValue child(*it);
+            if (Status s = f(child); !s) return s;
+        }
+        return {};
+    }
+
+private:
+    YAML::Node m_node;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Field readers, one template for both formats.
+
+template <class V> Status readScalar(V& value, const Path& path, std::string_view& out) {
+    const ValueType type = value.type();
+    switch (type) {
+    case ValueType::Null:
+        out = {};
+        return {};
+    case ValueType::String:
+    case ValueType::Number:
+    case ValueType::Bool:
+        if (value.text(type, out)) return {};
+        return Error{"invalid input"};
+    case ValueType::Invalid:
+        return Error{"invalid input"};
+    default:
+        return typeError(path, "a string", type);
+    }
+}
+
+template <class V> Status readBool(V& value, const Path& path, bool& out) {
+    const ValueType type = value.type();
+    if (type == ValueType::Null) {
+        out = false;
+        return {};
+    }
+    if (value.boolean(out)) return {};
+    return typeError(path, "true or false", type);
+}
+
+// Null and absent are the same to Kubernetes; anything else must be of the expected type.
+template <class V> Status expectObject(V& value, const Path& path, std::string_view what, bool& present) {
+    const ValueType type = value.type();
+    present = type == ValueType::Object;
+    if (present || type == ValueType::Null) return {};
+    if (type == ValueType::Invalid) return Error{"invalid input"};
+    return typeError(path, what, type);
+}
+
+template <class V> Status expectArray(V& value, const Path& path, bool& present) {
+    const ValueType type = value.type();
+    present = type == ValueType::Array;
+    if (present || type == ValueType::Null) return {};
+    if (type == ValueType::Invalid) return Error{"invalid input"};
+    return typeError(path, "a list", type);
+}
+
+// A map of strings (labels, annotations): onEntry(key, value) for every entry.
+template <class V, class F> Status readStringMap(V& value, const Path& path, F&& onEntry) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map of strings", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& entry) -> Status {
+        std::string_view text;
+        if (Status s = readScalar(entry, path.key(key), text); !s) return s;
+        onEntry(key, text);
+        return {};
+    });
+}
+
+// Reads only the string fields select(key) wants (a slot to fill, or null) of a map; the rest
+// are skipped unread. For labels and annotations, and for objects of which a few fields matter.
+template <class V, class F> Status readSelectedFields(V& value, const Path& path, std::string_view what, F&& select) {
+    bool present = false;
+    if (Status s = expectObject(value, path, what, present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& entry) -> Status {
+        std::string_view* slot = select(key);
+        return slot ? readScalar(entry, path.key(key), *slot) : Status{};
+    });
+}
+
+template <class V> Status readResources(V& value, const Path& path, ResourceList& out) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map of quantities", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view name, V& entry) -> Status {
+        const ValueType type = entry.type();
+        if (type == ValueType::Invalid) return Error{"invalid input"};
+        if (type != ValueType::String && type != ValueType::Number)
+            return typeError(path.key(name), "a quantity", type);
+        std::string_view text;
+        if (!entry.text(type, text)) return Error{"invalid input"};
+        Result<Quantity> quantity = Quantity::parse(text);
+        if (!quantity) return Error{path.key(name).str() + ": " + quantity.error().message};
+        out.set(name, *quantity);
+        return {};
+    });
+}
+
+// What identifies an object in messages: "Node gpu-7", "Pod team-a/train-0", or, while the
+// name is unknown, "Node #3 in items".
+struct ObjectLabel {
+    std::string_view kind;
+    std::string_view nameSpace;
+    std::string_view name;
+    long index = -1;  // position in items, or -1 for a document's single object
+    int document = 0; // 1-based YAML document number when the file has several, else 0
+
+    std::string str() const {
+        std::string out(kind.empty() ? std::string_view("object") : kind);
+        if (!name.empty()) {
+            out += ' ';
+            if (!nameSpace.empty()) {
+                out += nameSpace;
+                out += '/';
+            }
+            out += name;
+            return out;
+        }
+        if (index >= 0) out += " #" + std::to_string(index) + " in items";
+        if (document > 0) out += (index >= 0 ? " of document " : " in document ") + std::to_string(document);
+        return out;
+    }
+};
+
+// ---- Node
+
+template <class V> Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& label) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "name") {
+            std::string_view name;
+            if (Status s = readScalar(field, path.field(key), name); !s) return s;
+            node.name = name;
+            label.name = node.name;
+        } else if (key == "labels") {
+            Status s = readStringMap(field, path.field(key),
+                                     [&](std::string_view k, std::string_view v) { node.labels.emplace_back(k, v); });
+            if (!s) return s;
+            // Sorted by key as Node requires; a repeated key keeps its last value.
+            std::stable_sort(node.labels.begin(), node.labels.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            auto last = std::unique(node.labels.rbegin(), node.labels.rend(),
+                                    [](const auto& a, const auto& b) { return a.first == b.first; });
+            node.labels.erase(node.labels.begin(), last.base());
+        }
+        return {};
+    });
+}
+
+template <class V> Status readTaint(V& value, const Path& path, Taint& taint) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        std::string_view text;
+        std::string* target = key == "key"      ? &taint.key
+                              : key == "value"  ? &taint.value
+                              : key == "effect" ? &taint.effect
+                                                : nullptr;
+        if (!target) return {};
+        if (Status s = readScalar(field, path.field(key), text); !s) return s;
+        *target = text;
+        return {};
+    });
+}
+
+template <class V> Status readNodeSpec(V& value, const Path& path, Node& node) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "unschedulable") return readBool(field, path.field(key), node.unschedulable);
+        if (key != "taints") return {};
+        const Path taintsPath = path.field(key);
+        bool isList = false;
+        if (Status s = expectArray(field, taintsPath, isList); !s || !isList) return s;
+        std::size_t index = 0;
+        return field.forEachElement([&](V& element) -> Status {
+            Taint taint;
+            if (Status s = readTaint(element, taintsPath.index(index++), taint); !s) return s;
+            node.taints.push_back(std::move(taint));
+            return {};
+        });
+    });
+}
+
+template <class V> Status readNodeStatus(V& value, const Path& path, Node& node) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "allocatable") return readResources(field, path.field(key), node.allocatable);
+        if (key != "conditions") return {};
+        const Path conditionsPath = path.field(key);
+        bool isList = false;
+        if (Status s = expectArray(field, conditionsPath, isList); !s || !isList) return s;
+        std::size_t index = 0;
+        return field.forEachElement([&](V& element) -> Status {
+            const Path conditionPath = conditionsPath.index(index++);
+            std::string_view type;
+            std::string_view status;
+            Status s =
+                readSelectedFields(element, conditionPath, "a map", [&](std::string_view k) -> std::string_view* {
+                    return k == "type" ? &type : k == "status" ? &status : nullptr;
+                });
+            if (!s) return s;
+            if (type == "Ready") node.ready = status == "True";
+            return {};
+        });
+    });
+}
+
+// ---- Pod
+
+// Where a pod's gang name may come from, most specific first: the JobSet/LWS/training-operator
+// name beats the child Job's name, which beats a scheduler's pod-group name, which beats the
+// controlling owner (a ReplicaSet, a StatefulSet, ...).
+enum WorkloadSource {
+    kJobSetName,
+    kLeaderWorkerSetName,
+    kTrainingJobName,
+    kVolcanoJobName,
+    kBatchJobName,
+    kLegacyJobName,
+    kKueuePodGroup,
+    kCoschedulingPodGroup,
+    kVolcanoPodGroup,
+    kKaiPodGroup,
+    kOwner,
+    kWorkloadSources
+};
+
+struct PodScratch {
+    std::string_view nameSpace;
+    std::string_view name;
+    std::string_view nodeName;
+    std::string_view phase;
+    std::string_view workload[kWorkloadSources];
+    std::string_view lwsGroupIndex; // each LeaderWorkerSet group is a gang of its own
+    bool ownerIsController = false;
+    PodResourceSpec resources;
+};
+
+std::string_view* podLabelSlot(PodScratch& pod, std::string_view key) {
+    if (key == "jobset.sigs.k8s.io/jobset-name") return &pod.workload[kJobSetName];
+    if (key == "leaderworkerset.sigs.k8s.io/name") return &pod.workload[kLeaderWorkerSetName];
+    if (key == "leaderworkerset.sigs.k8s.io/group-index") return &pod.lwsGroupIndex;
+    if (key == "training.kubeflow.org/job-name") return &pod.workload[kTrainingJobName];
+    if (key == "volcano.sh/job-name") return &pod.workload[kVolcanoJobName];
+    if (key == "batch.kubernetes.io/job-name") return &pod.workload[kBatchJobName];
+    if (key == "job-name") return &pod.workload[kLegacyJobName];
+    if (key == "kueue.x-k8s.io/pod-group-name") return &pod.workload[kKueuePodGroup];
+    if (key == "scheduling.x-k8s.io/pod-group") return &pod.workload[kCoschedulingPodGroup];
+    return nullptr;
+}
+
+std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key) {
+    if (key == "scheduling.k8s.io/group-name") return &pod.workload[kVolcanoPodGroup];
+    if (key == "pod-group-name") return &pod.workload[kKaiPodGroup];
+    return nullptr;
+}
+
+template <class V> Status readOwnerReferences(V& value, const Path& path, PodScratch& pod) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        const Path ownerPath = path.index(index++);
+        bool present = false;
+        if (Status s = expectObject(element, ownerPath, "a map", present); !s || !present) return s;
+        std::string_view name;
+        bool controller = false;
+        Status s = element.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "name") return readScalar(field, ownerPath.field(key), name);
+            if (key == "controller") return readBool(field, ownerPath.field(key), controller);
+            return {};
+        });
+        if (!s) return s;
+        // The controlling owner wins; otherwise the first one listed.
+        if (!name.empty() && !pod.ownerIsController && (controller || pod.workload[kOwner].empty())) {
+            pod.workload[kOwner] = name;
+            pod.ownerIsController = controller;
+        }
+        return {};
+    });
+}
+
+template <class V> Status readPodMetadata(V& value, const Path& path, PodScratch& pod, ObjectLabel& label) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "name") {
+            Status s = readScalar(field, path.field(key), pod.name);
+            label.name = pod.name;
+            return s;
+        }
+        if (key == "namespace") {
+            Status s = readScalar(field, path.field(key), pod.nameSpace);
+            label.nameSpace = pod.nameSpace;
+            return s;
+        }
+        if (key == "labels")
+            return readSelectedFields(field, path.field(key), "a map of strings",
+                                      [&](std::string_view k) { return podLabelSlot(pod, k); });
+        if (key == "annotations")
+            return readSelectedFields(field, path.field(key), "a map of strings",
+                                      [&](std::string_view k) { return podAnnotationSlot(pod, k); });
+        if (key == "ownerReferences") return readOwnerReferences(field, path.field(key), pod);
+        return {};
+    });
+}
+
+template <class V> Status readContainer(V& value, const Path& path, ContainerResources& container) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        // The container's name is left out: nothing reads it, and it would cost an allocation per
+        // container in a 500,000-pod file.
+        if (key == "restartPolicy") {
+            std::string_view policy;
+            if (Status s = readScalar(field, path.field(key), policy); !s) return s;
+            container.restartAlways = policy == "Always";
+            return {};
+        }
+        if (key != "resources") return {};
+        const Path resourcesPath = path.field(key);
+        bool isMap = false;
+        if (Status s = expectObject(field, resourcesPath, "a map", isMap); !s || !isMap) return s;
+        return field.forEachField([&](std::string_view resourcesKey, V& list) -> Status {
+            if (resourcesKey == "requests")
+                return readResources(list, resourcesPath.field(resourcesKey), container.requests);
+            if (resourcesKey == "limits")
+                return readResources(list, resourcesPath.field(resourcesKey), container.limits);
+            return {};
+        });
+    });
+}
+
+template <class V> Status readContainers(V& value, const Path& path, std::vector<ContainerResources>& out) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        ContainerResources container;
+        if (Status s = readContainer(element, path.index(index++), container); !s) return s;
+        out.push_back(std::move(container));
+        return {};
+    });
+}
+
+template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& pod) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "nodeName") return readScalar(field, path.field(key), pod.nodeName);
+        if (key == "containers") return readContainers(field, path.field(key), pod.resources.containers);
+        if (key == "initContainers") return readContainers(field, path.field(key), pod.resources.initContainers);
+        if (key == "overhead") return readResources(field, path.field(key), pod.resources.overhead);
+        return {};
+    });
+}
+
+template <class V> Status readPodStatus(V& value, const Path& path, PodScratch& pod) {
+    return readSelectedFields(value, path, "a map",
+                              [&](std::string_view key) { return key == "phase" ? &pod.phase : nullptr; });
+}
+
+PodPhase parsePhase(std::string_view phase) {
+    if (phase.empty() || phase == "Pending") return PodPhase::Pending;
+    if (phase == "Running") return PodPhase::Running;
+    if (phase == "Succeeded") return PodPhase::Succeeded;
+    if (phase == "Failed") return PodPhase::Failed;
+    return PodPhase::Unknown;
+}
+
+// ---- Kueue / KAI Topology
+
+template <class V> Status readTopologyLevels(V& value, const Path& path, std::vector<std::string>& keys) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        const Path levelPath = path.index(index++);
+        std::string_view nodeLabel;
+        Status s = readSelectedFields(element, levelPath, "a map",
+                                      [&](std::string_view key) { return key == "nodeLabel" ? &nodeLabel : nullptr; });
+        if (!s) return s;
+        if (nodeLabel.empty()) return missingError(levelPath.field("nodeLabel"));
+        keys.emplace_back(nodeLabel);
+        return {};
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+enum class ObjectKind { Node, Pod, KueueTopology, KaiTopology, Other };
+
+ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
+    const bool core = apiVersion.empty() || apiVersion == "v1";
+    if (kind == "Node" && core) return ObjectKind::Node;
+    if (kind == "Pod" && core) return ObjectKind::Pod;
+    if (kind == "Topology") {
+        const std::string_view group = apiVersion.substr(0, apiVersion.find('/'));
+        if (group == "kueue.x-k8s.io") return ObjectKind::KueueTopology;
+        if (group == "kai.scheduler") return ObjectKind::KaiTopology;
+    }
+    return ObjectKind::Other;
+}
+
+bool isListKind(std::string_view kind) {
+    return kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
+}
+
+// Accumulates what every document of one file holds.
+class SnapshotBuilder {
+public:
+    Snapshot snapshot;
+
+    // Counted per kind and reported once per kind, so a file full of Services gives one line.
+    void skip(std::string_view apiVersion, std::string_view kind) {
+        std::string what(kind);
+        // A kind topodeck reads, but from an API group it does not (some other Topology), says which.
+        if (!kind.empty() && (kind == "Topology" || classify({}, kind) != ObjectKind::Other))
+            what += " (" + std::string(apiVersion) + ")";
+        for (auto& entry : m_skipped) {
+            if (entry.first == what) {
+                ++entry.second;
+                return;
+            }
+        }
+        m_skipped.emplace_back(std::move(what), 1);
+    }
+
+    Snapshot finish() {
+        for (const auto& [what, count] : m_skipped) {
+            std::string warning = "skipped " + std::to_string(count) + (count == 1 ? " object " : " objects ");
+            warning += what.empty() ? std::string("without a kind") : "of kind " + what;
+            snapshot.warnings.push_back(std::move(warning));
+        }
+        return std::move(snapshot);
+    }
+
+private:
+    std::vector<std::pair<std::string, std::size_t>> m_skipped; // in first-seen order
+};
+
+template <class V> class DocumentReader {
+public:
+    DocumentReader(SnapshotBuilder& out, std::string_view source, int document)
+        : m_out(out), m_source(source), m_document(document) {}
+
+    Status readRoot(V& root) {
+        const auto where = root.where();
+        switch (root.type()) {
+        case ValueType::Null:
+            return {}; // an empty YAML document
+        case ValueType::Array:
+            return readItems(root, {}, {});
+        case ValueType::Object:
+            break;
+        case ValueType::Invalid:
+            return Error{"invalid input"};
+        default:
+            return Error{std::string(m_source) + root.locate(where) + ": expected a Kubernetes object or List, got " +
+                         describe(root.type())};
+        }
+        std::string_view apiVersion;
+        std::string_view kind;
+        if (Status s = root.header(apiVersion, kind); !s)
+            return Error{std::string(m_source) + root.locate(where) + ": " + s.error().message};
+        if (!kind.empty() && !isListKind(kind)) return readObject(root, where, apiVersion, kind, -1);
+
+        // A List: "List" holds any kind; NodeList, PodList, ... imply their items' kind, which
+        // the API server leaves out of each item.
+        const std::string_view itemKind =
+            kind.empty() || kind == "List" ? std::string_view() : kind.substr(0, kind.size() - 4);
+        bool sawItems = false;
+        Status s = root.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key != "items") return {};
+            sawItems = true;
+            const ValueType type = field.type();
+            if (type == ValueType::Null) return {};
+            if (type != ValueType::Array)
+                return Error{std::string(m_source) + field.locate(field.where()) + ": " +
+                             typeError(Path().field("items"), "a list", type).message};
+            return readItems(field, itemKind.empty() ? std::string_view() : apiVersion, itemKind);
+        });
+        if (s && kind.empty() && !sawItems)
+            return Error{std::string(m_source) + root.locate(where) + ": kind is missing"};
+        return s;
+    }
+
+private:
+    Status readItems(V& items, std::string_view defaultApiVersion, std::string_view defaultKind) {
+        long index = 0;
+        return items.forEachElement([&](V& item) -> Status {
+            const long itemIndex = index++;
+            const auto where = item.where();
+            const ValueType type = item.type();
+            if (type == ValueType::Invalid) return Error{"invalid input"};
+            if (type != ValueType::Object)
+                return Error{std::string(m_source) + item.locate(where) + ": " +
+                             typeError(Path().field("items").index(itemIndex), "a map", type).message};
+            std::string_view apiVersion;
+            std::string_view kind;
+            if (Status s = item.header(apiVersion, kind); !s) {
+                ObjectLabel label{kind, {}, {}, itemIndex, m_document};
+                return Error{std::string(m_source) + item.locate(where) + ": " + label.str() + ": " +
+                             s.error().message};
+            }
+            if (kind.empty()) {
+                kind = defaultKind;
+                if (apiVersion.empty()) apiVersion = defaultApiVersion;
+            }
+            return readObject(item, where, apiVersion, kind, itemIndex);
+        });
+    }
+
+    Status readObject(V& object, const typename V::Where& where, std::string_view apiVersion, std::string_view kind,
+                      long index) {
+        ObjectLabel label{kind, {}, {}, index, m_document};
+        Status s;
+        switch (classify(apiVersion, kind)) {
+        case ObjectKind::Node:
+            s = readNode(object, label);
+            break;
+        case ObjectKind::Pod:
+            s = readPod(object, label);
+            break;
+        case ObjectKind::KueueTopology:
+            s = readTopology(object, label, "kueue");
+            break;
+        case ObjectKind::KaiTopology:
+            s = readTopology(object, label, "kai");
+            break;
+        case ObjectKind::Other:
+            m_out.skip(apiVersion, kind);
+            break;
+        }
+        if (s) return s;
+        return Error{std::string(m_source) + object.locate(where) + ": " + s.error().message};
+    }
+
+    // Names the object while the name's storage is still alive.
+    static Error labelled(const ObjectLabel& label, const Status& status) {
+        return Error{label.str() + ": " + status.error().message};
+    }
+
+    Status readNode(V& object, ObjectLabel& label) {
+        Node node;
+        // No Ready condition means the kubelet never reported: not ready.
+        node.ready = false;
+        const Path root;
+        Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "metadata") return readNodeMetadata(field, root.field(key), node, label);
+            if (key == "spec") return readNodeSpec(field, root.field(key), node);
+            if (key == "status") return readNodeStatus(field, root.field(key), node);
+            return {};
+        });
+        if (!s) return labelled(label, s);
+        if (node.name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        m_out.snapshot.nodes.push_back(std::move(node));
+        return {};
+    }
+
+    Status readPod(V& object, ObjectLabel& label) {
+        PodScratch scratch;
+        const Path root;
+        Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "metadata") return readPodMetadata(field, root.field(key), scratch, label);
+            if (key == "spec") return readPodSpec(field, root.field(key), scratch);
+            if (key == "status") return readPodStatus(field, root.field(key), scratch);
+            return {};
+        });
+        if (!s) return labelled(label, s);
+        if (scratch.name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        Pod pod;
+        // Namespaced objects without a namespace live in "default", as kubectl applies them.
+        pod.nameSpace = scratch.nameSpace.empty() ? std::string_view("default") : scratch.nameSpace;
+        pod.name = scratch.name;
+        pod.nodeName = scratch.nodeName;
+        pod.phase = parsePhase(scratch.phase);
+        pod.requests = effectivePodRequests(scratch.resources);
+        for (int source = 0; source < kWorkloadSources; ++source) {
+            if (scratch.workload[source].empty()) continue;
+            pod.workload = scratch.workload[source];
+            // Named like the group's StatefulSet: <lws>-<group index>.
+            if (source == kLeaderWorkerSetName && !scratch.lwsGroupIndex.empty())
+                pod.workload += "-" + std::string(scratch.lwsGroupIndex);
+            break;
+        }
+        m_out.snapshot.pods.push_back(std::move(pod));
+        return {};
+    }
+
+    Status readTopology(V& object, ObjectLabel& label, std::string_view origin) {
+        std::string_view name;
+        std::string_view nvlinkLabel;
+        std::vector<std::string> keys;
+        bool sawLevels = false;
+        const Path root;
+        Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "metadata") {
+                const Path metadataPath = root.field(key);
+                bool present = false;
+                if (Status e = expectObject(field, metadataPath, "a map", present); !e || !present) return e;
+                return field.forEachField([&](std::string_view metaKey, V& metaField) -> Status {
+                    if (metaKey == "name") {
+                        Status e = readScalar(metaField, metadataPath.field(metaKey), name);
+                        label.name = name;
+                        return e;
+                    }
+                    if (metaKey == "annotations")
+                        return readSelectedFields(
+                            metaField, metadataPath.field(metaKey), "a map of strings",
+                            [&](std::string_view k) { return k == kNvlinkAnnotation ? &nvlinkLabel : nullptr; });
+                    return {};
+                });
+            }
+            if (key != "spec") return {};
+            const Path specPath = root.field(key);
+            bool present = false;
+            if (Status e = expectObject(field, specPath, "a map", present); !e || !present) return e;
+            return field.forEachField([&](std::string_view specKey, V& specField) -> Status {
+                if (specKey != "levels") return {};
+                sawLevels = true;
+                return readTopologyLevels(specField, specPath.field(specKey), keys);
+            });
+        });
+        if (!s) return labelled(label, s);
+        if (name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        if (keys.empty())
+            return labelled(label,
+                            Error{root.field("spec").field("levels").str() + (sawLevels ? " is empty" : " is missing") +
+                                  ": a Topology needs at least one level"});
+        TopologySpec spec = TopologySpec::fromLabelKeys(keys);
+        spec.name = name;
+        spec.origin = origin;
+        spec.nvlinkLabel = nvlinkLabel;
+        m_out.snapshot.topologies.push_back(std::move(spec));
+        return {};
+    }
+
+    SnapshotBuilder& m_out;
+    std::string_view m_source;
+    int m_document;
+};
+
+bool looksLikeJson(std::string_view text) {
+    // A UTF-8 byte order mark is not content.
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    for (char c : text) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+        return c == '{' || c == '[';
+    }
+    return false;
+}
+
+Result<Snapshot> readJson(const simdjson::padded_string& input, std::string_view source) {
+    sj::parser parser;
+    JsonContext context;
+    context.begin = input.data();
+    const std::string sourceName(source);
+
+    auto syntaxError = [&]() {
+        std::string message = sourceName + context.locate(context.errorAt) + ": invalid JSON: ";
+        // Every type is checked before a value is read, so simdjson's "wrong type" means a
+        // misspelt literal such as "tru".
+        message +=
+            context.error == simdjson::INCORRECT_TYPE ? "malformed value" : simdjson::error_message(context.error);
+        return Error{std::move(message)};
+    };
+
+    sj::document document;
+    if (auto error = parser.iterate(input).get(document)) {
+        context.error = error;
+        return syntaxError();
+    }
+    context.document = &document;
+    sj::value rootValue;
+    if (auto error = document.get_value().get(rootValue)) {
+        if (error == simdjson::SCALAR_DOCUMENT_AS_VALUE)
+            return Error{sourceName + ": expected a Kubernetes object or List"};
+        context.fail(error);
+        return syntaxError();
+    }
+    SnapshotBuilder builder;
+    JsonValue root(rootValue, context);
+    DocumentReader<JsonValue> reader(builder, source, 0);
+    Status status = reader.readRoot(root);
+    if (context.error != simdjson::SUCCESS) return syntaxError();
+    if (!status) return status.error();
+    // On-demand parsing stops at the end of the root value; anything after it is an error.
+    const char* rest = nullptr;
+    if (document.current_location().get(rest) == simdjson::SUCCESS) {
+        const char* end = input.data() + input.size();
+        while (rest < end && (*rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r')) ++rest;
+        if (rest < end)
+            return Error{sourceName + context.locate(rest) +
+                         ": invalid JSON: unexpected content after the top-level value"};
+    }
+    return builder.finish();
+}
+
+Result<Snapshot> readYaml(std::string_view text, std::string_view source) {
+    const std::string sourceName(source);
+    try {
+        const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+        SnapshotBuilder builder;
+        const bool several = documents.size() > 1;
+        for (std::size_t i = 0; i < documents.size(); ++i) {
+            YamlValue root(documents[i]);
+            DocumentReader<YamlValue> reader(builder, source, several ? static_cast<int>(i + 1) : 0);
+            if (Status s = reader.readRoot(root); !s) return s.error();
+        }
+        return builder.finish();
+    } catch (const YAML::Exception& e) {
+        std::string message = sourceName;
+        if (!e.mark.is_null())
+            message += ':' + std::to_string(e.mark.line + 1) + ':' + std::to_string(e.mark.column + 1);
+        message += ": invalid YAML: " + e.msg;
+        return Error{std::move(message)};
+    }
+}
+
+Result<Snapshot> readPadded(const simdjson::padded_string& input, std::string_view source) {
+    const std::string_view text(input.data(), input.size());
+    if (looksLikeJson(text)) return readJson(input, source);
+    return readYaml(text, source);
+}
+
+} // namespace
+
+Result<Snapshot> readSnapshotText(std::string_view text, std::string_view sourceName) {
+    if (looksLikeJson(text)) return readJson(simdjson::padded_string(text), sourceName);
+    return readYaml(text, sourceName);
+}
+
+Result<Snapshot> readSnapshotFile(const std::string& path) {
+    if (path == "-") {
+        std::string text(std::istreambuf_iterator<char>(std::cin), {});
+        if (std::cin.bad()) return Error{"cannot read standard input"};
+        return readSnapshotText(text, "<stdin>");
+    }
+    // Read straight into simdjson's padded buffer: a cluster file can be hundreds of MB and
+    // should not be copied once more.
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+    if (std::fseek(file.get(), 0, SEEK_END) != 0) return Error{"cannot read " + path + ": " + std::strerror(errno)};
+    const long size = std::ftell(file.get());
+    if (size < 0) return Error{"cannot read " + path + ": " + std::strerror(errno)};
+    std::rewind(file.get());
+    simdjson::padded_string buffer(static_cast<std::size_t>(size));
+    if (std::fread(buffer.data(), 1, buffer.size(), file.get()) != buffer.size())
+        return Error{"cannot read " + path + ": " +
+                     (std::ferror(file.get()) ? std::strerror(errno) : "file changed while reading")};
+    return readPadded(buffer, path);
+}
+
+} // namespace topodeck

@@ -1,0 +1,262 @@
+#include "core/snapshot_writer.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+namespace {
+
+// Read back by the snapshot reader: the one thing a Kueue/KAI Topology cannot say.
+constexpr std::string_view kNvlinkAnnotation = "topodeck.io/nvlink-label";
+
+// Bytes JSON requires escaped: controls, the quote and the backslash.
+constexpr bool needsEscape(unsigned char c) {
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
+// True when some byte of the 8 needs escaping (bit tricks: a byte below 0x20, or equal to '"'
+// or '\\'), so that plain text, nearly all of it, is scanned a word at a time.
+bool wordNeedsEscape(std::uint64_t word) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+    constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+    auto hasZeroByte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+    const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
+    return control | hasZeroByte(word ^ (kOnes * '"')) | hasZeroByte(word ^ (kOnes * '\\'));
+}
+
+void appendString(std::string& out, std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += '"';
+    const char* plain = text.data();
+    const char* const end = text.data() + text.size();
+    const char* p = plain;
+    for (; end - p >= 8; p += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        if (wordNeedsEscape(word)) break;
+    }
+    for (; p != end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (!needsEscape(c)) continue;
+        out.append(plain, static_cast<std::size_t>(p - plain));
+        plain = p + 1;
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        default:
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xf];
+        }
+    }
+    out.append(plain, static_cast<std::size_t>(end - plain));
+    out += '"';
+}
+
+// "key":"value" with a leading comma unless first.
+void appendMember(std::string& out, bool& first, std::string_view key, std::string_view value) {
+    if (!first) out += ',';
+    first = false;
+    appendString(out, key);
+    out += ':';
+    appendString(out, value);
+}
+
+// Quantity::toString() is exact but not cheap, and a cluster repeats the same few quantities
+// (every node of one shape, every pod of one job) hundreds of thousands of times.
+class QuantityTexts {
+public:
+    const std::string& text(const Quantity& quantity) {
+        const auto nanos = static_cast<unsigned __int128>(quantity.nanos());
+        const std::uint64_t mixed = static_cast<std::uint64_t>(nanos) ^ static_cast<std::uint64_t>(nanos >> 64);
+        Slot& slot = m_slots[(mixed * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+        if (!slot.used || slot.nanos != quantity.nanos() || slot.format != quantity.format()) {
+            slot.used = true;
+            slot.nanos = quantity.nanos();
+            slot.format = quantity.format();
+            slot.text = quantity.toString();
+        }
+        return slot.text;
+    }
+
+private:
+    static constexpr int kBits = 8;
+    struct Slot {
+        bool used = false;
+        __int128 nanos = 0;
+        Quantity::Format format = Quantity::Format::DecimalSI;
+        std::string text;
+    };
+    std::array<Slot, std::size_t(1) << kBits> m_slots;
+};
+
+void appendResources(std::string& out, QuantityTexts& texts, const ResourceList& resources) {
+    out += '{';
+    bool first = true;
+    for (const auto& [name, quantity] : resources) appendMember(out, first, name, texts.text(quantity));
+    out += '}';
+}
+
+std::string_view phaseName(PodPhase phase) {
+    switch (phase) {
+    case PodPhase::Pending:
+        return "Pending";
+    case PodPhase::Running:
+        return "Running";
+    case PodPhase::Succeeded:
+        return "Succeeded";
+    case PodPhase::Failed:
+        return "Failed";
+    case PodPhase::Unknown:
+        break;
+    }
+    return "Unknown";
+}
+
+void appendNode(std::string& out, QuantityTexts& texts, const Node& node) {
+    out += R"({"apiVersion":"v1","kind":"Node","metadata":{"name":)";
+    appendString(out, node.name);
+    if (!node.labels.empty()) {
+        out += R"(,"labels":{)";
+        bool first = true;
+        for (const auto& [key, value] : node.labels) appendMember(out, first, key, value);
+        out += '}';
+    }
+    out += R"(},"spec":{)";
+    bool firstSpec = true;
+    if (node.unschedulable) {
+        out += R"("unschedulable":true)";
+        firstSpec = false;
+    }
+    if (!node.taints.empty()) {
+        out += firstSpec ? R"("taints":[)" : R"(,"taints":[)";
+        for (std::size_t i = 0; i < node.taints.size(); ++i) {
+            const Taint& taint = node.taints[i];
+            out += i == 0 ? "{" : ",{";
+            bool first = true;
+            appendMember(out, first, "key", taint.key);
+            // kubectl leaves out an empty value; the reader reads it back as empty.
+            if (!taint.value.empty()) appendMember(out, first, "value", taint.value);
+            appendMember(out, first, "effect", taint.effect);
+            out += '}';
+        }
+        out += ']';
+    }
+    out += R"(},"status":{"allocatable":)";
+    appendResources(out, texts, node.allocatable);
+    out += node.ready ? R"(,"conditions":[{"type":"Ready","status":"True"}]}})"
+                      : R"(,"conditions":[{"type":"Ready","status":"False"}]}})";
+}
+
+void appendPod(std::string& out, QuantityTexts& texts, const Pod& pod) {
+    out += R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":)";
+    appendString(out, pod.nameSpace);
+    out += R"(,"name":)";
+    appendString(out, pod.name);
+    if (!pod.workload.empty()) {
+        // The model keeps the gang's name, not its kind; a controlling Job reads back the same.
+        out += R"(,"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":)";
+        appendString(out, pod.workload);
+        out += R"(,"controller":true}])";
+    }
+    out += R"(},"spec":{)";
+    if (!pod.nodeName.empty()) {
+        out += R"("nodeName":)";
+        appendString(out, pod.nodeName);
+        out += ',';
+    }
+    // One container holding the effective request gives the same effective request back.
+    out += R"("containers":[{"name":"main","resources":{"requests":)";
+    appendResources(out, texts, pod.requests);
+    out += R"(}}]},"status":{"phase":)";
+    appendString(out, phaseName(pod.phase));
+    out += "}}";
+}
+
+void appendTopology(std::string& out, std::string_view name, const TopologySpec& spec) {
+    out += spec.origin == "kai" ? R"({"apiVersion":"kai.scheduler/v1alpha1","kind":"Topology","metadata":{"name":)"
+                                : R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Topology","metadata":{"name":)";
+    appendString(out, name);
+    if (!spec.nvlinkLabel.empty()) {
+        out += R"(,"annotations":{)";
+        bool first = true;
+        appendMember(out, first, kNvlinkAnnotation, spec.nvlinkLabel);
+        out += '}';
+    }
+    out += R"(},"spec":{"levels":[)";
+    for (std::size_t i = 0; i < spec.levels.size(); ++i) {
+        out += i == 0 ? R"({"nodeLabel":)" : R"(,{"nodeLabel":)";
+        appendString(out, spec.levels[i].nodeLabel);
+        out += '}';
+    }
+    out += "]}}";
+}
+
+} // namespace
+
+std::string writeSnapshotJson(const ClusterState& state) {
+    // Pods in (namespace, name) order, so that the same state always gives the same file. Few
+    // namespaces hold many pods: group by namespace first, then sort each group by name.
+    std::map<std::string_view, std::vector<const Pod*>> byNamespace;
+    state.forEachPod([&](const Pod& pod) { byNamespace[pod.nameSpace].push_back(&pod); });
+    std::vector<const Pod*> pods;
+    pods.reserve(state.podCount());
+    for (auto& [nameSpace, group] : byNamespace) {
+        std::sort(group.begin(), group.end(), [](const Pod* a, const Pod* b) { return a->name < b->name; });
+        pods.insert(pods.end(), group.begin(), group.end());
+    }
+
+    QuantityTexts texts;
+    std::string out;
+    out.reserve(state.presentNodeCount() * 640 + pods.size() * 320 + 4096);
+    out += R"({"apiVersion":"v1","kind":"List","items":[)";
+    bool first = true;
+    // One object per line: still compact, and greppable and diffable.
+    auto separate = [&]() {
+        out += first ? "\n" : ",\n";
+        first = false;
+    };
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (!record.present) continue;
+        separate();
+        appendNode(out, texts, *record.node);
+    }
+    for (const Pod* pod : pods) {
+        separate();
+        appendPod(out, texts, *pod);
+    }
+    for (const auto& [name, spec] : state.topologies()) {
+        separate();
+        appendTopology(out, name, spec);
+    }
+    out += "\n]}\n";
+    return out;
+}
+
+} // namespace topodeck

@@ -1,0 +1,246 @@
+#include "core/topology_presets.h"
+
+#include "core/gpu_resources.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace topodeck {
+
+namespace {
+
+// The NVIDIA GPU Operator's NVLink partition label, on every multi-node-NVLink node.
+constexpr std::string_view kGpuClique = "nvidia.com/gpu.clique";
+
+TopologyPreset makePreset(std::string name, std::string description, const std::vector<std::string>& keys,
+                          std::string nvlinkLabel = {}) {
+    TopologyPreset preset;
+    preset.spec = TopologySpec::fromLabelKeys(keys);
+    preset.spec.name = name;
+    preset.spec.origin = "preset";
+    preset.spec.nvlinkLabel = std::move(nvlinkLabel);
+    preset.name = std::move(name);
+    preset.description = std::move(description);
+    return preset;
+}
+
+// The nodes whose labels decide: those with GPUs when there are any, since CPU-only system nodes
+// often carry no fabric labels and would outvote the GPU fabric.
+std::vector<const Node*> decidingNodes(const ClusterState& state) {
+    const GpuResources gpus;
+    std::vector<const Node*> all;
+    std::vector<const Node*> withGpus;
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (!record.present) continue;
+        all.push_back(record.node.get());
+        if (gpus.count(record.node->allocatable) > 0) withGpus.push_back(record.node.get());
+    }
+    return withGpus.empty() ? all : withGpus;
+}
+
+bool anyPresentNodeCarries(const ClusterState& state, std::string_view key) {
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (record.present && record.node->label(key)) return true;
+    }
+    return false;
+}
+
+struct Coverage {
+    std::size_t nodes = 0;     // nodes carrying at least one of the level keys
+    std::size_t bestLevel = 0; // nodes carrying the most widely carried level key
+    int carriedLevels = 0;     // level keys carried by at least one node
+};
+
+Coverage measure(const TopologySpec& spec, const std::vector<const Node*>& nodes) {
+    Coverage coverage;
+    std::vector<std::size_t> perLevel(spec.levels.size(), 0);
+    for (const Node* node : nodes) {
+        bool any = false;
+        for (std::size_t i = 0; i < spec.levels.size(); ++i) {
+            if (node->label(spec.levels[i].nodeLabel)) {
+                ++perLevel[i];
+                any = true;
+            }
+        }
+        if (any) ++coverage.nodes;
+    }
+    for (std::size_t count : perLevel) {
+        coverage.bestLevel = std::max(coverage.bestLevel, count);
+        if (count > 0) ++coverage.carriedLevels;
+    }
+    return coverage;
+}
+
+bool qualifies(const Coverage& coverage, std::size_t population) {
+    return coverage.bestLevel > 0 && coverage.bestLevel * 2 >= population;
+}
+
+bool betterThan(const Coverage& a, const Coverage& b) {
+    if (a.nodes != b.nodes) return a.nodes > b.nodes;
+    return a.carriedLevels > b.carriedLevels;
+}
+
+// A preset is a template: levels no node carries would only add an empty level to the tree.
+// Keeps every level when none is carried, so that an explicit choice still shows something.
+TopologySpec withoutAbsentLevels(const ClusterState& state, TopologySpec spec) {
+    std::vector<TopologyLevel> carried;
+    for (const TopologyLevel& level : spec.levels)
+        if (anyPresentNodeCarries(state, level.nodeLabel)) carried.push_back(level);
+    if (!carried.empty()) spec.levels = std::move(carried);
+    return spec;
+}
+
+// The NVLink key must be one the nodes carry; nvidia.com/gpu.clique stands in when the spec has
+// none of its own, unless it is already one of the levels.
+void settleNvlinkLabel(const ClusterState& state, TopologySpec& spec, bool dropAbsent) {
+    if (!spec.nvlinkLabel.empty()) {
+        if (!dropAbsent || anyPresentNodeCarries(state, spec.nvlinkLabel)) return;
+        spec.nvlinkLabel.clear();
+    }
+    if (spec.levelIndex(kGpuClique) < 0 && anyPresentNodeCarries(state, kGpuClique)) spec.nvlinkLabel = kGpuClique;
+}
+
+TopologySpec fromPreset(const ClusterState& state, const TopologyPreset& preset) {
+    TopologySpec spec = withoutAbsentLevels(state, preset.spec);
+    settleNvlinkLabel(state, spec, true);
+    return spec;
+}
+
+std::string knownNames(const ClusterState& state) {
+    std::string names;
+    for (const auto& [name, spec] : state.topologies()) {
+        names += names.empty() ? "" : ", ";
+        names += name;
+    }
+    for (const TopologyPreset& preset : topologyPresets()) {
+        names += names.empty() ? "" : ", ";
+        names += preset.name;
+    }
+    return names;
+}
+
+} // namespace
+
+const std::vector<TopologyPreset>& topologyPresets() {
+    // Keys checked against each provider's documentation; see reference/topology-labels.md.
+    static const std::vector<TopologyPreset> presets = {
+        makePreset("topograph", "Topograph v1: fabric.topograph.run/tier-N switch tiers, tier 0 nearest the node",
+                   {"fabric.topograph.run/tier-3", "fabric.topograph.run/tier-2", "fabric.topograph.run/tier-1",
+                    "fabric.topograph.run/tier-0"},
+                   "accelerator.topograph.run/domain"),
+        makePreset("topograph-legacy", "Topograph up to v0.5: network.topology.nvidia.com/{core,spine,leaf}",
+                   {"network.topology.nvidia.com/core", "network.topology.nvidia.com/spine",
+                    "network.topology.nvidia.com/leaf"},
+                   "network.topology.nvidia.com/accelerator"),
+        makePreset("topograph-block",
+                   "early Topograph: network.topology.nvidia.com/{datacenter,spine,block}, as Koordinator documents",
+                   {"network.topology.nvidia.com/datacenter", "network.topology.nvidia.com/spine",
+                    "network.topology.nvidia.com/block"},
+                   "network.topology.nvidia.com/accelerator"),
+        makePreset("gke", "GKE compact placement: cloud.google.com/gce-topology-{block,subblock,host}",
+                   {"cloud.google.com/gce-topology-block", "cloud.google.com/gce-topology-subblock",
+                    "cloud.google.com/gce-topology-host"}),
+        makePreset("eks", "EKS instance topology: topology.k8s.aws/network-node-layer-1 (top) to -layer-4",
+                   {"topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-2",
+                    "topology.k8s.aws/network-node-layer-3", "topology.k8s.aws/network-node-layer-4"},
+                   "topology.k8s.aws/ultraserver-id"),
+        makePreset(
+            "coreweave", "CoreWeave backend fabric: backend.coreweave.cloud/{fabric,superpod,leafgroup}",
+            {"backend.coreweave.cloud/fabric", "backend.coreweave.cloud/superpod", "backend.coreweave.cloud/leafgroup"},
+            "ds.coreweave.com/nvlink.domain"),
+        makePreset("coreweave-ib", "CoreWeave InfiniBand (older keys): ib.coreweave.cloud/{fabric,superpod,leafgroup}",
+                   {"ib.coreweave.cloud/fabric", "ib.coreweave.cloud/superpod", "ib.coreweave.cloud/leafgroup"},
+                   "ds.coreweave.com/nvlink.domain"),
+        makePreset("nebius", "Nebius: topology.nebius.com/tier-N, tier 0 nearest the node",
+                   {"topology.nebius.com/tier-2", "topology.nebius.com/tier-1", "topology.nebius.com/tier-0"}),
+        makePreset("generic", "Kubernetes well-known labels: topology.kubernetes.io/{region,zone}",
+                   {"topology.kubernetes.io/region", "topology.kubernetes.io/zone"}),
+    };
+    return presets;
+}
+
+const TopologyPreset* findTopologyPreset(std::string_view name) {
+    for (const TopologyPreset& preset : topologyPresets())
+        if (preset.name == name) return &preset;
+    return nullptr;
+}
+
+std::optional<TopologySpec> detectTopology(const ClusterState& state) {
+    const auto& objects = state.topologies();
+    if (objects.size() == 1) {
+        TopologySpec spec = objects.begin()->second;
+        settleNvlinkLabel(state, spec, false);
+        return spec;
+    }
+
+    const std::vector<const Node*> nodes = decidingNodes(state);
+    if (nodes.empty()) return std::nullopt;
+
+    // The operator's own Topology objects before any preset.
+    const TopologySpec* bestObject = nullptr;
+    Coverage bestObjectCoverage;
+    for (const auto& [name, spec] : objects) {
+        const Coverage coverage = measure(spec, nodes);
+        if (qualifies(coverage, nodes.size()) && (!bestObject || betterThan(coverage, bestObjectCoverage))) {
+            bestObject = &spec;
+            bestObjectCoverage = coverage;
+        }
+    }
+    if (bestObject) {
+        TopologySpec spec = *bestObject;
+        settleNvlinkLabel(state, spec, false);
+        return spec;
+    }
+
+    // The generic preset (last) only when no specific one qualifies.
+    const auto& presets = topologyPresets();
+    for (const bool generic : {false, true}) {
+        const TopologyPreset* best = nullptr;
+        Coverage bestCoverage;
+        for (const TopologyPreset& preset : presets) {
+            if ((preset.name == "generic") != generic) continue;
+            const Coverage coverage = measure(preset.spec, nodes);
+            if (qualifies(coverage, nodes.size()) && (!best || betterThan(coverage, bestCoverage))) {
+                best = &preset;
+                bestCoverage = coverage;
+            }
+        }
+        if (best) return fromPreset(state, *best);
+    }
+    return std::nullopt;
+}
+
+Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
+                                     const std::vector<std::string>& levelKeys) {
+    if (!levelKeys.empty()) {
+        for (std::size_t i = 0; i < levelKeys.size(); ++i) {
+            if (levelKeys[i].empty())
+                return Error{"--levels: level " + std::to_string(i + 1) + " is an empty label key"};
+            if (std::find(levelKeys.begin(), levelKeys.begin() + static_cast<std::ptrdiff_t>(i), levelKeys[i]) !=
+                levelKeys.begin() + static_cast<std::ptrdiff_t>(i))
+                return Error{"--levels: label key \"" + levelKeys[i] + "\" is listed twice"};
+        }
+        TopologySpec spec = TopologySpec::fromLabelKeys(levelKeys);
+        spec.origin = "flags";
+        settleNvlinkLabel(state, spec, false);
+        return spec;
+    }
+    if (!topologyName.empty()) {
+        const auto& objects = state.topologies();
+        if (auto it = objects.find(topologyName); it != objects.end()) {
+            TopologySpec spec = it->second;
+            settleNvlinkLabel(state, spec, false);
+            return spec;
+        }
+        if (const TopologyPreset* preset = findTopologyPreset(topologyName)) return fromPreset(state, *preset);
+        return Error{"unknown topology \"" + std::string(topologyName) + "\"; known: " + knownNames(state)};
+    }
+    if (std::optional<TopologySpec> spec = detectTopology(state)) return std::move(*spec);
+    return Error{"cannot tell the topology from the node labels: pass --levels KEY,KEY,... (top level first) or "
+                 "--topology NAME (one of: " +
+                 knownNames(state) + ")"};
+}
+
+} // namespace topodeck

@@ -1,0 +1,412 @@
+#include "net/http_client.h"
+
+#include <curl/curl.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace topodeck {
+
+namespace {
+
+constexpr std::size_t kMaxErrorBody = 64 * 1024;
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// scheme://host:port of a redacted URL, with the scheme's default port made explicit.
+std::string origin(std::string_view url) {
+    const std::string redacted = redactUrl(url);
+    const auto schemeEnd = redacted.find("://");
+    if (schemeEnd == std::string::npos) return redacted;
+    const std::string_view scheme = std::string_view(redacted).substr(0, schemeEnd);
+    const auto hostStart = schemeEnd + 3;
+    const auto hostEnd = std::min(redacted.find_first_of("/?#", hostStart), redacted.size());
+    std::string result = redacted.substr(0, hostEnd);
+    const auto colon = result.rfind(':');
+    const bool hasPort = colon > hostStart && result.find(']', colon) == std::string::npos;
+    if (!hasPort) result += equalsIgnoreCase(scheme, "https") ? ":443" : ":80";
+    return result;
+}
+
+// Offset and length of `user:password@` in a URL (length 0 when absent); a URL without a scheme is
+// read as if it had one.
+std::pair<std::size_t, std::size_t> userinfoSpan(std::string_view url) {
+    const auto schemeEnd = url.find("://");
+    const auto start = schemeEnd == std::string_view::npos ? 0 : schemeEnd + 3;
+    const auto end = std::min(url.find_first_of("/?#", start), url.size());
+    const auto at = url.rfind('@', end);
+    if (at == std::string_view::npos || at < start) return {0, 0};
+    return {start, at + 1 - start};
+}
+
+std::string_view userinfo(std::string_view url) {
+    const auto [start, length] = userinfoSpan(url);
+    return length == 0 ? std::string_view{} : url.substr(start, length - 1);
+}
+
+void replaceAll(std::string& text, std::string_view secret) {
+    if (secret.empty()) return;
+    for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
+        text.replace(at, secret.size(), "<redacted>");
+}
+
+bool isTlsError(CURLcode code) {
+    switch (code) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+using SlistPtr = std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)>;
+
+curl_blob pemBlob(const std::string& pem) {
+    return curl_blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
+}
+
+void applyTls(CURL* easy, const TlsOptions& tls) {
+    if (tls.insecureSkipVerify) {
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    if (!tls.caData.empty()) {
+        curl_blob blob = pemBlob(tls.caData);
+        curl_easy_setopt(easy, CURLOPT_CAINFO_BLOB, &blob);
+    } else if (!tls.caFile.empty()) {
+        curl_easy_setopt(easy, CURLOPT_CAINFO, tls.caFile.c_str());
+    }
+    if (!tls.clientCertData.empty()) {
+        curl_blob blob = pemBlob(tls.clientCertData);
+        curl_easy_setopt(easy, CURLOPT_SSLCERT_BLOB, &blob);
+    } else if (!tls.clientCertFile.empty()) {
+        curl_easy_setopt(easy, CURLOPT_SSLCERT, tls.clientCertFile.c_str());
+    }
+    if (!tls.clientKeyData.empty()) {
+        curl_blob blob = pemBlob(tls.clientKeyData);
+        curl_easy_setopt(easy, CURLOPT_SSLKEY_BLOB, &blob);
+    } else if (!tls.clientKeyFile.empty()) {
+        curl_easy_setopt(easy, CURLOPT_SSLKEY, tls.clientKeyFile.c_str());
+    }
+}
+
+// Requests the URL under the server name (SNI, certificate check, Host) while connecting to the
+// URL's own host, as kubectl's `tls-server-name` does.
+bool dialUnderServerName(std::string& url, const std::string& serverName, SlistPtr& connectTo) {
+    std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> parsed(curl_url(), curl_url_cleanup);
+    char *host = nullptr, *port = nullptr, *rewritten = nullptr;
+    const bool ok = curl_url_set(parsed.get(), CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+                    curl_url_get(parsed.get(), CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+                    curl_url_get(parsed.get(), CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+                    curl_url_set(parsed.get(), CURLUPART_HOST, serverName.c_str(), 0) == CURLUE_OK &&
+                    curl_url_get(parsed.get(), CURLUPART_URL, &rewritten, 0) == CURLUE_OK;
+    if (ok) {
+        url = rewritten;
+        const std::string mapping = serverName + ':' + port + ':' + host + ':' + port;
+        connectTo.reset(curl_slist_append(nullptr, mapping.c_str()));
+    }
+    curl_free(host);
+    curl_free(port);
+    curl_free(rewritten);
+    return ok && connectTo;
+}
+
+} // namespace
+
+std::string_view HttpResponse::header(std::string_view name) const {
+    for (const auto& [key, value] : headers)
+        if (equalsIgnoreCase(key, name)) return value;
+    return {};
+}
+
+std::string redactUrl(std::string_view url) {
+    std::string result(url);
+    const auto [userStart, userLength] = userinfoSpan(url);
+    result.erase(userStart, userLength);
+
+    const auto queryStart = result.find('?');
+    if (queryStart == std::string::npos) return result;
+    const auto queryEnd = std::min(result.find('#', queryStart), result.size());
+    std::string query;
+    std::string_view rest = std::string_view(result).substr(queryStart + 1, queryEnd - queryStart - 1);
+    while (true) {
+        const auto amp = rest.find('&');
+        const std::string_view param = rest.substr(0, amp);
+        const auto eq = param.find('=');
+        const std::string_view key = param.substr(0, eq);
+        if (eq != std::string_view::npos && (equalsIgnoreCase(key, "token") || equalsIgnoreCase(key, "access_token")))
+            query.append(key).append("=REDACTED");
+        else
+            query.append(param);
+        if (amp == std::string_view::npos) break;
+        query += '&';
+        rest.remove_prefix(amp + 1);
+    }
+    return result.substr(0, queryStart + 1) + query + result.substr(queryEnd);
+}
+
+struct HttpClient::Handles {
+    CURLM* multi = nullptr;
+    CURL* easy = nullptr;
+};
+
+// State shared with libcurl's callbacks during one transfer.
+struct HttpClient::Transfer {
+    CURL* easy = nullptr;
+    HttpResponse response;
+    std::function<bool(std::string_view)> onData; // set: stream(); unset: send() buffers the body
+    std::string* errorBody = nullptr;
+    bool stoppedByCaller = false;
+    bool callbackFailed = false;
+};
+
+namespace {
+
+size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
+    auto& response = *static_cast<HttpResponse*>(userdata);
+    const std::string_view line(data, size * count);
+    try {
+        if (line.starts_with("HTTP/")) {
+            response.headers.clear(); // a new response after `100 Continue` or a proxy's CONNECT
+        } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+            response.headers.emplace_back(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+        }
+    } catch (...) {
+        return 0;
+    }
+    return line.size();
+}
+
+std::string failureMessage(CURL* easy, CURLcode code, const char* errorBuffer, const HttpRequest& request,
+                           const std::string& where) {
+    const std::string detail = errorBuffer[0] ? errorBuffer : curl_easy_strerror(code);
+    switch (code) {
+    case CURLE_OPERATION_TIMEDOUT: {
+        curl_off_t pretransfer = 0; // 0 until the connection (and TLS handshake) is up
+        curl_easy_getinfo(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer);
+        if (pretransfer != 0)
+            return "timed out after " + std::to_string(request.timeout.count()) + " ms waiting for " + where;
+        auto limit = request.connectTimeout;
+        if (request.timeout.count() > 0) limit = std::min(limit, request.timeout);
+        return "timed out after " + std::to_string(limit.count()) + " ms connecting to " + origin(request.url);
+    }
+    case CURLE_COULDNT_CONNECT: {
+        long osError = 0;
+        curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &osError);
+        return "cannot connect to " + origin(request.url) + ": " +
+               (osError != 0 ? std::string(std::strerror(static_cast<int>(osError))) : detail);
+    }
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return "cannot resolve the host of " + where + ": " + detail;
+    default:
+        // A TLS alert after the handshake (e.g. a required client certificate) surfaces on read.
+        if (isTlsError(code) || (code == CURLE_RECV_ERROR && detail.find("SSL") != std::string::npos))
+            return "TLS failure with " + origin(request.url) + ": " + detail;
+        return where + " failed: " + detail;
+    }
+}
+
+} // namespace
+
+HttpClient::HttpClient(HttpClientOptions options) : m_options(std::move(options)), m_handles(new Handles) {
+    // Magic statics make the one-time global init thread-safe.
+    static const bool initialised = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    if (!initialised) return;
+    m_handles->multi = curl_multi_init();
+    m_handles->easy = curl_easy_init();
+}
+
+HttpClient::~HttpClient() {
+    if (m_handles->easy) curl_easy_cleanup(m_handles->easy);
+    if (m_handles->multi) curl_multi_cleanup(m_handles->multi);
+}
+
+void HttpClient::cancel() {
+    m_cancelled = true;
+    // Wakes curl_multi_poll at once; libcurl's progress callback only runs about once a second
+    // on an idle connection, too slow for stopping a hanging watch.
+    if (m_handles->multi) curl_multi_wakeup(m_handles->multi);
+}
+
+void HttpClient::resetCancel() {
+    m_cancelled = false;
+}
+
+Result<HttpResponse> HttpClient::send(const HttpRequest& request) {
+    Transfer transfer;
+    if (Status status = perform(request, transfer); !status) return status.error();
+    return std::move(transfer.response);
+}
+
+Result<long> HttpClient::stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData) {
+    m_errorBody.clear();
+    Transfer transfer;
+    transfer.onData = std::move(onData);
+    transfer.errorBody = &m_errorBody;
+    if (Status status = perform(request, transfer); !status) return status.error();
+    return transfer.response.status;
+}
+
+Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
+    const std::string where = request.method + ' ' + redactUrl(request.url);
+    if (!m_handles->easy || !m_handles->multi) return Error{"cannot initialise libcurl for " + where};
+    if (m_cancelled) return Error{"cancelled: " + where};
+
+    CURL* easy = m_handles->easy;
+    transfer.easy = easy;
+    char errorBuffer[CURL_ERROR_SIZE] = {};
+
+    std::string url = request.url;
+    SlistPtr headers(nullptr, curl_slist_free_all);
+    SlistPtr connectTo(nullptr, curl_slist_free_all);
+    // Leave no pointers into this frame (error buffer, header lists) in the reused handle; reset
+    // keeps live connections and TLS sessions.
+    struct ResetOnExit {
+        CURL* easy;
+        ~ResetOnExit() { curl_easy_reset(easy); }
+    } resetOnExit{easy};
+    auto appendHeader = [&headers](const std::string& line) {
+        if (curl_slist* grown = curl_slist_append(headers.get(), line.c_str())) {
+            headers.release(); // same list, now one longer
+            headers.reset(grown);
+        }
+    };
+
+    const TlsOptions& tls = m_options.tls;
+    if (!tls.serverName.empty() && !dialUnderServerName(url, tls.serverName, connectTo))
+        return Error{"invalid URL or TLS server name for " + where};
+
+    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connectTimeout.count()));
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl can decode
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
+    if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo.get());
+    if (!m_options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, m_options.proxy.c_str());
+    applyTls(easy, tls);
+
+    if (!m_options.bearerToken.empty()) appendHeader("Authorization: Bearer " + m_options.bearerToken);
+    if (!m_options.basicUser.empty()) {
+        curl_easy_setopt(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+        curl_easy_setopt(easy, CURLOPT_USERNAME, m_options.basicUser.c_str());
+        curl_easy_setopt(easy, CURLOPT_PASSWORD, m_options.basicPassword.c_str());
+    }
+    for (const auto& [name, value] : request.headers) appendHeader(name + ": " + value);
+
+    if (request.method == "GET") {
+        curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    } else if (request.method == "HEAD") {
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    } else {
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        if (!request.body.empty() || request.method != "DELETE") {
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+            appendHeader("Expect:"); // no 100-continue round trip before large bodies
+        }
+    }
+    if (headers) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get());
+
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer.response);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+    curl_easy_setopt(
+        easy, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* userdata) -> size_t {
+            auto& t = *static_cast<Transfer*>(userdata);
+            const std::string_view chunk(data, size * count);
+            try {
+                if (!t.onData) {
+                    t.response.body.append(chunk);
+                    return chunk.size();
+                }
+                long status = 0;
+                curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+                if (status < 200 || status > 299) {
+                    t.errorBody->append(chunk.substr(0, kMaxErrorBody - std::min(kMaxErrorBody, t.errorBody->size())));
+                    return chunk.size();
+                }
+                if (t.onData(chunk)) return chunk.size();
+                t.stoppedByCaller = true;
+            } catch (...) {
+                t.callbackFailed = true; // an exception must not unwind through libcurl's C frames
+            }
+            return 0; // anything but chunk.size() aborts the transfer
+        });
+
+    const auto started = std::chrono::steady_clock::now();
+    CURLcode code = CURLE_OK;
+    bool done = false;
+    curl_multi_add_handle(m_handles->multi, easy);
+    while (!done) {
+        int running = 0;
+        if (curl_multi_perform(m_handles->multi, &running) != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(m_handles->multi, &queued)) {
+            if (message->msg == CURLMSG_DONE) {
+                code = message->data.result;
+                done = true;
+            }
+        }
+        if (done) break;
+        if (m_cancelled) {
+            code = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        curl_multi_poll(m_handles->multi, nullptr, 0, 1000, nullptr);
+    }
+    curl_multi_remove_handle(m_handles->multi, easy); // mid-transfer this closes the connection
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &transfer.response.status);
+    const auto elapsedMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+
+    if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedByCaller)) {
+        spdlog::debug("http {} -> {} in {} ms", where, transfer.response.status, elapsedMs);
+        return {};
+    }
+
+    std::string message = m_cancelled && code == CURLE_ABORTED_BY_CALLBACK ? "cancelled: " + where
+                          : transfer.callbackFailed ? "failed while receiving the response of " + where
+                                                    : failureMessage(easy, code, errorBuffer, request, where);
+    // libcurl's own text could echo a URL or header; make sure no secret survives.
+    replaceAll(message, m_options.bearerToken);
+    replaceAll(message, m_options.basicPassword);
+    replaceAll(message, userinfo(request.url));
+    replaceAll(message, userinfo(m_options.proxy));
+    for (const auto& [name, value] : request.headers)
+        if (equalsIgnoreCase(name, "Authorization")) replaceAll(message, value);
+    spdlog::debug("http {}", message);
+    return Error{std::move(message)};
+}
+
+} // namespace topodeck

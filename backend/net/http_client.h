@@ -1,0 +1,101 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
+// Every member has an initializer so callers can use designated initializers
+// (`HttpRequest{.url = ...}`) without -Wmissing-field-initializers.
+struct HttpRequest {
+    std::string method = "GET";
+    std::string url{};
+    HttpHeaders headers{};
+    std::string body{};
+    std::chrono::milliseconds connectTimeout{10000};
+    // Whole transfer; 0 means no limit (a watch bounded by the server's timeoutSeconds).
+    std::chrono::milliseconds timeout{30000};
+};
+
+// Mirrors the TLS fields of a kubeconfig cluster/user: each PEM given either as a file or in memory.
+struct TlsOptions {
+    std::string caFile{};
+    std::string caData{};
+    std::string clientCertFile{};
+    std::string clientCertData{};
+    std::string clientKeyFile{};
+    std::string clientKeyData{};
+    // `tls-server-name`: the name sent as SNI and checked against the certificate, while the
+    // connection still goes to the URL's host.
+    std::string serverName{};
+    bool insecureSkipVerify = false;
+};
+
+struct HttpClientOptions {
+    TlsOptions tls{};
+    // Empty: libcurl's usual https_proxy/no_proxy environment variables apply, as with kubectl.
+    std::string proxy{};
+    std::string bearerToken{};
+    std::string basicUser{};
+    std::string basicPassword{};
+};
+
+struct HttpResponse {
+    long status = 0;
+    HttpHeaders headers{};
+    std::string body{};
+
+    // First header with this name (case-insensitive), or empty.
+    std::string_view header(std::string_view name) const;
+};
+
+// The URL with userinfo removed and the values of `token` / `access_token` query parameters
+// replaced, fit for messages and logs.
+std::string redactUrl(std::string_view url);
+
+// One libcurl handle reused across requests so connections (and TLS sessions) are kept alive.
+// Not thread-safe: use one client per thread; only cancel() may be called from another thread.
+// Non-2xx responses are values, not errors; errors are transport failures (connect, TLS, timeout,
+// cancel) with messages that never contain credentials.
+class HttpClient {
+public:
+    explicit HttpClient(HttpClientOptions options = {});
+    ~HttpClient();
+    HttpClient(const HttpClient&) = delete;
+    HttpClient& operator=(const HttpClient&) = delete;
+
+    Result<HttpResponse> send(const HttpRequest& request);
+
+    // Streams a 2xx response body to onData as it arrives; returning false stops the transfer
+    // cleanly (the result is then the status). The body of any other status is not streamed but
+    // kept in errorBody() (first 64 KiB), e.g. for a Kubernetes Status object. Returns the status.
+    Result<long> stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData);
+    const std::string& errorBody() const { return m_errorBody; }
+
+    // Aborts the running transfer promptly; this and every later transfer fail with a "cancelled"
+    // error until resetCancel(), so a cancel that races with the start of a request is not lost.
+    void cancel();
+    void resetCancel();
+
+private:
+    struct Handles; // libcurl handles, kept out of the header so users need no curl headers
+    struct Transfer;
+    Status perform(const HttpRequest& request, Transfer& transfer);
+
+    HttpClientOptions m_options;
+    std::unique_ptr<Handles> m_handles;
+    std::atomic<bool> m_cancelled{false};
+    std::string m_errorBody{};
+};
+
+} // namespace topodeck

@@ -1,0 +1,111 @@
+#include "session/cluster_session.h"
+
+#include "session/session_worker.h"
+
+#include <QMutexLocker>
+
+namespace topodeck {
+
+namespace {
+
+TopologyChoice toChoice(const QString& topologyName, const QStringList& levelKeys) {
+    TopologyChoice choice;
+    choice.topologyName = topologyName.toStdString();
+    choice.levelKeys.reserve(static_cast<std::size_t>(levelKeys.size()));
+    for (const QString& key : levelKeys) choice.levelKeys.push_back(key.toStdString());
+    return choice;
+}
+
+} // namespace
+
+ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<ClusterSnapshotPtr>("topodeck::ClusterSnapshotPtr");
+    qRegisterMetaType<SourceStatus>("topodeck::SourceStatus");
+
+    m_worker = new SessionWorker(m_latestRequest);
+    m_worker->moveToThread(&m_thread);
+    // Deleted on its own thread as the thread finishes, so its timers stop where they run.
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &SessionWorker::published, this, &ClusterSession::receiveSnapshot);
+    connect(m_worker, &SessionWorker::statusChanged, this, &ClusterSession::receiveStatus);
+    m_thread.setObjectName(QStringLiteral("topodeck-session"));
+    m_thread.start();
+}
+
+ClusterSession::~ClusterSession() {
+    ++m_latestRequest; // an open in progress gives up at its next check instead of finishing
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void ClusterSession::openDemo(const QString& name) {
+    const std::uint64_t request = ++m_latestRequest;
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, request, name, choice = toChoice(m_topologyName, m_levelKeys)] {
+            worker->openDemo(request, name, choice);
+        },
+        Qt::QueuedConnection);
+}
+
+void ClusterSession::openFile(const QString& path) {
+    const std::uint64_t request = ++m_latestRequest;
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, request, path, choice = toChoice(m_topologyName, m_levelKeys)] {
+            worker->openFile(request, path, choice);
+        },
+        Qt::QueuedConnection);
+}
+
+void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys) {
+    m_topologyName = topologyName;
+    m_levelKeys = levelKeys;
+}
+
+void ClusterSession::setSimulationEnabled(bool on) {
+    m_simulationEnabled = on;
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, on] { worker->setSimulationEnabled(on); }, Qt::QueuedConnection);
+}
+
+bool ClusterSession::simulationEnabled() const {
+    return m_simulationEnabled;
+}
+
+void ClusterSession::setSimulationInterval(int ms) {
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, ms] { worker->setSimulationInterval(ms); }, Qt::QueuedConnection);
+}
+
+ClusterSnapshotPtr ClusterSession::latestSnapshot() const {
+    QMutexLocker lock(&m_mutex);
+    return m_latest;
+}
+
+SourceStatus ClusterSession::status() const {
+    QMutexLocker lock(&m_mutex);
+    return m_status;
+}
+
+void ClusterSession::receiveSnapshot(const ClusterSnapshotPtr& snapshot) {
+    {
+        QMutexLocker lock(&m_mutex);
+        m_latest = snapshot;
+    }
+    Q_EMIT snapshotPublished(snapshot);
+}
+
+void ClusterSession::receiveStatus(const SourceStatus& status) {
+    {
+        QMutexLocker lock(&m_mutex);
+        m_status = status;
+    }
+    Q_EMIT statusChanged(status);
+}
+
+} // namespace topodeck

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "session/cluster_snapshot.h"
+
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QThread>
+
+#include <atomic>
+#include <cstdint>
+
+namespace topodeck {
+
+class SessionWorker;
+
+// One cluster source seen from the GUI or the CLI. All source work (demo generation, file
+// reading, event application, the demo simulator) runs on a worker thread the session owns; the
+// results come back as immutable snapshots, at most one per 100 ms, delivered queued on the
+// session's own thread. A failing open reports an Error status and keeps what was shown before.
+class ClusterSession : public QObject {
+    Q_OBJECT
+public:
+    explicit ClusterSession(QObject* parent = nullptr);
+    ~ClusterSession() override;
+
+    // Asynchronous; a newer open supersedes one still in progress.
+    void openDemo(const QString& name);
+    void openFile(const QString& path);
+
+    // Applies to the next open. Empty name and keys = automatic: a demo uses its own spec, a file
+    // what resolveTopology() picks.
+    void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys);
+
+    // The demo simulator (demo sources only; off by default).
+    void setSimulationEnabled(bool on);
+    bool simulationEnabled() const;
+    void setSimulationInterval(int ms); // default 1000 ms; shorter in tests
+
+    // Safe to call from any thread.
+    ClusterSnapshotPtr latestSnapshot() const;
+    SourceStatus status() const;
+
+Q_SIGNALS:
+    void snapshotPublished(topodeck::ClusterSnapshotPtr snapshot);
+    void statusChanged(const topodeck::SourceStatus& status);
+
+private:
+    void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
+    void receiveStatus(const SourceStatus& status);
+
+    std::atomic<std::uint64_t> m_latestRequest{0}; // read by the worker; outlives it
+    QThread m_thread;
+    SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
+
+    QString m_topologyName;
+    QStringList m_levelKeys;
+    bool m_simulationEnabled = false;
+
+    mutable QMutex m_mutex; // guards the two below
+    ClusterSnapshotPtr m_latest;
+    SourceStatus m_status;
+};
+
+} // namespace topodeck

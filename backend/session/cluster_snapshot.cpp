@@ -1,0 +1,24 @@
+#include "session/cluster_snapshot.h"
+
+#include <utility>
+
+namespace topodeck {
+
+ClusterSnapshotPtr makeClusterSnapshot(const ClusterState& state, const TopologyIndex& index, SourceStatus status,
+                                       QString title, std::uint64_t sourceEpoch) {
+    auto snapshot = std::make_shared<ClusterSnapshot>();
+    snapshot->generation = state.generation();
+    snapshot->sourceEpoch = sourceEpoch;
+    snapshot->title = std::move(title);
+    snapshot->index = index;
+    snapshot->nodes.resize(state.nodeSlots());
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (record.present) snapshot->nodes[id] = record.node;
+    }
+    snapshot->podCount = state.podCount();
+    snapshot->status = std::move(status);
+    return snapshot;
+}
+
+} // namespace topodeck

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/cluster_state.h"
+#include "core/node.h"
+#include "core/topology_index.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace topodeck {
+
+// How the source behind a session is doing, as the status bar shows it.
+enum class SourceHealth { Connecting, Live, Stale, Error };
+
+struct SourceStatus {
+    QString sourceName; // e.g. "demo gb200", "file cluster.yaml"
+    SourceHealth health = SourceHealth::Connecting;
+    QString detail;                    // e.g. the error text, or "simulator running"
+    std::vector<std::string> warnings; // things the source skipped or could not read
+};
+
+// An immutable picture of the cluster that the GUI thread reads while sources keep working.
+struct ClusterSnapshot {
+    std::uint64_t generation = 0; // ClusterState generation it was taken at
+    // Counts successful opens in a session, so a consumer can tell "same source, newer data"
+    // (equal epoch) from "another cluster" (the generation restarts with each source).
+    std::uint64_t sourceEpoch = 0;
+    QString title;                                  // what the data is, e.g. the demo's title or the file path
+    TopologyIndex index;                            // the domain tree with aggregates
+    std::vector<std::shared_ptr<const Node>> nodes; // by NodeId; null where the slot is not present
+    std::size_t podCount = 0;
+    // The session's status when this was published; after a failed open it is that error while
+    // the data (and title) still describe the source opened before.
+    SourceStatus status;
+
+    const Node* node(NodeId id) const { return id < nodes.size() ? nodes[id].get() : nullptr; }
+};
+
+using ClusterSnapshotPtr = std::shared_ptr<const ClusterSnapshot>;
+
+// Takes a snapshot of a source's state and index. Cheap next to the source's own work: node
+// objects are shared, not copied.
+ClusterSnapshotPtr makeClusterSnapshot(const ClusterState& state, const TopologyIndex& index, SourceStatus status = {},
+                                       QString title = {}, std::uint64_t sourceEpoch = 0);
+
+} // namespace topodeck
+
+Q_DECLARE_METATYPE(topodeck::ClusterSnapshotPtr)
+Q_DECLARE_METATYPE(topodeck::SourceStatus)

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "core/cluster_state.h"
+#include "core/demo_cluster.h"
+#include "core/topology_index.h"
+#include "session/cluster_snapshot.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace topodeck {
+
+// How to read the hierarchy for the next open; empty means automatic.
+struct TopologyChoice {
+    std::string topologyName;
+    std::vector<std::string> levelKeys;
+
+    bool automatic() const { return topologyName.empty() && levelKeys.empty(); }
+};
+
+// Lives on ClusterSession's worker thread and does all of its source work there: generating
+// demos, reading files, applying events, ticking the simulator, taking snapshots.
+// Internal to the session; use ClusterSession.
+class SessionWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kPublishIntervalMs = 100; // at most ~10 snapshots per second
+    static constexpr int kDefaultSimulationIntervalMs = 1000;
+
+    // latestRequest is the session's open counter: an open whose request number is no longer the
+    // latest has been superseded and is dropped at its next check.
+    explicit SessionWorker(const std::atomic<std::uint64_t>& latestRequest);
+    ~SessionWorker() override;
+
+    void openDemo(std::uint64_t request, const QString& name, const TopologyChoice& choice);
+    void openFile(std::uint64_t request, const QString& path, const TopologyChoice& choice);
+    void setSimulationEnabled(bool on);
+    void setSimulationInterval(int ms);
+
+Q_SIGNALS:
+    void published(topodeck::ClusterSnapshotPtr snapshot);
+    void statusChanged(const topodeck::SourceStatus& status);
+
+private:
+    // A source that loaded completely; it replaces the current one only then.
+    struct Loaded {
+        ClusterState state;
+        TopologyIndex index;
+        std::unique_ptr<DemoSimulator> simulator;
+        QString title;
+        SourceStatus status;
+    };
+
+    bool superseded(std::uint64_t request) const;
+    void install(std::uint64_t request, Loaded loaded);
+    void fail(std::uint64_t request, const QString& sourceName, const std::string& message);
+    void setStatus(SourceStatus status);
+    void tick();
+    void requestPublish();
+    void publishNow();
+    void updateSimulation();
+    QString demoDetail() const;
+
+    const std::atomic<std::uint64_t>& m_latestRequest;
+    bool m_hasSource = false;
+    ClusterState m_state;
+    TopologyIndex m_index;
+    std::unique_ptr<DemoSimulator> m_simulator; // demo sources only
+    QString m_title;
+    SourceStatus m_status;
+    std::uint64_t m_sourceEpoch = 0;
+
+    bool m_simulationEnabled = false;
+    QTimer m_simulationTimer{this};
+    QTimer m_publishTimer{this};
+    QElapsedTimer m_sincePublish;
+    bool m_dirty = false;
+};
+
+} // namespace topodeck

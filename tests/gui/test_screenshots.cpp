@@ -1,0 +1,145 @@
+// Each demo opened offscreen in the real main window: the screenshot is written, is not blank, and
+// its map shows both used and free GPUs. The images are kept in the build tree for people to look at.
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+#include "app/gui/screenshot_capture.h"
+#include "views/occupancy_palette.h"
+#include "views/topology_map_view.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QScopeGuard>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace topodeck;
+
+namespace {
+
+// A typical dark desktop palette, to check that the map, bars and text stay readable on it.
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    p.setColor(QPalette::AlternateBase, QColor(0x27, 0x29, 0x2d));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x33, 0x36, 0x3b));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x33, 0x36, 0x3b));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9e, 0xa6));
+    p.setColor(QPalette::Mid, QColor(0x45, 0x48, 0x4e));
+    return p;
+}
+
+} // namespace
+
+class TestScreenshots : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void demo_data();
+    void demo();
+    void unknownDemoFails();
+    void unknownSelectionFails();
+};
+
+void TestScreenshots::demo_data() {
+    QTest::addColumn<QString>("demo");
+    QTest::addColumn<QString>("select");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("gb200") << QStringLiteral("gb200") << QString() << false;
+    QTest::newRow("gb200 rack selected") << QStringLiteral("gb200") << QStringLiteral("su-2/rack-2-03") << false;
+    QTest::newRow("gb200 dark") << QStringLiteral("gb200") << QStringLiteral("su-1/rack-1-01/gb200-su1-r01-n04")
+                                << true;
+    QTest::newRow("h100") << QStringLiteral("h100") << QString() << false;
+    QTest::newRow("scale:4096") << QStringLiteral("scale:4096") << QString() << false;
+}
+
+void TestScreenshots::demo() {
+    QFETCH(QString, demo);
+    QFETCH(QString, select);
+    QFETCH(bool, dark);
+    QString name = QStringLiteral("screenshot-") % demo % (select.isEmpty() ? QString() : QStringLiteral("-selected")) %
+                   (dark ? QStringLiteral("-dark") : QString());
+    name.replace(QLatin1Char(':'), QLatin1Char('-'));
+    const QString path = QDir::current().absoluteFilePath(name % QStringLiteral(".png"));
+    QFile::remove(path);
+
+    const QPalette lightPalette = QApplication::palette();
+    if (dark) QApplication::setPalette(darkPalette());
+    const auto restore = qScopeGuard([&] { QApplication::setPalette(lightPalette); });
+
+    MainWindow window;
+    auto* capture = new ScreenshotCapture(&window, path, CommandLine::kScreenshotSize);
+    QSignalSpy finished(capture, &ScreenshotCapture::finished);
+    capture->start(select);
+    LaunchOptions options;
+    options.demo = demo;
+    window.open(options);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().at(1).toString(), QString());
+    QCOMPARE(finished.first().at(0).toInt(), 0);
+
+    const QImage image(path);
+    QVERIFY2(!image.isNull(), qPrintable(path));
+    QCOMPARE(image.size(), CommandLine::kScreenshotSize * window.devicePixelRatio());
+
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 50, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+
+    // The map, where it sits in the window, shows used and free GPU cells.
+    const TopologyMapView* map = window.mapView();
+    const QRect mapRect(map->mapTo(&window, QPoint(0, 0)), map->size());
+    QVERIFY(mapRect.width() > 400 && mapRect.height() > 400);
+    const OccupancyPalette palette = OccupancyPalette::forPalette(map->palette());
+    int used = 0, free = 0;
+    for (int y = mapRect.top(); y <= mapRect.bottom(); ++y)
+        for (int x = mapRect.left(); x <= mapRect.right(); ++x) {
+            const QRgb pixel = image.pixel(x, y);
+            used += pixel == palette.used.rgb();
+            free += pixel == palette.free.rgb();
+        }
+    QVERIFY2(used > 1000, qPrintable(QStringLiteral("%1 used pixels").arg(used)));
+    QVERIFY2(free > 1000, qPrintable(QStringLiteral("%1 free pixels").arg(free)));
+    if (!select.isEmpty()) QVERIFY(map->selectedDomain() != kNoDomain);
+    qInfo("wrote %s", qPrintable(path));
+}
+
+void TestScreenshots::unknownDemoFails() {
+    MainWindow window;
+    auto* capture = new ScreenshotCapture(&window, QDir::temp().absoluteFilePath(QStringLiteral("never.png")),
+                                          CommandLine::kScreenshotSize);
+    QSignalSpy finished(capture, &ScreenshotCapture::finished);
+    capture->start();
+    LaunchOptions options;
+    options.demo = QStringLiteral("no-such-demo");
+    window.open(options);
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().at(0).toInt(), 1);
+    QVERIFY2(finished.first().at(1).toString().contains(QStringLiteral("no-such-demo")),
+             qPrintable(finished.first().at(1).toString()));
+}
+
+void TestScreenshots::unknownSelectionFails() {
+    MainWindow window;
+    auto* capture = new ScreenshotCapture(&window, QDir::temp().absoluteFilePath(QStringLiteral("never.png")),
+                                          CommandLine::kScreenshotSize);
+    QSignalSpy finished(capture, &ScreenshotCapture::finished);
+    capture->start(QStringLiteral("su-9/rack-x"));
+    LaunchOptions options;
+    options.demo = QStringLiteral("gb200");
+    window.open(options);
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().at(0).toInt(), 1);
+    QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("su-9/rack-x")));
+}
+
+QTEST_MAIN(TestScreenshots)
+#include "test_screenshots.moc"

@@ -1,0 +1,461 @@
+#include "net/http_client.h"
+
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+using namespace topodeck;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Upper bound for any wait on the server side, so a failing test ends instead of hanging.
+constexpr auto kServerPatience = 5s;
+
+bool waitReadable(int fd, Clock::time_point deadline, const std::atomic<bool>& stop) {
+    while (!stop && Clock::now() < deadline) {
+        pollfd entry{fd, POLLIN, 0};
+        if (::poll(&entry, 1, 20) > 0) return true;
+    }
+    return false;
+}
+
+bool writeAll(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t written = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+        if (written <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(written));
+    }
+    return true;
+}
+
+std::string httpResponse(int status, std::string_view body, std::string_view extraHeaders = {}) {
+    return "HTTP/1.1 " + std::to_string(status) + " Test\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
+           std::string(extraHeaders) + "\r\n" + std::string(body);
+}
+
+std::string chunk(std::string_view data) {
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    return size + std::string(data) + "\r\n";
+}
+
+// Keeps the connection open, answering nothing, until the client goes away.
+void holdUntilClosed(int fd) {
+    const std::atomic<bool> never{false};
+    const auto deadline = Clock::now() + kServerPatience;
+    char buffer[512];
+    while (waitReadable(fd, deadline, never) && ::recv(fd, buffer, sizeof buffer, 0) > 0) {
+    }
+}
+
+constexpr std::string_view kChunkedHeader = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+// A loopback HTTP/1.1 server on an ephemeral port: it serves `connections` connections one after
+// the other on its own thread, then stops. Raw servers hand the connection over without reading.
+class TestServer {
+public:
+    // Answers one request; returns whether the connection stays open for the next one.
+    using Handler = std::function<bool(int fd, const std::string& request)>;
+
+    TestServer(int connections, Handler handler, bool raw = false) : m_handler(std::move(handler)), m_raw(raw) {
+        m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (::bind(m_listener, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(m_listener, 4) != 0 ||
+            ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+            qFatal("test server cannot listen on 127.0.0.1");
+        m_port = ntohs(address.sin_port);
+        m_thread = std::thread([this, connections] { serve(connections); });
+    }
+    ~TestServer() {
+        m_stop = true;
+        m_thread.join();
+        ::close(m_listener);
+    }
+
+    std::string url(std::string_view path = "/") const {
+        return "http://127.0.0.1:" + std::to_string(m_port) + std::string(path);
+    }
+    int port() const { return m_port; }
+    int accepted() const { return m_accepted; }
+    std::vector<std::string> requests() const {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
+
+private:
+    void serve(int connections) {
+        for (int i = 0; i < connections; ++i) {
+            if (!waitReadable(m_listener, Clock::now() + kServerPatience, m_stop)) return;
+            const int fd = ::accept(m_listener, nullptr, nullptr);
+            if (fd < 0) return;
+            ++m_accepted;
+            if (m_raw) {
+                m_handler(fd, {});
+            } else {
+                for (std::string request = readRequest(fd); !request.empty(); request = readRequest(fd)) {
+                    {
+                        std::lock_guard lock(m_mutex);
+                        m_requests.push_back(request);
+                    }
+                    if (!m_handler(fd, request)) break;
+                }
+            }
+            ::close(fd);
+        }
+    }
+
+    // Headers plus a Content-Length body, or empty when the client closed or went quiet.
+    std::string readRequest(int fd) {
+        const auto deadline = Clock::now() + kServerPatience;
+        std::string data;
+        std::size_t wanted = std::string::npos;
+        while (data.size() < wanted) {
+            if (wanted == std::string::npos) {
+                if (const auto end = data.find("\r\n\r\n"); end != std::string::npos) {
+                    const auto lengthAt = data.find("Content-Length: ");
+                    wanted = end + 4 + (lengthAt < end ? std::stoul(data.substr(lengthAt + 16)) : 0);
+                    continue;
+                }
+            }
+            char buffer[4096];
+            if (!waitReadable(fd, deadline, m_stop)) return {};
+            const ssize_t received = ::recv(fd, buffer, sizeof buffer, 0);
+            if (received <= 0) return {};
+            data.append(buffer, static_cast<std::size_t>(received));
+        }
+        return data;
+    }
+
+    Handler m_handler;
+    bool m_raw;
+    int m_listener = -1;
+    int m_port = 0;
+    std::atomic<int> m_accepted{0};
+    std::atomic<bool> m_stop{false};
+    mutable std::mutex m_mutex;
+    std::vector<std::string> m_requests;
+    std::thread m_thread;
+};
+
+// A port nobody listens on: bound by us, then released.
+int closedPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), length);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+qint64 millisSince(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+} // namespace
+
+class HttpClientTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        // Loopback only: a proxy from the environment must not take the test traffic.
+        for (const char* name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+            qunsetenv(name);
+    }
+
+    void getReturnsBodyAndSendsHeaders() {
+        TestServer server(1, [](int fd, const std::string&) {
+            return writeAll(fd, httpResponse(200, "hello nodes", "X-Reply: yes\r\n"));
+        });
+        HttpClient client({.bearerToken = "s3cr3t-token"});
+        HttpRequest request;
+        request.url = server.url("/api/v1/nodes");
+        request.headers = {{"X-Test", "1"}};
+        const auto response = client.send(request);
+        QVERIFY2(response.ok(), response.ok() ? "" : response.error().message.c_str());
+        QCOMPARE(response->status, 200L);
+        QCOMPARE(response->body, std::string("hello nodes"));
+        QCOMPARE(response->header("x-reply"), std::string_view("yes"));
+
+        const auto requests = server.requests();
+        QCOMPARE(requests.size(), std::size_t(1));
+        QVERIFY(requests[0].starts_with("GET /api/v1/nodes HTTP/1.1\r\n"));
+        QVERIFY(requests[0].find("\r\nAuthorization: Bearer s3cr3t-token\r\n") != std::string::npos);
+        QVERIFY(requests[0].find("\r\nX-Test: 1\r\n") != std::string::npos);
+    }
+
+    void basicAuthIsSent() {
+        TestServer server(1, [](int fd, const std::string&) { return writeAll(fd, httpResponse(200, "ok")); });
+        HttpClient client({.basicUser = "admin", .basicPassword = "pa55word"});
+        QVERIFY(client.send(HttpRequest{.url = server.url()}).ok());
+        const auto requests = server.requests();
+        QCOMPARE(requests.size(), std::size_t(1));
+        QVERIFY(requests[0].find("\r\nAuthorization: Basic YWRtaW46cGE1NXdvcmQ=\r\n") != std::string::npos);
+    }
+
+    void connectionIsReusedAcrossRequests() {
+        TestServer server(1, [](int fd, const std::string& request) {
+            const auto bodyStart = request.find("\r\n\r\n") + 4;
+            return writeAll(fd, httpResponse(200, "echo:" + request.substr(bodyStart)));
+        });
+        HttpClient client;
+        HttpRequest post;
+        post.method = "POST";
+        post.url = server.url("/apis/x");
+        post.body = R"({"kind":"Node"})";
+        post.headers = {{"Content-Type", "application/json"}};
+        const auto first = client.send(post);
+        QVERIFY(first.ok());
+        QCOMPARE(first->body, std::string(R"(echo:{"kind":"Node"})"));
+        const auto second = client.send(HttpRequest{.url = server.url("/again")});
+        QVERIFY(second.ok());
+        QCOMPARE(second->body, std::string("echo:"));
+        QCOMPARE(server.accepted(), 1);
+        QCOMPARE(server.requests().size(), std::size_t(2));
+    }
+
+    void errorStatusIsAResponse_data() {
+        QTest::addColumn<int>("status");
+        QTest::newRow("not found") << 404;
+        QTest::newRow("server error") << 500;
+        QTest::newRow("forbidden") << 403;
+    }
+    void errorStatusIsAResponse() {
+        QFETCH(int, status);
+        TestServer server(1, [status](int fd, const std::string&) {
+            return writeAll(fd, httpResponse(status, R"({"kind":"Status"})"));
+        });
+        HttpClient client;
+        const auto response = client.send(HttpRequest{.url = server.url("/missing")});
+        QVERIFY(response.ok());
+        QCOMPARE(response->status, long(status));
+        QCOMPARE(response->body, std::string(R"({"kind":"Status"})"));
+    }
+
+    void streamDeliversChunksAsTheyArrive() {
+        TestServer server(1, [](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader);
+            for (const char* piece :
+                 {"{\"type\":\"ADDED\"}\n", "{\"type\":\"MODIFIED\"}\n", "{\"type\":\"DELETED\"}\n"}) {
+                ok = ok && writeAll(fd, chunk(piece));
+                std::this_thread::sleep_for(100ms);
+            }
+            return ok && writeAll(fd, "0\r\n\r\n");
+        });
+        HttpClient client;
+        std::vector<std::string> pieces;
+        const auto status = client.stream(HttpRequest{.url = server.url("/watch")}, [&](std::string_view data) {
+            pieces.emplace_back(data);
+            return true;
+        });
+        QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
+        QCOMPARE(*status, 200L);
+        QVERIFY2(pieces.size() >= 2, "the body should arrive in pieces, not at the end");
+        std::string joined;
+        for (const auto& piece : pieces) joined += piece;
+        QCOMPARE(joined, std::string("{\"type\":\"ADDED\"}\n{\"type\":\"MODIFIED\"}\n{\"type\":\"DELETED\"}\n"));
+    }
+
+    void streamStopsWhenCallbackReturnsFalse() {
+        TestServer server(1, [](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader);
+            for (int i = 0; ok && i < 250; ++i) { // at most 5 s, ends when the client hangs up
+                ok = writeAll(fd, chunk("event " + std::to_string(i) + "\n"));
+                std::this_thread::sleep_for(20ms);
+            }
+            return false;
+        });
+        HttpClient client;
+        int calls = 0;
+        const auto start = Clock::now();
+        const auto status = client.stream(HttpRequest{.url = server.url("/watch")}, [&](std::string_view) {
+            ++calls;
+            return false;
+        });
+        QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
+        QCOMPARE(*status, 200L);
+        QCOMPARE(calls, 1);
+        QVERIFY(millisSince(start) < 2000);
+    }
+
+    void streamKeepsTheBodyOfAnErrorStatus() {
+        TestServer server(1, [](int fd, const std::string&) {
+            return writeAll(fd, httpResponse(410, R"({"kind":"Status","code":410})"));
+        });
+        HttpClient client;
+        bool called = false;
+        const auto status = client.stream(HttpRequest{.url = server.url("/watch")}, [&](std::string_view) {
+            called = true;
+            return true;
+        });
+        QVERIFY(status.ok());
+        QCOMPARE(*status, 410L);
+        QVERIFY(!called);
+        QCOMPARE(client.errorBody(), std::string(R"({"kind":"Status","code":410})"));
+    }
+
+    void refusedConnectionNamesTheAddressButNoSecret() {
+        const int port = closedPort();
+        HttpClient client({.bearerToken = "s3cr3t-token", .basicUser = "admin", .basicPassword = "pa55word"});
+        HttpRequest request;
+        request.url = "http://admin:pa55word@127.0.0.1:" + std::to_string(port) + "/api?token=t0ken-value";
+        request.headers = {{"Authorization", "Bearer header-s3cret"}};
+        const auto response = client.send(request);
+        QVERIFY(!response.ok());
+        const std::string& message = response.error().message;
+        QVERIFY2(message.find("127.0.0.1:" + std::to_string(port)) != std::string::npos, message.c_str());
+        QVERIFY2(message.find("refused") != std::string::npos, message.c_str());
+        for (const char* secret : {"s3cr3t-token", "pa55word", "t0ken-value", "header-s3cret"})
+            QVERIFY2(message.find(secret) == std::string::npos, message.c_str());
+    }
+
+    void silentServerTimesOut() {
+        TestServer server(1, [](int fd, const std::string&) {
+            holdUntilClosed(fd);
+            return false;
+        });
+        HttpClient client;
+        HttpRequest request;
+        request.url = server.url("/slow");
+        request.timeout = 300ms;
+        const auto start = Clock::now();
+        const auto response = client.send(request);
+        QVERIFY(!response.ok());
+        QVERIFY2(response.error().message.find("timed out after 300 ms") != std::string::npos,
+                 response.error().message.c_str());
+        QVERIFY(millisSince(start) < 2000);
+    }
+
+    void cancelEndsAHangingStream() {
+        TestServer server(1, [](int fd, const std::string&) {
+            if (writeAll(fd, kChunkedHeader) && writeAll(fd, chunk("first\n"))) holdUntilClosed(fd);
+            return false;
+        });
+        HttpClient client;
+        std::atomic<bool> received{false};
+        std::atomic<Clock::rep> cancelledAt{0};
+        std::thread canceller([&] {
+            const auto deadline = Clock::now() + 5s;
+            while (!received && Clock::now() < deadline) std::this_thread::sleep_for(10ms);
+            std::this_thread::sleep_for(200ms); // let the client settle into waiting
+            cancelledAt = Clock::now().time_since_epoch().count();
+            client.cancel();
+        });
+        HttpRequest request;
+        request.url = server.url("/watch");
+        request.timeout = 0ms;
+        const auto status = client.stream(request, [&](std::string_view) {
+            received = true;
+            return true;
+        });
+        const auto returnedAt = Clock::now();
+        canceller.join();
+        QVERIFY(received);
+        QVERIFY(!status.ok());
+        QVERIFY2(status.error().message.find("cancelled") != std::string::npos, status.error().message.c_str());
+        QVERIFY(returnedAt - Clock::time_point(Clock::duration(cancelledAt)) < 1s);
+
+        // Cancellation sticks until reset, so a cancel racing with the next request is not lost.
+        const auto again = client.send(HttpRequest{.url = server.url("/")});
+        QVERIFY(!again.ok());
+        QVERIFY(again.error().message.find("cancelled") != std::string::npos);
+        client.resetCancel();
+        const auto afterReset = client.send(HttpRequest{.url = "http://127.0.0.1:" + std::to_string(closedPort())});
+        QVERIFY(!afterReset.ok());
+        QVERIFY(afterReset.error().message.find("cancelled") == std::string::npos);
+    }
+
+    void gzipBodyIsDecoded() {
+        // `printf 'topodeck %.0s' $(seq 1000) | gzip -n -9`
+        static const unsigned char gzipped[] = {
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xed, 0xc6, 0xb1, 0x0d, 0x00, 0x20,
+            0x08, 0x00, 0xb0, 0x57, 0xf8, 0x4d, 0x98, 0x18, 0x70, 0xe0, 0xff, 0xf8, 0x87, 0x69, 0xa7, 0xee,
+            0xdc, 0xc9, 0x3a, 0x1d, 0x2b, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
+            0x22, 0x22, 0x22, 0x22, 0x22, 0xf2, 0x6f, 0x1e, 0x1d, 0x91, 0xc5, 0xc3, 0x28, 0x23, 0x00, 0x00};
+        TestServer server(1, [](int fd, const std::string&) {
+            const std::string_view body(reinterpret_cast<const char*>(gzipped), sizeof gzipped);
+            return writeAll(fd, httpResponse(200, body, "Content-Encoding: gzip\r\n"));
+        });
+        HttpClient client;
+        const auto response = client.send(HttpRequest{.url = server.url("/big")});
+        QVERIFY(response.ok());
+        std::string expected;
+        for (int i = 0; i < 1000; ++i) expected += "topodeck ";
+        QCOMPARE(response->body, expected);
+        const auto requests = server.requests();
+        QCOMPARE(requests.size(), std::size_t(1));
+        const auto acceptEncoding = requests[0].find("Accept-Encoding: ");
+        QVERIFY(acceptEncoding != std::string::npos);
+        QVERIFY(requests[0]
+                    .substr(acceptEncoding, requests[0].find("\r\n", acceptEncoding) - acceptEncoding)
+                    .find("gzip") != std::string::npos);
+    }
+
+    void tlsFailureIsReported() {
+        // A plain-text server answering the TLS ClientHello with HTTP.
+        TestServer server(
+            1, [](int fd, const std::string&) { return writeAll(fd, httpResponse(400, "not TLS")); }, true);
+        HttpClient client;
+        const std::string url = "https://127.0.0.1:" + std::to_string(server.port()) + "/";
+        const auto response = client.send(HttpRequest{.url = url});
+        QVERIFY(!response.ok());
+        QVERIFY2(response.error().message.starts_with("TLS failure with " + url.substr(0, url.size() - 1)),
+                 response.error().message.c_str());
+    }
+
+    void serverNameIsRequestedButUrlHostIsDialled() {
+        TestServer server(1, [](int fd, const std::string&) { return writeAll(fd, httpResponse(200, "ok")); });
+        HttpClient client({.tls = {.serverName = "api.cluster.test"}});
+        const auto response = client.send(HttpRequest{.url = server.url("/version")});
+        QVERIFY2(response.ok(), response.ok() ? "" : response.error().message.c_str());
+        const auto requests = server.requests();
+        QCOMPARE(requests.size(), std::size_t(1));
+        const std::string host = "\r\nHost: api.cluster.test:" + std::to_string(server.port()) + "\r\n";
+        QVERIFY2(requests[0].find(host) != std::string::npos, requests[0].c_str());
+    }
+
+    void redactUrlRemovesCredentials_data() {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("expected");
+        auto row = [](const char* name, const char* url, const char* expected) {
+            QTest::newRow(name) << QString::fromUtf8(url) << QString::fromUtf8(expected);
+        };
+        row("userinfo and token", "https://user:pass@host:6443/api?token=abc&x=1",
+            "https://host:6443/api?token=REDACTED&x=1");
+        row("access_token before fragment", "http://host/p?access_token=xyz#top",
+            "http://host/p?access_token=REDACTED#top");
+        row("key case ignored", "https://host/?TOKEN=a&tokenish=b", "https://host/?TOKEN=REDACTED&tokenish=b");
+        row("empty token value", "https://host/?token=", "https://host/?token=REDACTED");
+        row("nothing secret", "https://host/api?watch=true&resourceVersion=5",
+            "https://host/api?watch=true&resourceVersion=5");
+        row("at sign in path", "https://host/p@th?q=1", "https://host/p@th?q=1");
+        row("no scheme", "user:pw@host:8080/x", "host:8080/x");
+        row("user only", "https://bob@host/", "https://host/");
+        row("empty", "", "");
+    }
+    void redactUrlRemovesCredentials() {
+        QFETCH(QString, url);
+        QFETCH(QString, expected);
+        QCOMPARE(QString::fromStdString(redactUrl(url.toStdString())), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(HttpClientTest)
+#include "test_http_client.moc"

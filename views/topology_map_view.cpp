@@ -1,0 +1,569 @@
+#include "views/topology_map_view.h"
+
+#include "views/occupancy_bar_delegate.h"
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace topodeck {
+
+namespace {
+
+constexpr double kFitMargin = 10.0;
+constexpr double kMaxScale = 64.0;    // a GPU cell 64 px wide is as close as anyone needs
+constexpr double kMaxFitScale = 18.0; // a small cluster is shown at a calm size, not blown up
+constexpr double kZoomStep = 1.25;
+constexpr double kMinLabelPixels = 12.0; // header height below which a domain shows no name
+constexpr double kMaxFontPixels = 15.0;
+constexpr double kMinFontPixels = 8.0;
+// Below this size a collapsed domain is one mixed colour instead of a used/free/unavailable bar.
+constexpr double kMinBarBlockWidth = 24.0;
+constexpr double kMinBarBlockHeight = 12.0;
+// GPU cells are drawn one by one from this size (pixels per cell) up.
+constexpr double kMinCellPixels = 3.0;
+
+QString levelName(const TopologyIndex& index, const Domain& domain) {
+    if (domain.level < 0 || domain.level >= index.spec().depth()) return TopologyMapView::tr("cluster");
+    return QString::fromStdString(index.spec().levels[static_cast<std::size_t>(domain.level)].name);
+}
+
+QString displayName(const TopologyIndex& index, const Domain& domain) {
+    if (domain.unlabelled) return TopologyMapView::tr("(no %1)").arg(levelName(index, domain));
+    return QString::fromStdString(domain.value);
+}
+
+} // namespace
+
+TopologyMapView::TopologyMapView(QWidget* parent)
+    : QWidget(parent), m_palette(OccupancyPalette::forPalette(palette())) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setCursor(Qt::OpenHandCursor);
+    setAccessibleName(tr("Topology map"));
+}
+
+void TopologyMapView::setSnapshot(ClusterSnapshotPtr snapshot) {
+    const bool otherSource = !m_snapshot || !snapshot || m_snapshot->sourceEpoch != snapshot->sourceEpoch;
+    m_snapshot = std::move(snapshot);
+    if (otherSource) {
+        // Another cluster: nothing of the old view (zoom, selection) means anything there.
+        m_layout.clear();
+        m_selection = m_hover = {};
+        m_fitMode = true;
+    }
+    if (!m_snapshot) {
+        m_layout.clear();
+        m_selection = m_hover = {};
+        update();
+        return;
+    }
+    const TopologyIndex& index = m_snapshot->index;
+    if (m_layout.isEmpty() || TopologyMapLayout::signatureOf(index) != m_layout.signature()) {
+        rebuildLayout();
+        if (m_fitMode) zoomToFit();
+    }
+    // Ids are stable while a domain lives; drop what disappeared rather than point at a reused slot.
+    auto stillThere = [&index](const TopologyMapLayout::Hit& hit) {
+        if (hit.node != TopologyMapLayout::kNoNode)
+            return hit.node < index.nodeSlots() && index.node(hit.node).leaf != kNoDomain;
+        return hit.domain < index.domainSlots() && index.domain(hit.domain).alive;
+    };
+    if (m_selection.domain != kNoDomain && !stillThere(m_selection))
+        m_selection = {};
+    else if (m_selection.node != TopologyMapLayout::kNoNode)
+        m_selection.domain = index.node(m_selection.node).leaf;
+    if (m_hover.domain != kNoDomain && !stillThere(m_hover)) m_hover = {};
+    update();
+}
+
+QRectF TopologyMapView::worldToScreen(const QRectF& world) const {
+    return QRectF(worldToScreen(world.topLeft()), world.size() * m_scale);
+}
+
+TopologyMapLayout::Hit TopologyMapView::hitAt(QPointF pos) const {
+    if (!m_snapshot) return {};
+    return m_layout.hitTest(m_snapshot->index, screenToWorld(pos), m_scale);
+}
+
+void TopologyMapView::rebuildLayout() {
+    if (!m_snapshot) {
+        m_layout.clear();
+        return;
+    }
+    const double aspect = height() > 0 ? double(width()) / double(height()) : 1.0;
+    m_layout.build(m_snapshot->index, aspect);
+}
+
+double TopologyMapView::fitScale() const {
+    const QRectF bounds = m_layout.bounds();
+    if (bounds.isEmpty()) return 1.0;
+    const double w = std::max(1.0, width() - 2 * kFitMargin);
+    const double h = std::max(1.0, height() - 2 * kFitMargin);
+    return std::min({w / bounds.width(), h / bounds.height(), kMaxFitScale});
+}
+
+double TopologyMapView::maxScale() const {
+    return std::max(kMaxScale, fitScale());
+}
+
+void TopologyMapView::setScaleAndOffset(double scale, QPointF offset) {
+    m_scale = scale;
+    m_offset = offset;
+    update();
+}
+
+void TopologyMapView::zoomToFit() {
+    m_fitMode = true;
+    const QRectF bounds = m_layout.bounds();
+    if (bounds.isEmpty()) return update();
+    const double scale = fitScale();
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    setScaleAndOffset(scale, centre - bounds.center() * scale);
+}
+
+void TopologyMapView::zoomToDomain(DomainId id) {
+    const QRectF world = m_layout.domainRect(id);
+    if (world.isEmpty()) return;
+    if (id == kRootDomain) return zoomToFit();
+    m_fitMode = false;
+    const double w = std::max(1.0, width() - 4 * kFitMargin);
+    const double h = std::max(1.0, height() - 4 * kFitMargin);
+    const double scale = std::clamp(std::min(w / world.width(), h / world.height()), fitScale() * 0.5, maxScale());
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    setScaleAndOffset(scale, centre - world.center() * scale);
+}
+
+void TopologyMapView::zoomAround(QPointF anchor, double factor) {
+    if (m_layout.isEmpty()) return;
+    const double scale = std::clamp(m_scale * factor, fitScale() * 0.5, maxScale());
+    m_fitMode = false;
+    setScaleAndOffset(scale, anchor - (anchor - m_offset) * (scale / m_scale));
+}
+
+void TopologyMapView::zoomIn() {
+    zoomAround(QPointF(width() / 2.0, height() / 2.0), kZoomStep);
+}
+
+void TopologyMapView::zoomOut() {
+    zoomAround(QPointF(width() / 2.0, height() / 2.0), 1.0 / kZoomStep);
+}
+
+void TopologyMapView::centreOn(const QRectF& world) {
+    const QRectF screen = worldToScreen(world);
+    if (rect().contains(screen.toAlignedRect())) return;
+    m_fitMode = false;
+    setScaleAndOffset(m_scale, m_offset + QPointF(width() / 2.0, height() / 2.0) - screen.center());
+}
+
+QRectF TopologyMapView::selectionWorldRect(const TopologyMapLayout::Hit& hit) const {
+    if (hit.node != TopologyMapLayout::kNoNode) return m_layout.nodeRect(hit.node);
+    if (hit.domain != kNoDomain && hit.domain != kRootDomain) return m_layout.domainRect(hit.domain);
+    return {};
+}
+
+void TopologyMapView::setSelectedDomain(DomainId id) {
+    if (!m_snapshot || id >= m_snapshot->index.domainSlots() || !m_snapshot->index.domain(id).alive)
+        return clearSelection();
+    m_selection = {id, TopologyMapLayout::kNoNode};
+    centreOn(selectionWorldRect(m_selection));
+    update();
+}
+
+void TopologyMapView::setSelectedNode(NodeId id) {
+    if (!m_snapshot || id >= m_snapshot->index.nodeSlots() || m_snapshot->index.node(id).leaf == kNoDomain)
+        return clearSelection();
+    m_selection = {m_snapshot->index.node(id).leaf, id};
+    centreOn(selectionWorldRect(m_selection));
+    update();
+}
+
+void TopologyMapView::clearSelection() {
+    m_selection = {};
+    update();
+}
+
+void TopologyMapView::updateHit(const TopologyMapLayout::Hit& hit) {
+    if (hit == m_hover) return;
+    m_hover = hit;
+    update();
+}
+
+// ---- painting ------------------------------------------------------------------------------
+
+void TopologyMapView::paintEvent(QPaintEvent* event) {
+    QPainter painter(this);
+    const QRect exposed = event->rect();
+    painter.fillRect(exposed, m_palette.background);
+    if (!m_snapshot || m_layout.isEmpty()) {
+        painter.setPen(m_palette.mutedText);
+        painter.drawText(rect(), Qt::AlignCenter,
+                         m_snapshot ? tr("No nodes to show") : tr("Waiting for cluster data…"));
+        return;
+    }
+    const QRectF exposedWorld(screenToWorld(exposed.topLeft()), screenToWorld(exposed.bottomRight() + QPoint(1, 1)));
+    paintDomain(painter, kRootDomain, exposedWorld);
+
+    if (m_hover != m_selection) {
+        const QRectF hover = selectionWorldRect(m_hover);
+        if (!hover.isEmpty()) paintOutline(painter, worldToScreen(hover), m_palette.hover, 1.5);
+    }
+    const QRectF selected = selectionWorldRect(m_selection);
+    if (!selected.isEmpty()) {
+        QRectF screen = worldToScreen(selected);
+        // A node too small to see still gets a visible marker.
+        if (screen.width() < 8 || screen.height() < 8) screen = QRectF(screen.center() - QPointF(5, 5), QSizeF(10, 10));
+        paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.background, 5);
+        paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.selection, 3);
+    }
+}
+
+void TopologyMapView::paintOutline(QPainter& painter, const QRectF& screen, const QColor& color, qreal width) const {
+    painter.setPen(QPen(color, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(screen);
+}
+
+void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& exposedWorld) const {
+    const TopologyIndex& index = m_snapshot->index;
+    const QRectF world = m_layout.domainRect(id);
+    if (!world.intersects(exposedWorld)) return;
+    const Domain& domain = index.domain(id);
+    const bool isRoot = id == kRootDomain;
+    const QRectF screen = worldToScreen(world);
+    const QRectF header = worldToScreen(m_layout.headerRect(id));
+    const bool labelled = !isRoot && header.height() >= kMinLabelPixels;
+
+    if (!isRoot && (labelled || !m_layout.collapsedAt(id, m_scale))) {
+        painter.setPen(QPen(m_palette.domainBorder, 1, domain.unlabelled ? Qt::DashLine : Qt::SolidLine));
+        // Racks are white cards; the domains holding them stay in the map's colour, so a gap in a
+        // grid reads as a gap rather than as an empty rack.
+        painter.setBrush(domain.children.empty() ? m_palette.domainFill : m_palette.background);
+        painter.drawRect(screen);
+        if (labelled) paintHeader(painter, id, header);
+    }
+    if (m_layout.collapsedAt(id, m_scale)) {
+        paintBlock(painter, domain.totals, labelled ? worldToScreen(m_layout.contentRect(id)) : screen);
+        return;
+    }
+    for (DomainId child : domain.children)
+        if (index.domain(child).alive) paintDomain(painter, child, exposedWorld);
+    for (NodeId node : domain.nodes)
+        if (m_layout.nodeRect(node).intersects(exposedWorld)) paintNode(painter, node);
+    for (const TopologyMapLayout::NvlinkOutline& outline : m_layout.nvlinkOutlines(id))
+        if (outline.rect.intersects(exposedWorld))
+            paintOutline(painter, worldToScreen(outline.rect), m_palette.nvlink, std::clamp(m_scale * 0.12, 1.0, 3.0));
+}
+
+void TopologyMapView::paintHeader(QPainter& painter, DomainId id, const QRectF& header) const {
+    const TopologyIndex& index = m_snapshot->index;
+    const Domain& domain = index.domain(id);
+    painter.fillRect(header.adjusted(1, 1, 0, 0), m_palette.headerFill);
+
+    QFont font = this->font();
+    font.setPixelSize(static_cast<int>(std::clamp(header.height() * 0.6, kMinFontPixels, kMaxFontPixels)));
+    font.setBold(domain.level == 0);
+    font.setItalic(domain.unlabelled);
+    painter.setFont(font);
+    const QFontMetricsF fm(font);
+    const double inset = std::max(3.0, header.height() * 0.3);
+    QRectF text = header.adjusted(inset, 0, -inset, 0);
+
+    // "used/total" and a small bar on the right when there is room for them next to the name.
+    const QString numbers = OccupancyBarDelegate::usedOfTotalText(domain.totals.gpusUsed, domain.totals.gpusTotal);
+    const QString name = displayName(index, domain);
+    const double numbersWidth = fm.horizontalAdvance(numbers);
+    const double barWidth = std::min(60.0, text.width() * 0.25);
+    if (text.width() > fm.horizontalAdvance(name) + numbersWidth + barWidth + 3 * inset) {
+        painter.setPen(m_palette.mutedText);
+        painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter, numbers);
+        const double barHeight = std::max(4.0, header.height() * 0.35);
+        const QRectF bar(text.right() - numbersWidth - inset - barWidth, header.center().y() - barHeight / 2, barWidth,
+                         barHeight);
+        paintBlock(painter, domain.totals, bar, true);
+        text.setRight(bar.left() - inset);
+    } else if (text.width() > fm.horizontalAdvance(name) + numbersWidth + 2 * inset) {
+        painter.setPen(m_palette.mutedText);
+        painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter, numbers);
+        text.setRight(text.right() - numbersWidth - inset);
+    }
+    painter.setPen(m_palette.text);
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(name, Qt::ElideRight, text.width()));
+}
+
+void TopologyMapView::paintBlock(QPainter& painter, const DomainTotals& totals, const QRectF& screen,
+                                 bool asBar) const {
+    const double used = double(totals.gpusUsed);
+    const double free = double(totals.gpusFree);
+    const double unavailable = double(totals.gpusUnavailable);
+    const double total = used + free + unavailable;
+    if (total <= 0) {
+        painter.fillRect(screen, m_palette.nodeFill);
+    } else if (!asBar && (screen.width() < kMinBarBlockWidth || screen.height() < kMinBarBlockHeight)) {
+        // Too small for a readable bar: one colour, the mix of used, free and unavailable.
+        const QColor& u = m_palette.used;
+        const QColor& f = m_palette.free;
+        const QColor& n = m_palette.unavailable;
+        auto mix = [&](int a, int b, int c) { return int((a * used + b * free + c * unavailable) / total + 0.5); };
+        painter.fillRect(screen, QColor(mix(u.red(), f.red(), n.red()), mix(u.green(), f.green(), n.green()),
+                                        mix(u.blue(), f.blue(), n.blue())));
+    } else {
+        const double usedW = screen.width() * used / total;
+        const double freeW = screen.width() * free / total;
+        painter.fillRect(QRectF(screen.left(), screen.top(), usedW, screen.height()), m_palette.used);
+        painter.fillRect(QRectF(screen.left() + usedW, screen.top(), freeW, screen.height()), m_palette.free);
+        if (totals.gpusUnavailable > 0)
+            m_palette.fillUnavailable(&painter, QRectF(screen.left() + usedW + freeW, screen.top(),
+                                                       screen.width() - usedW - freeW, screen.height()));
+    }
+    if (screen.width() >= 5 && screen.height() >= 5) {
+        painter.setPen(QPen(m_palette.domainBorder, 1));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(screen);
+    }
+}
+
+void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
+    const NodeStats& stats = m_snapshot->index.node(id);
+    const QRectF screen = worldToScreen(m_layout.nodeRect(id));
+    const bool unavailable = !stats.schedulable;
+    const std::int64_t rest = stats.gpusTotal - stats.gpusUsed;
+    if (m_scale < kMinCellPixels) {
+        // GPU cells would be a pixel or two: the node's share is enough, and far cheaper.
+        DomainTotals totals;
+        totals.gpusUsed = stats.gpusUsed;
+        (unavailable ? totals.gpusUnavailable : totals.gpusFree) = rest;
+        paintBlock(painter, totals, screen, true);
+        return;
+    }
+    painter.setPen(QPen(unavailable ? m_palette.hatch : m_palette.nodeBorder, unavailable ? 1.5 : 1.0));
+    painter.setBrush(m_palette.nodeFill);
+    painter.drawRect(screen);
+    const int cells =
+        static_cast<int>(std::min<std::int64_t>(stats.gpusTotal, m_layout.gpuColumns() * m_layout.gpuRows()));
+    for (int gpu = 0; gpu < cells; ++gpu) {
+        const QRectF cell = worldToScreen(m_layout.gpuRect(id, gpu));
+        if (gpu < stats.gpusUsed)
+            painter.fillRect(cell, m_palette.used);
+        else if (unavailable)
+            m_palette.fillUnavailable(&painter, cell);
+        else
+            painter.fillRect(cell, m_palette.free);
+    }
+    if (stats.gpusTotal == 0 && screen.height() > 2 * fontMetrics().height()) {
+        painter.setPen(m_palette.mutedText);
+        painter.setFont(font());
+        painter.drawText(screen, Qt::AlignCenter, tr("no GPUs"));
+    }
+}
+
+// ---- interaction ---------------------------------------------------------------------------
+
+QString TopologyMapView::toolTipFor(const TopologyMapLayout::Hit& hit) const {
+    if (!m_snapshot || hit.domain == kNoDomain) return {};
+    const TopologyIndex& index = m_snapshot->index;
+    const QLocale locale;
+    auto row = [](const QString& key, const QString& value) -> QString {
+        return QStringLiteral("<tr><td style='padding-right:10px'>") % key % QStringLiteral("</td><td>") % value %
+               QStringLiteral("</td></tr>");
+    };
+    auto gpuLine = [&](std::int64_t used, std::int64_t total, std::int64_t free, std::int64_t unavailable) -> QString {
+        QString text =
+            tr("%1 used of %2, %3 free").arg(locale.toString(used), locale.toString(total), locale.toString(free));
+        if (unavailable > 0) text += tr(", %1 unavailable").arg(locale.toString(unavailable));
+        return text;
+    };
+
+    if (hit.node != TopologyMapLayout::kNoNode) {
+        const NodeStats& stats = index.node(hit.node);
+        const Node* node = m_snapshot->node(hit.node);
+        QString status = stats.ready ? tr("Ready") : tr("NotReady");
+        if (node && node->unschedulable) status += tr(", cordoned");
+        const QString nvlink = stats.nvlinkDomain == kNoNvlinkDomain
+                                   ? tr("none")
+                                   : QString::fromStdString(index.nvlinkName(stats.nvlinkDomain)).toHtmlEscaped();
+        const std::int64_t rest = stats.gpusTotal - stats.gpusUsed;
+        return QStringLiteral("<b>") % (node ? QString::fromStdString(node->name).toHtmlEscaped() : QString()) %
+               QStringLiteral("</b><br><span>") % QString::fromStdString(index.pathName(stats.leaf)).toHtmlEscaped() %
+               QStringLiteral("</span><table>") %
+               row(tr("GPUs"), gpuLine(stats.gpusUsed, stats.gpusTotal, stats.schedulable ? rest : 0,
+                                       stats.schedulable ? 0 : rest)) %
+               row(tr("Status"), status) % row(tr("Pods"), locale.toString(qulonglong(stats.pods))) %
+               row(tr("NVLink domain"), nvlink) % QStringLiteral("</table>");
+    }
+
+    const Domain& domain = index.domain(hit.domain);
+    const DomainTotals& t = domain.totals;
+    const QString title =
+        hit.domain == kRootDomain ? tr("Cluster") : QString::fromStdString(index.pathName(hit.domain)).toHtmlEscaped();
+    QString html =
+        QStringLiteral("<b>") % title % QStringLiteral("</b> <i>") % levelName(index, domain) %
+        QStringLiteral("</i><table>") %
+        row(tr("GPUs"), gpuLine(t.gpusUsed, t.gpusTotal, t.gpusFree, t.gpusUnavailable)) %
+        row(tr("Nodes"), tr("%1 of %2 ready").arg(locale.toString(t.nodesReady), locale.toString(t.nodesTotal))) %
+        row(tr("Largest free block"), tr("%1 GPUs on one node").arg(domain.maxFreeGpusOnNode()));
+    const auto outlines = m_layout.nvlinkOutlines(hit.domain);
+    if (outlines.size() == 1)
+        html += row(tr("NVLink domain"),
+                    QString::fromStdString(index.nvlinkName(outlines.front().nvlinkDomain)).toHtmlEscaped());
+    else if (outlines.size() > 1)
+        html += row(tr("NVLink domains"), locale.toString(qulonglong(outlines.size())));
+    return html % QStringLiteral("</table>");
+}
+
+bool TopologyMapView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const TopologyMapLayout::Hit hit = hitAt(help->pos());
+        const QString text = toolTipFor(hit);
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this, worldToScreen(selectionWorldRect(hit)).toAlignedRect());
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TopologyMapView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_fitMode) {
+        rebuildLayout();
+        zoomToFit();
+    } else {
+        const QSizeF delta = QSizeF(event->size() - event->oldSize()) / 2.0;
+        if (event->oldSize().isValid()) m_offset += QPointF(delta.width(), delta.height());
+    }
+}
+
+void TopologyMapView::wheelEvent(QWheelEvent* event) {
+    const double notches = event->angleDelta().y() / 120.0;
+    if (notches == 0) return;
+    zoomAround(event->position(), std::pow(kZoomStep, notches));
+    event->accept();
+}
+
+void TopologyMapView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton && event->button() != Qt::MiddleButton)
+        return QWidget::mousePressEvent(event);
+    m_pressed = true;
+    m_dragging = event->button() == Qt::MiddleButton;
+    m_pressPos = event->position().toPoint();
+    m_pressOffset = m_offset;
+    if (m_dragging) setCursor(Qt::ClosedHandCursor);
+}
+
+void TopologyMapView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (m_pressed) {
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+            m_dragging = true;
+            setCursor(Qt::ClosedHandCursor);
+        }
+        if (m_dragging) {
+            m_fitMode = false;
+            setScaleAndOffset(m_scale, m_pressOffset + QPointF(pos - m_pressPos));
+            return;
+        }
+    }
+    updateHit(hitAt(event->position()));
+}
+
+void TopologyMapView::mouseReleaseEvent(QMouseEvent* event) {
+    if (!m_pressed) return QWidget::mouseReleaseEvent(event);
+    const bool wasDrag = m_dragging;
+    m_pressed = m_dragging = false;
+    setCursor(Qt::OpenHandCursor);
+    if (wasDrag || event->button() != Qt::LeftButton) return;
+
+    const TopologyMapLayout::Hit hit = hitAt(event->position());
+    if (hit.node != TopologyMapLayout::kNoNode) {
+        m_selection = hit;
+        update();
+        Q_EMIT nodeSelected(hit.node);
+    } else if (hit.domain != kNoDomain && hit.domain != kRootDomain) {
+        m_selection = {hit.domain, TopologyMapLayout::kNoNode};
+        update();
+        Q_EMIT domainSelected(hit.domain);
+    } else if (m_selection.domain != kNoDomain) {
+        clearSelection();
+        Q_EMIT selectionCleared();
+    }
+}
+
+void TopologyMapView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return QWidget::mouseDoubleClickEvent(event);
+    const TopologyMapLayout::Hit hit = hitAt(event->position());
+    if (hit.domain == kNoDomain || hit.domain == kRootDomain)
+        zoomToFit();
+    else
+        zoomToDomain(hit.domain);
+}
+
+void TopologyMapView::keyPressEvent(QKeyEvent* event) {
+    const double step = 0.15;
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_0:
+    case Qt::Key_Home:
+        zoomToFit();
+        break;
+    case Qt::Key_Left:
+        m_fitMode = false;
+        setScaleAndOffset(m_scale, m_offset + QPointF(width() * step, 0));
+        break;
+    case Qt::Key_Right:
+        m_fitMode = false;
+        setScaleAndOffset(m_scale, m_offset - QPointF(width() * step, 0));
+        break;
+    case Qt::Key_Up:
+        m_fitMode = false;
+        setScaleAndOffset(m_scale, m_offset + QPointF(0, height() * step));
+        break;
+    case Qt::Key_Down:
+        m_fitMode = false;
+        setScaleAndOffset(m_scale, m_offset - QPointF(0, height() * step));
+        break;
+    case Qt::Key_Escape:
+        if (m_selection.domain == kNoDomain) return QWidget::keyPressEvent(event);
+        clearSelection();
+        Q_EMIT selectionCleared();
+        break;
+    default:
+        return QWidget::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+void TopologyMapView::leaveEvent(QEvent* event) {
+    updateHit({});
+    QWidget::leaveEvent(event);
+}
+
+void TopologyMapView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        m_palette = OccupancyPalette::forPalette(palette());
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace topodeck
