@@ -166,6 +166,9 @@ std::string formatSeconds(double seconds) {
     return buffer;
 }
 
+// See ShowRunner::run().
+Shown* g_keptUntilExit = nullptr;
+
 class ShowRunner {
 public:
     ShowRunner(ShowSettings settings, std::unique_ptr<Shown> shown)
@@ -176,7 +179,8 @@ public:
         if (!m_settings.watch) {
             // The process ends right after: let the OS reclaim a cluster's worth of objects at
             // once instead of running half a million destructors (a tenth of a big `show`).
-            (void)m_shown.release();
+            // A global keeps it reachable, so leak checkers know it is meant.
+            g_keptUntilExit = m_shown.release();
             return kExitOk;
         }
         if (m_shown->demo) m_simulator.emplace(*m_shown->demo, m_shown->demo->seed);

@@ -1,5 +1,7 @@
 #include "core/show_report.h"
 
+#include "core/json_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -486,83 +488,6 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
 // JSON
 
 namespace {
-
-// Appends a JSON string literal. Invalid UTF-8 becomes U+FFFD so the output always parses.
-void appendJsonString(std::string& out, std::string_view s) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out += '"';
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (c < 0x20) {
-                    out += "\\u00";
-                    out += hex[c >> 4];
-                    out += hex[c & 0xF];
-                } else {
-                    out += static_cast<char>(c);
-                }
-            }
-            ++i;
-            continue;
-        }
-        // Validate one multi-byte sequence (no overlongs, no surrogates, <= U+10FFFF).
-        std::size_t length = 0;
-        std::uint32_t min = 0;
-        std::uint32_t cp = 0;
-        if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            min = 0x80;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            min = 0x800;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            min = 0x10000;
-            cp = c & 0x07;
-        }
-        bool valid = length > 0 && i + length <= s.size();
-        for (std::size_t k = 1; valid && k < length; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            valid = (cc & 0xC0) == 0x80;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        valid = valid && cp >= min && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-        if (valid) {
-            out.append(s.substr(i, length));
-            i += length;
-        } else {
-            out += "\\ufffd";
-            ++i;
-        }
-    }
-    out += '"';
-}
 
 class JsonWriter {
 public:

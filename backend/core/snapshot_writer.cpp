@@ -1,5 +1,7 @@
 #include "core/snapshot_writer.h"
 
+#include "core/json_text.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -15,76 +17,14 @@ namespace {
 // Read back by the snapshot reader: the one thing a Kueue/KAI Topology cannot say.
 constexpr std::string_view kNvlinkAnnotation = "topodeck.io/nvlink-label";
 
-// Bytes JSON requires escaped: controls, the quote and the backslash.
-constexpr bool needsEscape(unsigned char c) {
-    return c < 0x20 || c == '"' || c == '\\';
-}
-
-// True when some byte of the 8 needs escaping (bit tricks: a byte below 0x20, or equal to '"'
-// or '\\'), so that plain text, nearly all of it, is scanned a word at a time.
-bool wordNeedsEscape(std::uint64_t word) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-    constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-    auto hasZeroByte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
-    const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
-    return control | hasZeroByte(word ^ (kOnes * '"')) | hasZeroByte(word ^ (kOnes * '\\'));
-}
-
-void appendString(std::string& out, std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out += '"';
-    const char* plain = text.data();
-    const char* const end = text.data() + text.size();
-    const char* p = plain;
-    for (; end - p >= 8; p += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p, sizeof word);
-        if (wordNeedsEscape(word)) break;
-    }
-    for (; p != end; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (!needsEscape(c)) continue;
-        out.append(plain, static_cast<std::size_t>(p - plain));
-        plain = p + 1;
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        default:
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xf];
-        }
-    }
-    out.append(plain, static_cast<std::size_t>(end - plain));
-    out += '"';
-}
 
 // "key":"value" with a leading comma unless first.
 void appendMember(std::string& out, bool& first, std::string_view key, std::string_view value) {
     if (!first) out += ',';
     first = false;
-    appendString(out, key);
+    appendJsonString(out, key);
     out += ':';
-    appendString(out, value);
+    appendJsonString(out, value);
 }
 
 // Quantity::toString() is exact but not cheap, and a cluster repeats the same few quantities
@@ -140,7 +80,7 @@ std::string_view phaseName(PodPhase phase) {
 
 void appendNode(std::string& out, QuantityTexts& texts, const Node& node) {
     out += R"({"apiVersion":"v1","kind":"Node","metadata":{"name":)";
-    appendString(out, node.name);
+    appendJsonString(out, node.name);
     if (!node.labels.empty()) {
         out += R"(,"labels":{)";
         bool first = true;
@@ -175,33 +115,33 @@ void appendNode(std::string& out, QuantityTexts& texts, const Node& node) {
 
 void appendPod(std::string& out, QuantityTexts& texts, const Pod& pod) {
     out += R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":)";
-    appendString(out, pod.nameSpace);
+    appendJsonString(out, pod.nameSpace);
     out += R"(,"name":)";
-    appendString(out, pod.name);
+    appendJsonString(out, pod.name);
     if (!pod.workload.empty()) {
         // The model keeps the gang's name, not its kind; a controlling Job reads back the same.
         out += R"(,"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":)";
-        appendString(out, pod.workload);
+        appendJsonString(out, pod.workload);
         out += R"(,"controller":true}])";
     }
     out += R"(},"spec":{)";
     if (!pod.nodeName.empty()) {
         out += R"("nodeName":)";
-        appendString(out, pod.nodeName);
+        appendJsonString(out, pod.nodeName);
         out += ',';
     }
     // One container holding the effective request gives the same effective request back.
     out += R"("containers":[{"name":"main","resources":{"requests":)";
     appendResources(out, texts, pod.requests);
     out += R"(}}]},"status":{"phase":)";
-    appendString(out, phaseName(pod.phase));
+    appendJsonString(out, phaseName(pod.phase));
     out += "}}";
 }
 
 void appendTopology(std::string& out, std::string_view name, const TopologySpec& spec) {
     out += spec.origin == "kai" ? R"({"apiVersion":"kai.scheduler/v1alpha1","kind":"Topology","metadata":{"name":)"
                                 : R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Topology","metadata":{"name":)";
-    appendString(out, name);
+    appendJsonString(out, name);
     if (!spec.nvlinkLabel.empty()) {
         out += R"(,"annotations":{)";
         bool first = true;
@@ -211,7 +151,7 @@ void appendTopology(std::string& out, std::string_view name, const TopologySpec&
     out += R"(},"spec":{"levels":[)";
     for (std::size_t i = 0; i < spec.levels.size(); ++i) {
         out += i == 0 ? R"({"nodeLabel":)" : R"(,{"nodeLabel":)";
-        appendString(out, spec.levels[i].nodeLabel);
+        appendJsonString(out, spec.levels[i].nodeLabel);
         out += '}';
     }
     out += "]}}";

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace topodeck {
+
+// Appends `text` as a JSON string literal (quotes included). Invalid UTF-8 becomes U+FFFD, so
+// the output always parses. Plain ASCII, nearly all of a cluster's names, is scanned 8 bytes at
+// a time.
+void appendJsonString(std::string& out, std::string_view text);
+
+} // namespace topodeck
