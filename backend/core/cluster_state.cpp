@@ -6,40 +6,129 @@ namespace topodeck {
 
 namespace {
 
-std::string podKey(std::string_view nameSpace, std::string_view name) {
-    std::string key;
-    key.reserve(nameSpace.size() + name.size() + 1);
-    key.append(nameSpace).append(1, '/').append(name);
-    return key;
+std::size_t nameHash(std::string_view name) {
+    return std::hash<std::string_view>{}(name);
+}
+
+std::size_t podHash(std::string_view nameSpace, std::string_view name) {
+    const std::size_t h = nameHash(nameSpace);
+    return h ^ (nameHash(name) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 
 } // namespace
 
+void ClusterState::IdTable::reserve(std::size_t ids) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * ids) capacity *= 2;
+    if (capacity > m_slots.size()) grow(capacity);
+}
+
+void ClusterState::IdTable::grow(std::size_t capacity) {
+    std::vector<Slot> old(capacity);
+    old.swap(m_slots);
+    for (const Slot& slot : old) {
+        if (slot.id == kNone) continue;
+        std::size_t i = slot.tag & mask();
+        while (m_slots[i].id != kNone) i = (i + 1) & mask();
+        m_slots[i] = slot;
+    }
+}
+
+void ClusterState::IdTable::insert(std::size_t hash, std::uint32_t id) {
+    if (2 * (m_count + 1) > m_slots.size()) grow(m_slots.empty() ? 16 : 2 * m_slots.size());
+    const auto tag = static_cast<std::uint32_t>(hash);
+    std::size_t i = tag & mask();
+    while (m_slots[i].id != kNone) i = (i + 1) & mask();
+    m_slots[i] = Slot{id, tag};
+    ++m_count;
+}
+
+std::size_t ClusterState::IdTable::position(std::size_t hash, std::uint32_t id) const {
+    std::size_t i = static_cast<std::uint32_t>(hash) & mask();
+    while (m_slots[i].id != id) i = (i + 1) & mask();
+    return i;
+}
+
+void ClusterState::IdTable::replace(std::size_t hash, std::uint32_t id, std::uint32_t newId) {
+    m_slots[position(hash, id)].id = newId;
+}
+
+void ClusterState::IdTable::erase(std::size_t hash, std::uint32_t id) {
+    // Backward-shift deletion: move later entries of the run up, so that no probe stops early.
+    std::size_t hole = position(hash, id);
+    for (std::size_t i = (hole + 1) & mask(); m_slots[i].id != kNone; i = (i + 1) & mask()) {
+        const std::size_t home = m_slots[i].tag & mask();
+        // The entry may fill the hole unless its home lies cyclically in (hole, i].
+        const bool homeBetween = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (homeBetween) continue;
+        m_slots[hole] = m_slots[i];
+        hole = i;
+    }
+    m_slots[hole] = Slot{};
+    --m_count;
+}
+
 std::optional<NodeId> ClusterState::findNode(std::string_view name) const {
-    auto it = m_nodeIds.find(name);
-    if (it == m_nodeIds.end()) return std::nullopt;
-    return it->second;
+    const std::uint32_t id = m_nodeIds.find(nameHash(name), [&](std::uint32_t i) { return m_nodeNames[i] == name; });
+    if (id == IdTable::kNone) return std::nullopt;
+    return id;
+}
+
+std::uint32_t ClusterState::podIndex(std::size_t hash, std::string_view nameSpace, std::string_view name) const {
+    return m_podIds.find(hash,
+                         [&](std::uint32_t i) { return m_pods[i].name == name && m_pods[i].nameSpace == nameSpace; });
 }
 
 const Pod* ClusterState::findPod(std::string_view nameSpace, std::string_view name) const {
-    auto it = m_pods.find(podKey(nameSpace, name));
-    return it == m_pods.end() ? nullptr : &it->second;
+    const std::uint32_t index = podIndex(podHash(nameSpace, name), nameSpace, name);
+    return index == IdTable::kNone ? nullptr : &m_pods[index];
 }
 
 void ClusterState::reserve(std::size_t nodes, std::size_t pods) {
     m_nodes.reserve(nodes);
+    m_nodeNames.reserve(nodes);
     m_nodeIds.reserve(nodes);
     m_pods.reserve(pods);
+    m_podIds.reserve(pods);
 }
 
 NodeId ClusterState::slotFor(std::string_view name) {
-    if (auto it = m_nodeIds.find(name); it != m_nodeIds.end()) return it->second;
+    const std::size_t hash = nameHash(name);
+    const std::uint32_t found = m_nodeIds.find(hash, [&](std::uint32_t i) { return m_nodeNames[i] == name; });
+    if (found != IdTable::kNone) return found;
     const auto id = static_cast<NodeId>(m_nodes.size());
-    m_nodeIds.emplace(std::string(name), id);
+    m_nodeIds.insert(hash, id);
+    m_nodeNames.emplace_back(name);
     auto placeholder = std::make_shared<Node>();
     placeholder->name = std::string(name);
     m_nodes.push_back(NodeRecord{std::move(placeholder), {}, false});
     return id;
+}
+
+void ClusterState::upsertPods(std::vector<Pod>&& pods) {
+    if (!m_pods.empty()) {
+        for (Pod& pod : pods) (void)apply(PodUpserted{std::move(pod)});
+        return;
+    }
+    m_generation += pods.size();
+    m_pods = std::move(pods);
+    m_podIds.reserve(m_pods.size());
+    // A pod listed again replaces the earlier copy in place; the rest close up behind it.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m_pods.size(); ++i) {
+        AppliedEvent applied; // nobody asks which nodes changed
+        const std::size_t hash = podHash(m_pods[i].nameSpace, m_pods[i].name);
+        std::uint32_t index = podIndex(hash, m_pods[i].nameSpace, m_pods[i].name);
+        if (index == IdTable::kNone) {
+            index = static_cast<std::uint32_t>(kept++);
+            m_podIds.insert(hash, index);
+        } else {
+            removePodUsage(m_pods[index], applied);
+        }
+        if (index != i) m_pods[index] = std::move(m_pods[i]);
+        addPodUsage(m_pods[index], applied);
+    }
+    m_pods.erase(m_pods.begin() + static_cast<std::ptrdiff_t>(kept), m_pods.end());
 }
 
 void ClusterState::touch(AppliedEvent& applied, NodeId id) {
@@ -84,22 +173,35 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 }
                 touch(applied, id);
             } else if constexpr (std::is_same_v<E, NodeDeleted>) {
-                auto it = m_nodeIds.find(std::string_view(e.name));
-                if (it != m_nodeIds.end() && m_nodes[it->second].present) {
-                    m_nodes[it->second].present = false;
+                if (const std::optional<NodeId> id = findNode(e.name); id && m_nodes[*id].present) {
+                    m_nodes[*id].present = false;
                     --m_presentNodes;
-                    touch(applied, it->second);
+                    touch(applied, *id);
                 }
             } else if constexpr (std::is_same_v<E, PodUpserted>) {
-                auto [it, inserted] = m_pods.try_emplace(podKey(e.pod.nameSpace, e.pod.name));
-                if (!inserted) removePodUsage(it->second, applied);
-                it->second = std::move(e.pod);
-                addPodUsage(it->second, applied);
+                const std::size_t hash = podHash(e.pod.nameSpace, e.pod.name);
+                std::uint32_t index = podIndex(hash, e.pod.nameSpace, e.pod.name);
+                if (index == IdTable::kNone) {
+                    index = static_cast<std::uint32_t>(m_pods.size());
+                    m_podIds.insert(hash, index);
+                    m_pods.push_back(std::move(e.pod));
+                } else {
+                    removePodUsage(m_pods[index], applied);
+                    m_pods[index] = std::move(e.pod);
+                }
+                addPodUsage(m_pods[index], applied);
             } else if constexpr (std::is_same_v<E, PodDeleted>) {
-                auto it = m_pods.find(podKey(e.nameSpace, e.name));
-                if (it != m_pods.end()) {
-                    removePodUsage(it->second, applied);
-                    m_pods.erase(it);
+                const std::size_t hash = podHash(e.nameSpace, e.name);
+                const std::uint32_t index = podIndex(hash, e.nameSpace, e.name);
+                if (index != IdTable::kNone) {
+                    removePodUsage(m_pods[index], applied);
+                    m_podIds.erase(hash, index);
+                    const auto last = static_cast<std::uint32_t>(m_pods.size() - 1);
+                    if (index != last) {
+                        m_podIds.replace(podHash(m_pods[last].nameSpace, m_pods[last].name), last, index);
+                        m_pods[index] = std::move(m_pods[last]);
+                    }
+                    m_pods.pop_back();
                 }
             } else if constexpr (std::is_same_v<E, TopologyUpserted>) {
                 m_topologies[e.spec.name] = std::move(e.spec);

@@ -49,6 +49,9 @@ public:
     AppliedEvent apply(ClusterEvent event);
     // Sizes the tables up front when a source knows how much is coming (a snapshot file).
     void reserve(std::size_t nodes, std::size_t pods);
+    // The same as applying PodUpserted for each pod in order, but a state without pods takes the
+    // vector over instead of moving half a million pods one by one into a new one.
+    void upsertPods(std::vector<Pod>&& pods);
 
     std::size_t nodeSlots() const { return m_nodes.size(); } // ids are 0..nodeSlots()-1
     const NodeRecord& record(NodeId id) const { return m_nodes[id]; }
@@ -59,26 +62,62 @@ public:
     const Pod* findPod(std::string_view nameSpace, std::string_view name) const;
     template <class F>
     void forEachPod(F&& f) const {
-        for (const auto& entry : m_pods) f(entry.second);
+        for (const Pod& pod : m_pods) f(pod);
     }
 
     const std::map<std::string, TopologySpec, std::less<>>& topologies() const { return m_topologies; }
     std::uint64_t generation() const { return m_generation; }
 
 private:
+    // Dense ids by hash: open addressing over a flat array of (id, low 32 bits of the hash), so
+    // that a probe touches one small array (a node-based map misses the cache several times per
+    // lookup at cluster size) and keys, which the caller owns, are compared only on a hash match.
+    class IdTable {
+    public:
+        static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+
+        void reserve(std::size_t ids);
+        // The id for which isKey(id) holds, or kNone.
+        template <class IsKey>
+        std::uint32_t find(std::size_t hash, IsKey&& isKey) const {
+            if (m_slots.empty()) return kNone;
+            const auto tag = static_cast<std::uint32_t>(hash);
+            for (std::size_t i = tag & mask();; i = (i + 1) & mask()) {
+                const Slot& slot = m_slots[i];
+                if (slot.id == kNone) return kNone;
+                if (slot.tag == tag && isKey(slot.id)) return slot.id;
+            }
+        }
+        void insert(std::size_t hash, std::uint32_t id); // the key must be absent
+        void erase(std::size_t hash, std::uint32_t id);
+        void replace(std::size_t hash, std::uint32_t id, std::uint32_t newId);
+
+    private:
+        struct Slot {
+            std::uint32_t id = kNone;
+            std::uint32_t tag = 0; // low bits of the hash: the home slot, and a cheap first compare
+        };
+        std::size_t mask() const { return m_slots.size() - 1; }
+        std::size_t position(std::size_t hash, std::uint32_t id) const;
+        void grow(std::size_t capacity);
+
+        std::vector<Slot> m_slots; // a power of two in size, at most half full
+        std::size_t m_count = 0;
+    };
+
     NodeId slotFor(std::string_view name);
+    std::uint32_t podIndex(std::size_t hash, std::string_view nameSpace, std::string_view name) const;
     void removePodUsage(const Pod& pod, AppliedEvent& applied);
     void addPodUsage(const Pod& pod, AppliedEvent& applied);
     static void touch(AppliedEvent& applied, NodeId id);
 
     std::vector<NodeRecord> m_nodes;
-    // Transparent hashing, so looking a name up from a string_view allocates nothing.
-    struct NameHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-    };
-    std::unordered_map<std::string, NodeId, NameHash, std::equal_to<>> m_nodeIds;
-    std::unordered_map<std::string, Pod> m_pods; // key "namespace/name"
+    std::vector<std::string> m_nodeNames; // by id, next to each other for the lookups' key compares
+    IdTable m_nodeIds;
+    // Pods side by side, in no particular order (a deleted pod's place goes to the last one),
+    // found by (namespace, name) through m_podIds.
+    std::vector<Pod> m_pods;
+    IdTable m_podIds;
     std::map<std::string, TopologySpec, std::less<>> m_topologies;
     std::size_t m_presentNodes = 0;
     std::uint64_t m_generation = 0;

@@ -24,12 +24,23 @@ ResourceList roundedUpToMilli(const ResourceList& list) {
     return result;
 }
 
-// A container's requests after API defaulting: a resource with a limit but no request is
-// requested at its limit (SetDefaults_Pod). An explicit request, even zero, is kept.
-ResourceList defaultedRequests(const ContainerResources& container) {
-    ResourceList requests = roundedUpToMilli(container.requests);
+// list[name] += quantity, as ResourceList::add does for a single entry.
+void addEntry(ResourceList& list, std::string_view name, const Quantity& quantity) {
+    list.set(name, list.get(name) + quantity);
+}
+
+// Adds a container's requests after API defaulting: a resource with a limit but no request is
+// requested at its limit (SetDefaults_Pod). An explicit request, even zero, is kept. Entry by
+// entry, so that the usual pod (one container) builds no intermediate list.
+void addDefaultedRequests(ResourceList& out, const ContainerResources& container) {
+    for (const auto& [name, request] : container.requests) addEntry(out, name, roundedUpToMilli(request));
     for (const auto& [name, limit] : container.limits)
-        if (!container.requests.contains(name)) requests.set(name, roundedUpToMilli(limit));
+        if (!container.requests.contains(name)) addEntry(out, name, roundedUpToMilli(limit));
+}
+
+ResourceList defaultedRequests(const ContainerResources& container) {
+    ResourceList requests;
+    addDefaultedRequests(requests, container);
     return requests;
 }
 
@@ -37,7 +48,8 @@ ResourceList defaultedRequests(const ContainerResources& container) {
 
 ResourceList effectivePodRequests(const PodResourceSpec& spec) {
     ResourceList requests;
-    for (const ContainerResources& container : spec.containers) requests.add(defaultedRequests(container));
+    if (!spec.containers.empty()) requests.reserve(spec.containers.front().requests.size());
+    for (const ContainerResources& container : spec.containers) addDefaultedRequests(requests, container);
 
     // Init containers run one at a time, each next to the sidecars started before it; sidecars
     // (restartPolicy: Always) keep running alongside the app containers (KEP-753).
@@ -56,7 +68,7 @@ ResourceList effectivePodRequests(const PodResourceSpec& spec) {
     }
     requests.maxWith(initPeak);
 
-    requests.add(roundedUpToMilli(spec.overhead));
+    if (!spec.overhead.empty()) requests.add(roundedUpToMilli(spec.overhead));
     return requests;
 }
 

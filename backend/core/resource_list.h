@@ -21,6 +21,8 @@ public:
     bool contains(std::string_view name) const { return find(name) != nullptr; }
     void set(std::string_view name, const Quantity& quantity);
     void erase(std::string_view name);
+    void clear() { m_entries.clear(); } // keeps the storage, for reuse
+    void reserve(std::size_t entries) { m_entries.reserve(entries); }
 
     void add(const ResourceList& other);      // this[r] += other[r] for every r
     void subtract(const ResourceList& other); // this[r] -= other[r] for every r (may go negative)

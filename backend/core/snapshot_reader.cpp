@@ -22,7 +22,7 @@ namespace topodeck {
 void Snapshot::applyTo(ClusterState& state) && {
     state.reserve(state.nodeSlots() + nodes.size(), state.podCount() + pods.size());
     for (Node& node : nodes) (void)state.apply(NodeUpserted{std::move(node)});
-    for (Pod& pod : pods) (void)state.apply(PodUpserted{std::move(pod)});
+    state.upsertPods(std::move(pods));
     for (TopologySpec& spec : topologies) (void)state.apply(TopologyUpserted{std::move(spec)});
     nodes.clear();
     pods.clear();
@@ -139,6 +139,7 @@ Error missingError(const Path& path) {
 // Shared by every JsonValue of one document: the first syntax error and where it happened.
 struct JsonContext {
     const char* begin = nullptr;
+    const char* end = nullptr;
     sj::document* document = nullptr;
     simdjson::error_code error = simdjson::SUCCESS;
     const char* errorAt = nullptr;
@@ -179,6 +180,11 @@ public:
         return at;
     }
     std::string locate(Where where) const { return m_context->locate(where); }
+    // How far into the input `where` is, and how much input follows it.
+    std::size_t bytesBefore(Where where) const {
+        return where ? static_cast<std::size_t>(where - m_context->begin) : 0;
+    }
+    std::size_t bytesAfter(Where where) const { return where ? static_cast<std::size_t>(m_context->end - where) : 0; }
 
     ValueType type() {
         sj::json_type type;
@@ -207,6 +213,9 @@ public:
     // unquoted numbers in JSON).
     bool text(ValueType type, std::string_view& out) {
         if (type == ValueType::String) {
+            // A string without escapes is its own text: point into the input rather than copy
+            // every value into simdjson's string buffer (hundreds of MB at cluster size).
+            if (inPlace(m_value.raw_json_token().data() + 1, out)) return true;
             if (auto error = m_value.get_string().get(out)) {
                 m_context->fail(error);
                 return false;
@@ -263,7 +272,9 @@ public:
             sj::field field;
             if (auto error = std::move(result).get(field)) return m_context->fail(error);
             std::string_view key;
-            if (auto error = field.unescaped_key().get(key)) return m_context->fail(error);
+            if (!inPlace(field.key().raw(), key)) {
+                if (auto error = field.unescaped_key().get(key)) return m_context->fail(error);
+            }
             // Already read by header(); a string may be unescaped only once.
             if (m_skipHeader && (key == "apiVersion" || key == "kind")) continue;
             JsonValue child(field.value(), *m_context);
@@ -285,6 +296,16 @@ public:
     }
 
 private:
+    // The characters from `start` up to the closing quote, when there is no escape among them
+    // (the document was validated, so a quote ends the string).
+    static bool inPlace(const char* start, std::string_view& out) {
+        const char* end = start;
+        while (*end != '"' && *end != '\\') ++end;
+        if (*end != '"') return false;
+        out = std::string_view(start, static_cast<std::size_t>(end - start));
+        return true;
+    }
+
     Status openObject() {
         if (m_haveObject) return {};
         if (auto error = m_value.get_object().get(m_object)) return m_context->fail(error);
@@ -306,6 +327,9 @@ public:
     explicit YamlValue(YAML::Node node) : m_node(std::move(node)) {}
 
     Where where() const { return m_node.Mark(); }
+    // Positions are not worth tracking for YAML, which is read whole into a tree anyway.
+    std::size_t bytesBefore(const Where&) const { return 0; }
+    std::size_t bytesAfter(const Where&) const { return 0; }
     std::string locate(const Where& where) const {
         if (where.is_null()) return {};
         return ':' + std::to_string(where.line + 1) + ':' + std::to_string(where.column + 1);
@@ -482,7 +506,11 @@ struct ObjectLabel {
 
 // ---- Node
 
-template <class V> Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& label) {
+// Label text as read, before it is copied into the node once, sorted and at its final size.
+using LabelViews = std::vector<std::pair<std::string_view, std::string_view>>;
+
+template <class V>
+Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& label, LabelViews& labels) {
     bool present = false;
     if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
     return value.forEachField([&](std::string_view key, V& field) -> Status {
@@ -493,14 +521,19 @@ template <class V> Status readNodeMetadata(V& value, const Path& path, Node& nod
             label.name = node.name;
         } else if (key == "labels") {
             Status s = readStringMap(field, path.field(key),
-                                     [&](std::string_view k, std::string_view v) { node.labels.emplace_back(k, v); });
+                                     [&](std::string_view k, std::string_view v) { labels.emplace_back(k, v); });
             if (!s) return s;
-            // Sorted by key as Node requires; a repeated key keeps its last value.
-            std::stable_sort(node.labels.begin(), node.labels.end(),
-                             [](const auto& a, const auto& b) { return a.first < b.first; });
-            auto last = std::unique(node.labels.rbegin(), node.labels.rend(),
+            // Sorted by key as Node requires (kubectl prints them so already); a repeated key keeps
+            // its last value.
+            const auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+            if (!std::is_sorted(labels.begin(), labels.end(), byKey))
+                std::stable_sort(labels.begin(), labels.end(), byKey);
+            auto last = std::unique(labels.rbegin(), labels.rend(),
                                     [](const auto& a, const auto& b) { return a.first == b.first; });
-            node.labels.erase(node.labels.begin(), last.base());
+            labels.erase(labels.begin(), last.base());
+            node.labels.clear();
+            node.labels.reserve(labels.size());
+            for (const auto& [k, v] : labels) node.labels.emplace_back(k, v);
         }
         return {};
     });
@@ -587,6 +620,8 @@ enum WorkloadSource {
 };
 
 struct PodScratch {
+    explicit PodScratch(PodResourceSpec& spec) : resources(spec) {}
+
     std::string_view nameSpace;
     std::string_view name;
     std::string_view nodeName;
@@ -594,7 +629,10 @@ struct PodScratch {
     std::string_view workload[kWorkloadSources];
     std::string_view lwsGroupIndex; // each LeaderWorkerSet group is a gang of its own
     bool ownerIsController = false;
-    PodResourceSpec resources;
+    // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
+    PodResourceSpec& resources;
+    std::size_t containersUsed = 0;
+    std::size_t initContainersUsed = 0;
 };
 
 std::string_view* podLabelSlot(PodScratch& pod, std::string_view key) {
@@ -692,15 +730,20 @@ template <class V> Status readContainer(V& value, const Path& path, ContainerRes
     });
 }
 
-template <class V> Status readContainers(V& value, const Path& path, std::vector<ContainerResources>& out) {
+// Appends to out[0..used), reusing the containers (and their lists' storage) the previous pod
+// left beyond `used`: a 500,000-pod file should not allocate for every container.
+template <class V>
+Status readContainers(V& value, const Path& path, std::vector<ContainerResources>& out, std::size_t& used) {
     bool isList = false;
     if (Status s = expectArray(value, path, isList); !s || !isList) return s;
     std::size_t index = 0;
     return value.forEachElement([&](V& element) -> Status {
-        ContainerResources container;
-        if (Status s = readContainer(element, path.index(index++), container); !s) return s;
-        out.push_back(std::move(container));
-        return {};
+        if (used == out.size()) out.emplace_back();
+        ContainerResources& container = out[used++];
+        container.requests.clear();
+        container.limits.clear();
+        container.restartAlways = false;
+        return readContainer(element, path.index(index++), container);
     });
 }
 
@@ -709,8 +752,10 @@ template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& po
     if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
     return value.forEachField([&](std::string_view key, V& field) -> Status {
         if (key == "nodeName") return readScalar(field, path.field(key), pod.nodeName);
-        if (key == "containers") return readContainers(field, path.field(key), pod.resources.containers);
-        if (key == "initContainers") return readContainers(field, path.field(key), pod.resources.initContainers);
+        if (key == "containers")
+            return readContainers(field, path.field(key), pod.resources.containers, pod.containersUsed);
+        if (key == "initContainers")
+            return readContainers(field, path.field(key), pod.resources.initContainers, pod.initContainersUsed);
         if (key == "overhead") return readResources(field, path.field(key), pod.resources.overhead);
         return {};
     });
@@ -881,6 +926,7 @@ private:
             s = readNode(object, label);
             break;
         case ObjectKind::Pod:
+            reservePods(object, where);
             s = readPod(object, label);
             break;
         case ObjectKind::KueueTopology:
@@ -897,6 +943,19 @@ private:
         return Error{std::string(m_source) + object.locate(where) + ": " + s.error().message};
     }
 
+    // Doubling the pod list as it fills would write about twice its final size into fresh
+    // pages, and page faults are much of a cluster-sized read: when it is full, size it for the
+    // rest of the input at the pods' average size so far (at least 1.5 times, to stay geometric).
+    void reservePods(V& object, const typename V::Where& where) {
+        std::vector<Pod>& pods = m_out.snapshot.pods;
+        const std::size_t before = object.bytesBefore(where);
+        if (pods.empty()) m_firstPodOffset = before;
+        if (pods.empty() || pods.size() < pods.capacity() || before <= m_firstPodOffset) return;
+        const std::size_t perPod = (before - m_firstPodOffset) / pods.size();
+        const std::size_t rest = object.bytesAfter(where) / std::max<std::size_t>(perPod, 1);
+        pods.reserve(std::max(pods.size() + rest + rest / 16 + 16, pods.capacity() + pods.capacity() / 2));
+    }
+
     // Names the object while the name's storage is still alive.
     static Error labelled(const ObjectLabel& label, const Status& status) {
         return Error{label.str() + ": " + status.error().message};
@@ -904,11 +963,12 @@ private:
 
     Status readNode(V& object, ObjectLabel& label) {
         Node node;
+        m_labels.clear();
         // No Ready condition means the kubelet never reported: not ready.
         node.ready = false;
         const Path root;
         Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
-            if (key == "metadata") return readNodeMetadata(field, root.field(key), node, label);
+            if (key == "metadata") return readNodeMetadata(field, root.field(key), node, label, m_labels);
             if (key == "spec") return readNodeSpec(field, root.field(key), node);
             if (key == "status") return readNodeStatus(field, root.field(key), node);
             return {};
@@ -920,7 +980,8 @@ private:
     }
 
     Status readPod(V& object, ObjectLabel& label) {
-        PodScratch scratch;
+        PodScratch scratch(m_podResources);
+        m_podResources.overhead.clear();
         const Path root;
         Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
             if (key == "metadata") return readPodMetadata(field, root.field(key), scratch, label);
@@ -936,7 +997,9 @@ private:
         pod.name = scratch.name;
         pod.nodeName = scratch.nodeName;
         pod.phase = parsePhase(scratch.phase);
-        pod.requests = effectivePodRequests(scratch.resources);
+        m_podResources.containers.resize(scratch.containersUsed);
+        m_podResources.initContainers.resize(scratch.initContainersUsed);
+        pod.requests = effectivePodRequests(m_podResources);
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];
@@ -1000,6 +1063,9 @@ private:
     SnapshotBuilder& m_out;
     std::string_view m_source;
     int m_document;
+    PodResourceSpec m_podResources;   // scratch for readPod
+    std::size_t m_firstPodOffset = 0; // for reservePods
+    LabelViews m_labels;              // scratch for readNode
 };
 
 bool looksLikeJson(std::string_view text) {
@@ -1016,6 +1082,7 @@ Result<Snapshot> readJson(const simdjson::padded_string& input, std::string_view
     sj::parser parser;
     JsonContext context;
     context.begin = input.data();
+    context.end = input.data() + input.size();
     const std::string sourceName(source);
 
     auto syntaxError = [&]() {

@@ -3,6 +3,9 @@
 #include "core/gpu_resources.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace topodeck {
@@ -53,25 +56,52 @@ struct Coverage {
     int carriedLevels = 0;     // level keys carried by at least one node
 };
 
-Coverage measure(const TopologySpec& spec, const std::vector<const Node*>& nodes) {
-    Coverage coverage;
-    std::vector<std::size_t> perLevel(spec.levels.size(), 0);
-    for (const Node* node : nodes) {
-        bool any = false;
-        for (std::size_t i = 0; i < spec.levels.size(); ++i) {
-            if (node->label(spec.levels[i].nodeLabel)) {
-                ++perLevel[i];
-                any = true;
+// Which of the candidates' level keys the deciding nodes carry, taken once: nodes are grouped by
+// the set of candidate keys they carry (a handful of groups), so measuring a candidate costs
+// nothing per node. Looking every key of every candidate up on every node took a quarter of a
+// second at 65,000 nodes.
+class KeyCensus {
+public:
+    KeyCensus(const std::vector<const Node*>& nodes, const std::vector<const TopologySpec*>& candidates) {
+        for (const TopologySpec* spec : candidates)
+            for (const TopologyLevel& level : spec->levels) m_bits.try_emplace(level.nodeLabel, m_bits.size());
+        const std::size_t words = (m_bits.size() + 63) / 64;
+        std::vector<std::uint64_t> carried(words);
+        for (const Node* node : nodes) {
+            std::fill(carried.begin(), carried.end(), 0);
+            for (const auto& [key, value] : node->labels) {
+                if (auto it = m_bits.find(key); it != m_bits.end())
+                    carried[it->second / 64] |= std::uint64_t(1) << (it->second % 64);
             }
+            ++m_groups[carried];
         }
-        if (any) ++coverage.nodes;
     }
-    for (std::size_t count : perLevel) {
-        coverage.bestLevel = std::max(coverage.bestLevel, count);
-        if (count > 0) ++coverage.carriedLevels;
+
+    Coverage measure(const TopologySpec& spec) const {
+        Coverage coverage;
+        std::vector<std::size_t> perLevel(spec.levels.size(), 0);
+        for (const auto& [carried, count] : m_groups) {
+            bool any = false;
+            for (std::size_t i = 0; i < spec.levels.size(); ++i) {
+                const std::size_t bit = m_bits.at(spec.levels[i].nodeLabel);
+                if (carried[bit / 64] >> (bit % 64) & 1) {
+                    perLevel[i] += count;
+                    any = true;
+                }
+            }
+            if (any) coverage.nodes += count;
+        }
+        for (std::size_t count : perLevel) {
+            coverage.bestLevel = std::max(coverage.bestLevel, count);
+            if (count > 0) ++coverage.carriedLevels;
+        }
+        return coverage;
     }
-    return coverage;
-}
+
+private:
+    std::unordered_map<std::string_view, std::size_t> m_bits;   // level key -> bit
+    std::map<std::vector<std::uint64_t>, std::size_t> m_groups; // carried keys -> nodes
+};
 
 bool qualifies(const Coverage& coverage, std::size_t population) {
     return coverage.bestLevel > 0 && coverage.bestLevel * 2 >= population;
@@ -178,11 +208,17 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
     const std::vector<const Node*> nodes = decidingNodes(state);
     if (nodes.empty()) return std::nullopt;
 
+    const auto& presets = topologyPresets();
+    std::vector<const TopologySpec*> candidates;
+    for (const auto& [name, spec] : objects) candidates.push_back(&spec);
+    for (const TopologyPreset& preset : presets) candidates.push_back(&preset.spec);
+    const KeyCensus census(nodes, candidates);
+
     // The operator's own Topology objects before any preset.
     const TopologySpec* bestObject = nullptr;
     Coverage bestObjectCoverage;
     for (const auto& [name, spec] : objects) {
-        const Coverage coverage = measure(spec, nodes);
+        const Coverage coverage = census.measure(spec);
         if (qualifies(coverage, nodes.size()) && (!bestObject || betterThan(coverage, bestObjectCoverage))) {
             bestObject = &spec;
             bestObjectCoverage = coverage;
@@ -195,13 +231,12 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
     }
 
     // The generic preset (last) only when no specific one qualifies.
-    const auto& presets = topologyPresets();
     for (const bool generic : {false, true}) {
         const TopologyPreset* best = nullptr;
         Coverage bestCoverage;
         for (const TopologyPreset& preset : presets) {
             if ((preset.name == "generic") != generic) continue;
-            const Coverage coverage = measure(preset.spec, nodes);
+            const Coverage coverage = census.measure(preset.spec);
             if (qualifies(coverage, nodes.size()) && (!best || betterThan(coverage, bestCoverage))) {
                 best = &preset;
                 bestCoverage = coverage;
