@@ -34,6 +34,22 @@ double occupancy(std::int64_t used, std::int64_t total) {
     return total > 0 ? static_cast<double>(used) / static_cast<double>(total) : 0.0;
 }
 
+// The GPU count roles, the same for domains and nodes.
+QVariant gpuRole(const DomainTotals& t, int role) {
+    switch (role) {
+    case TopologyTreeModel::GpusTotalRole:
+        return int64(t.gpusTotal);
+    case TopologyTreeModel::GpusUsedRole:
+        return int64(t.gpusUsed);
+    case TopologyTreeModel::GpusFreeRole:
+        return int64(t.gpusFree);
+    case TopologyTreeModel::GpusUnavailableRole:
+        return int64(t.gpusUnavailable);
+    default:
+        return {};
+    }
+}
+
 QVariant numberAlignment() {
     return QVariant::fromValue(int(Qt::AlignRight | Qt::AlignVCenter));
 }
@@ -325,13 +341,10 @@ QVariant TopologyTreeModel::domainData(DomainId id, int column, int role) const 
     case IsNodeRole:
         return false;
     case GpusTotalRole:
-        return int64(t.gpusTotal);
     case GpusUsedRole:
-        return int64(t.gpusUsed);
     case GpusFreeRole:
-        return int64(t.gpusFree);
     case GpusUnavailableRole:
-        return int64(t.gpusUnavailable);
+        return gpuRole(t, role);
     case LevelNameRole:
         return QString::fromStdString(index.spec().levels[static_cast<std::size_t>(domain.level)].name);
     case PathRole:
@@ -386,13 +399,10 @@ QVariant TopologyTreeModel::nodeData(NodeId id, int column, int role) const {
     case IsNodeRole:
         return true;
     case GpusTotalRole:
-        return int64(t.gpusTotal);
     case GpusUsedRole:
-        return int64(t.gpusUsed);
     case GpusFreeRole:
-        return int64(t.gpusFree);
     case GpusUnavailableRole:
-        return int64(t.gpusUnavailable);
+        return gpuRole(t, role);
     case LevelNameRole:
         return tr("node");
     case PathRole: {
