@@ -30,6 +30,12 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         QStringLiteral("topology"),
         QCoreApplication::translate("CommandLine", "Use the Kueue or KAI Topology object with this name."),
         QStringLiteral("name"));
+    const QCommandLineOption gpuResourcesOption(
+        QStringLiteral("gpu-resources"),
+        QCoreApplication::translate("CommandLine",
+                                    "Resource names counted as GPUs, comma separated; a trailing * matches a prefix "
+                                    "(default nvidia.com/gpu)."),
+        QStringLiteral("names"));
     const QCommandLineOption simulateOption(
         QStringLiteral("simulate"),
         QCoreApplication::translate("CommandLine", "Run the demo simulator: gangs start and finish while you watch."));
@@ -46,8 +52,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
-    parser.addOptions(
-        {demoOption, fileOption, levelsOption, topologyOption, simulateOption, screenshotOption, selectOption});
+    parser.addOptions({demoOption, fileOption, levelsOption, topologyOption, gpuResourcesOption, simulateOption,
+                       screenshotOption, selectOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -98,6 +104,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         }
     }
     m_options.topology = parser.value(topologyOption).trimmed();
+    m_options.gpuResources = parser.value(gpuResourcesOption).trimmed();
     m_options.simulate = parser.isSet(simulateOption);
     m_options.screenshot = parser.value(screenshotOption);
     if (parser.isSet(screenshotOption) && m_options.screenshot.isEmpty()) {

@@ -10,8 +10,9 @@ namespace topodeck {
 struct LaunchOptions {
     QString demo = QStringLiteral("gb200"); // used when no file is given
     QString file;
-    QString topology;   // a topology object's name from the file
-    QStringList levels; // node-label keys, top level first
+    QString topology;     // a topology object's name from the file
+    QStringList levels;   // node-label keys, top level first
+    QString gpuResources; // resource names counted as GPUs, comma separated; empty = nvidia.com/gpu
     bool simulate = false;
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there

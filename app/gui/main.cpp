@@ -38,6 +38,8 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
     if (!options.levels.isEmpty())
         args.insert(args.end(), {"--levels", options.levels.join(QLatin1Char(',')).toStdString()});
     if (!options.topology.isEmpty()) args.insert(args.end(), {"--topology", options.topology.toStdString()});
+    if (!options.gpuResources.isEmpty())
+        args.insert(args.end(), {"--gpu-resources", options.gpuResources.toStdString()});
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

@@ -170,7 +170,7 @@ void MainWindow::buildStatusBar() {
 }
 
 void MainWindow::open(const LaunchOptions& options) {
-    m_session->setTopologyChoice(options.topology, options.levels);
+    m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources);
     m_simulate->setChecked(options.simulate);
     m_session->setSimulationEnabled(options.simulate);
     if (!options.file.isEmpty())

@@ -8,9 +8,10 @@ namespace topodeck {
 
 namespace {
 
-TopologyChoice toChoice(const QString& topologyName, const QStringList& levelKeys) {
+TopologyChoice toChoice(const QString& topologyName, const QStringList& levelKeys, const QString& gpuResources) {
     TopologyChoice choice;
     choice.topologyName = topologyName.toStdString();
+    choice.gpuResources = gpuResources.toStdString();
     choice.levelKeys.reserve(static_cast<std::size_t>(levelKeys.size()));
     for (const QString& key : levelKeys) choice.levelKeys.push_back(key.toStdString());
     return choice;
@@ -43,7 +44,7 @@ void ClusterSession::openDemo(const QString& name) {
     SessionWorker* worker = m_worker;
     QMetaObject::invokeMethod(
         worker,
-        [worker, request, name, choice = toChoice(m_topologyName, m_levelKeys)] {
+        [worker, request, name, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
             worker->openDemo(request, name, choice);
         },
         Qt::QueuedConnection);
@@ -54,15 +55,17 @@ void ClusterSession::openFile(const QString& path) {
     SessionWorker* worker = m_worker;
     QMetaObject::invokeMethod(
         worker,
-        [worker, request, path, choice = toChoice(m_topologyName, m_levelKeys)] {
+        [worker, request, path, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
             worker->openFile(request, path, choice);
         },
         Qt::QueuedConnection);
 }
 
-void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys) {
+void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
+                                       const QString& gpuResources) {
     m_topologyName = topologyName;
     m_levelKeys = levelKeys;
+    m_gpuResources = gpuResources;
 }
 
 void ClusterSession::setSimulationEnabled(bool on) {

@@ -31,7 +31,10 @@ public:
 
     // Applies to the next open. Empty name and keys = automatic: a demo uses its own spec, a file
     // what resolveTopology() picks.
-    void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys);
+    // gpuResources: comma-separated resource names counted as GPUs (a trailing '*' matches a
+    // prefix); empty = nvidia.com/gpu.
+    void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
+                           const QString& gpuResources = QString());
 
     // The demo simulator (demo sources only; off by default).
     void setSimulationEnabled(bool on);
@@ -56,6 +59,7 @@ private:
 
     QString m_topologyName;
     QStringList m_levelKeys;
+    QString m_gpuResources;
     bool m_simulationEnabled = false;
 
     mutable QMutex m_mutex; // guards the two below

@@ -44,7 +44,7 @@ void SessionWorker::openDemo(std::uint64_t request, const QString& name, const T
         if (!resolved) return fail(request, sourceName, resolved.error().message);
         spec = std::move(resolved.value());
     }
-    loaded.index = TopologyIndex::build(loaded.state, std::move(spec));
+    loaded.index = TopologyIndex::build(loaded.state, std::move(spec), choice.gpus());
     loaded.title = QString::fromStdString(demo->title);
     loaded.status = {sourceName, SourceHealth::Live, QString(), {}};
     install(request, std::move(loaded));
@@ -64,7 +64,7 @@ void SessionWorker::openFile(std::uint64_t request, const QString& path, const T
     Result<TopologySpec> spec = resolveTopology(loaded.state, choice.topologyName, choice.levelKeys);
     if (!spec) return fail(request, sourceName, spec.error().message);
     if (superseded(request)) return;
-    loaded.index = TopologyIndex::build(loaded.state, std::move(spec.value()));
+    loaded.index = TopologyIndex::build(loaded.state, std::move(spec.value()), choice.gpus());
     loaded.title = path;
     loaded.status = {sourceName, SourceHealth::Live,
                      tr("%1 nodes, %2 pods").arg(loaded.state.presentNodeCount()).arg(loaded.state.podCount()),

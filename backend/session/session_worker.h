@@ -10,8 +10,10 @@
 #include <QString>
 #include <QTimer>
 
+#include "core/gpu_resources.h"
 #include <atomic>
 #include <cstdint>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,8 +24,10 @@ namespace topodeck {
 struct TopologyChoice {
     std::string topologyName;
     std::vector<std::string> levelKeys;
+    std::string gpuResources; // comma-separated resource names counted as GPUs; empty = nvidia.com/gpu
 
     bool automatic() const { return topologyName.empty() && levelKeys.empty(); }
+    GpuResources gpus() const { return gpuResources.empty() ? GpuResources() : GpuResources::fromList(gpuResources); }
 };
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating

@@ -10,6 +10,7 @@ class TestCommandLine : public QObject {
 private Q_SLOTS:
     void parse_data();
     void parse();
+    void gpuResources();
     void errors_data();
     void errors();
 };
@@ -53,6 +54,14 @@ void TestCommandLine::parse() {
     QTEST(o.simulate, "simulate");
     QTEST(o.screenshot, "screenshot");
     QTEST(o.select, "select");
+}
+
+void TestCommandLine::gpuResources() {
+    CommandLine commandLine;
+    QCOMPARE(commandLine.parse({QStringLiteral("topodeck"), QStringLiteral("--gpu-resources"),
+                                QStringLiteral(" amd.com/gpu,nvidia.com/mig-* ")}),
+             CommandLine::Outcome::Run);
+    QCOMPARE(commandLine.options().gpuResources, QStringLiteral("amd.com/gpu,nvidia.com/mig-*"));
 }
 
 void TestCommandLine::errors_data() {

@@ -243,6 +243,14 @@ void TestClusterSession::topologyChoiceAppliesToDemo() {
     session.openDemo(QStringLiteral("h100"));
     QVERIFY(published.wait(kTimeoutMs));
     QCOMPARE(session.latestSnapshot()->index.spec(), own);
+    QCOMPARE(session.latestSnapshot()->index.root().totals.gpusTotal, 1024);
+
+    // Other GPU resource names: the H100 demo has no AMD GPUs.
+    session.setTopologyChoice(QString(), {}, QStringLiteral("amd.com/gpu"));
+    session.openDemo(QStringLiteral("h100"));
+    QVERIFY(published.wait(kTimeoutMs));
+    QCOMPARE(session.latestSnapshot()->index.root().totals.gpusTotal, 0);
+    QCOMPARE(session.latestSnapshot()->index.gpuResources().patterns(), std::vector<std::string>{"amd.com/gpu"});
 }
 
 void TestClusterSession::supersededOpenIsDropped() {
