@@ -1,6 +1,7 @@
 #include "models/topology_tree_model.h"
 
 #include <QColor>
+#include <QLocale>
 
 #include <limits>
 #include <string_view>
@@ -26,8 +27,13 @@ QVariant int64(std::int64_t value) {
     return QVariant::fromValue<qint64>(value);
 }
 
+// Counts as people read them ("16,123"); item views would drop the group separator from numbers.
+QString count(std::int64_t value) {
+    return QLocale().toString(static_cast<qint64>(value));
+}
+
 QString ratio(std::int64_t part, std::int64_t whole) {
-    return QString::number(part) + QLatin1Char('/') + QString::number(whole);
+    return count(part) + QLatin1Char('/') + count(whole);
 }
 
 double occupancy(std::int64_t used, std::int64_t total) {
@@ -307,11 +313,11 @@ QVariant TopologyTreeModel::domainData(DomainId id, int column, int role) const 
         case OccupancyColumn:
             return ratio(t.gpusUsed, t.gpusTotal);
         case FreeColumn:
-            return int64(t.gpusFree);
+            return count(t.gpusFree);
         case NodesColumn:
             return ratio(t.nodesReady, t.nodesTotal);
         case NotReadyColumn:
-            return int64(t.nodesTotal - t.nodesReady);
+            return count(t.nodesTotal - t.nodesReady);
         default:
             return {};
         }
@@ -370,7 +376,7 @@ QVariant TopologyTreeModel::nodeData(NodeId id, int column, int role) const {
         case OccupancyColumn:
             return ratio(t.gpusUsed, t.gpusTotal);
         case FreeColumn:
-            return int64(t.gpusFree);
+            return count(t.gpusFree);
         case NodesColumn:
             return state;
         default:

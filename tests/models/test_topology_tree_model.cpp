@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -37,7 +38,7 @@ QString text(const QAbstractItemModel& model, const QModelIndex& parent, int row
 }
 
 QString ratio(std::int64_t a, std::int64_t b) {
-    return QString::number(a) + QLatin1Char('/') + QString::number(b);
+    return QLocale().toString(qint64(a)) + QLatin1Char('/') + QLocale().toString(qint64(b));
 }
 
 // Every row under `parent` shows what the index holds for `domain`, recursively.
@@ -61,11 +62,12 @@ void compareSubtree(const TopologyTreeModel& model, const QModelIndex& parent, c
         QCOMPARE(text(model, parent, row, TopologyTreeModel::NameColumn), name);
         QCOMPARE(text(model, parent, row, TopologyTreeModel::OccupancyColumn),
                  ratio(d.totals.gpusUsed, d.totals.gpusTotal));
-        QCOMPARE(text(model, parent, row, TopologyTreeModel::FreeColumn), QString::number(d.totals.gpusFree));
+        QCOMPARE(text(model, parent, row, TopologyTreeModel::FreeColumn),
+                 QLocale().toString(qint64(d.totals.gpusFree)));
         QCOMPARE(text(model, parent, row, TopologyTreeModel::NodesColumn),
                  ratio(d.totals.nodesReady, d.totals.nodesTotal));
         QCOMPARE(text(model, parent, row, TopologyTreeModel::NotReadyColumn),
-                 QString::number(d.totals.nodesTotal - d.totals.nodesReady));
+                 QLocale().toString(qint64(d.totals.nodesTotal - d.totals.nodesReady)));
         QCOMPARE(at.data(TopologyTreeModel::GpusTotalRole).toLongLong(), d.totals.gpusTotal);
         QCOMPARE(at.data(TopologyTreeModel::GpusFreeRole).toLongLong(), d.totals.gpusFree);
         QCOMPARE(at.data(TopologyTreeModel::PathRole).toString(), QString::fromStdString(index.pathName(child)));
@@ -87,7 +89,7 @@ void compareSubtree(const TopologyTreeModel& model, const QModelIndex& parent, c
         QCOMPARE(at.data().toString(), QString::fromStdString(snapshot.node(node)->name));
         const NodeStats& stats = index.node(node);
         QCOMPARE(text(model, parent, row, TopologyTreeModel::OccupancyColumn), ratio(stats.gpusUsed, stats.gpusTotal));
-        QCOMPARE(text(model, parent, row, TopologyTreeModel::FreeColumn), QString::number(stats.gpusFree()));
+        QCOMPARE(text(model, parent, row, TopologyTreeModel::FreeColumn), QLocale().toString(qint64(stats.gpusFree())));
         QCOMPARE(at.data(Qt::ForegroundRole).isValid(), !stats.schedulable);
         ++nodesSeen;
         ++row;
@@ -164,7 +166,7 @@ void TestTopologyTreeModel::showsTheIndex() {
     // Some demo nodes are NotReady or cordoned: they are greyed, and counted as not ready.
     qint64 notReady = 0;
     for (int row = 0; row < model.rowCount(); ++row)
-        notReady += model.index(row, TopologyTreeModel::NotReadyColumn).data().toLongLong();
+        notReady += QLocale().toLongLong(model.index(row, TopologyTreeModel::NotReadyColumn).data().toString());
     QVERIFY(notReady > 0);
 }
 
