@@ -123,14 +123,8 @@ Result<Snapshot> readInput(const std::string& file) {
     return readSnapshotText(*text, "stdin");
 }
 
-void applyAll(ClusterState& state, std::vector<ClusterEvent> events) {
-    for (ClusterEvent& event : events) (void)state.apply(std::move(event));
-}
-
 Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
-    // A demo knows its own hierarchy; flags still override it like they do for files.
-    if (shown.demo && s.levels.empty() && s.topologyName.empty()) return shown.demo->topology;
-    return resolveTopology(shown.state, s.topologyName, s.levels);
+    return resolveTopology(shown.state, s.topologyName, s.levels, shown.demo ? &shown.demo->topology : nullptr);
 }
 
 Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
@@ -138,7 +132,8 @@ Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
     if (!s.demo.empty()) {
         auto demo = makeDemoCluster(s.demo);
         if (!demo) return demo.error();
-        applyAll(shown->state, demo->events);
+        // Copies: the events stay with the demo, which --watch's simulator learns its gangs from.
+        for (const ClusterEvent& event : demo->events) (void)shown->state.apply(event);
         shown->demo = std::move(*demo);
     } else {
         auto snapshot = readInput(s.file);

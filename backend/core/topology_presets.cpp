@@ -248,7 +248,7 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
 }
 
 Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
-                                     const std::vector<std::string>& levelKeys) {
+                                     const std::vector<std::string>& levelKeys, const TopologySpec* sourceTopology) {
     if (!levelKeys.empty()) {
         for (std::size_t i = 0; i < levelKeys.size(); ++i) {
             if (levelKeys[i].empty())
@@ -272,6 +272,7 @@ Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view
         if (const TopologyPreset* preset = findTopologyPreset(topologyName)) return fromPreset(state, *preset);
         return Error{"unknown topology \"" + std::string(topologyName) + "\"; known: " + knownNames(state)};
     }
+    if (sourceTopology) return *sourceTopology;
     if (std::optional<TopologySpec> spec = detectTopology(state)) return std::move(*spec);
     return Error{"cannot tell the topology from the node labels: pass --levels KEY,KEY,... (top level first) or "
                  "--topology NAME (one of: " +

@@ -34,9 +34,11 @@ const TopologyPreset* findTopologyPreset(std::string_view name);
 std::optional<TopologySpec> detectTopology(const ClusterState& state);
 
 // What the CLI and GUI use: explicit level keys win (origin "flags"), then a name (a Topology
-// object in the state or a preset; an unknown name is an error listing the known ones), then
-// detectTopology(); otherwise an error that says to pass --levels.
+// object in the state or a preset; an unknown name is an error listing the known ones), then the
+// source's own hierarchy when it has one (a demo's), then detectTopology(); otherwise an error
+// that says to pass --levels.
 Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
-                                     const std::vector<std::string>& levelKeys);
+                                     const std::vector<std::string>& levelKeys,
+                                     const TopologySpec* sourceTopology = nullptr);
 
 } // namespace topodeck

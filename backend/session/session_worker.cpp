@@ -38,13 +38,9 @@ void SessionWorker::openDemo(std::uint64_t request, const QString& name, const T
     for (ClusterEvent& event : demo->events) loaded.state.apply(std::move(event));
     if (superseded(request)) return;
 
-    TopologySpec spec = demo->topology;
-    if (!choice.automatic()) {
-        Result<TopologySpec> resolved = resolveTopology(loaded.state, choice.topologyName, choice.levelKeys);
-        if (!resolved) return fail(request, sourceName, resolved.error().message);
-        spec = std::move(resolved.value());
-    }
-    loaded.index = TopologyIndex::build(loaded.state, std::move(spec), choice.gpus());
+    Result<TopologySpec> spec = resolveTopology(loaded.state, choice.topologyName, choice.levelKeys, &demo->topology);
+    if (!spec) return fail(request, sourceName, spec.error().message);
+    loaded.index = TopologyIndex::build(loaded.state, std::move(spec.value()), choice.gpus());
     loaded.title = QString::fromStdString(demo->title);
     loaded.status = {sourceName, SourceHealth::Live, QString(), {}};
     install(request, std::move(loaded));

@@ -26,7 +26,6 @@ struct TopologyChoice {
     std::vector<std::string> levelKeys;
     std::string gpuResources; // comma-separated resource names counted as GPUs; empty = nvidia.com/gpu
 
-    bool automatic() const { return topologyName.empty() && levelKeys.empty(); }
     GpuResources gpus() const { return gpuResources.empty() ? GpuResources() : GpuResources::fromList(gpuResources); }
 };
 

@@ -311,6 +311,16 @@ void TestTopologyPresets::resolveOrder() {
     Result<TopologySpec> detected = resolveTopology(state, {}, {});
     QVERIFY(detected.ok());
     QCOMPARE(qs(detected->name), QStringLiteral("racks"));
+
+    // A source with its own hierarchy (a demo): used when nothing is asked, flags still win.
+    TopologySpec own = TopologySpec::fromLabelKeys({"example.com/own"});
+    own.name = "own";
+    Result<TopologySpec> sourceSpec = resolveTopology(state, {}, {}, &own);
+    QVERIFY(sourceSpec.ok());
+    QCOMPARE(*sourceSpec, own);
+    Result<TopologySpec> overridden = resolveTopology(state, "racks", {}, &own);
+    QVERIFY(overridden.ok());
+    QCOMPARE(qs(overridden->name), QStringLiteral("racks"));
 }
 
 void TestTopologyPresets::resolveErrors() {
