@@ -10,8 +10,12 @@ build_packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libsimdjson-dev
 )
+# The real-Slurm integration test runs its own munged, slurmctld and slurmd daemons (Debian 12
+# ships Slurm 22.05). Not slurm-wlm-emulator: it replaces slurmctld/slurmd system-wide with
+# front-end builds that do not work.
 test_packages=(
   libbenchmark-dev xvfb xauth
+  slurmctld slurmd slurm-client munge
 )
 run_packages=(
   qt6-qpa-plugins libqt6svg6 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
@@ -34,5 +38,13 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Installing munge and the Slurm daemons must not start them as services: the tests start their
+# own. A policy-rc.d that denies every start is put in place for the install if none exists.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+  $SUDO chmod 755 "$policy"
+  trap '$SUDO rm -f "$policy"' EXIT
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

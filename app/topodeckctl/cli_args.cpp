@@ -37,6 +37,13 @@ const std::string* ParsedArgs::value(std::string_view name) const {
     return it == m_values.end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> ParsedArgs::values(std::string_view name) const {
+    std::vector<std::string> out;
+    for (const auto& [flag, value] : m_given)
+        if (flag == name) out.push_back(value);
+    return out;
+}
+
 Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args) {
     ParsedArgs parsed;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -85,6 +92,7 @@ Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::strin
         } else {
             return Error{"flag " + shown + " needs a value (" + flag->valueName + ")"};
         }
+        parsed.m_given.emplace_back(flag->name, parsed.m_values[flag->name]);
     }
     return parsed;
 }

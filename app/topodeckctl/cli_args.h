@@ -37,12 +37,15 @@ public:
     bool has(std::string_view name) const { return m_values.find(name) != m_values.end(); }
     // The last value given for a flag, or nullptr when it was not given.
     const std::string* value(std::string_view name) const;
+    // Every value given for a repeatable flag, in order (empty when it was not given).
+    std::vector<std::string> values(std::string_view name) const;
     const std::vector<std::string>& positionals() const { return m_positionals; }
     bool helpRequested() const { return m_help; }
 
 private:
     friend Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args);
     std::map<std::string, std::string, std::less<>> m_values; // switches hold ""
+    std::vector<std::pair<std::string, std::string>> m_given; // (flag, value) in command-line order
     std::vector<std::string> m_positionals;
     bool m_help = false;
 };

@@ -2,6 +2,7 @@
 // and is listed once in kCommands below.
 
 #include "cli_args.h"
+#include "plan_command.h"
 #include "show_command.h"
 #include "terminal.h"
 
@@ -25,12 +26,14 @@ struct Command {
 
 const std::array kCommands = {
     Command{"show", "Show the topology tree with GPU occupancy per domain", runShowCommand},
+    Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
     Command{"version", "Print the topodeckctl version", runVersion},
 };
 
 std::string mainHelp() {
-    std::string out = "topodeckctl shows GPU cluster topology: which racks, blocks and NVLink domains hold free\n"
-                      "GPUs, read from a snapshot file (as kubectl prints it) or an embedded demo cluster.\n\n"
+    std::string out = "topodeckctl shows GPU cluster topology (which racks, blocks and NVLink domains hold free\n"
+                      "GPUs) and dry-runs gang placements under Kueue, Volcano, KAI and Slurm rules, on a\n"
+                      "snapshot file (as kubectl prints it) or an embedded demo cluster.\n\n"
                       "Usage:\n  topodeckctl <command> [flags]\n\nCommands:\n";
     for (const Command& command : kCommands) {
         out += "  ";

@@ -1,5 +1,6 @@
 #include "show_command.h"
 
+#include "cluster_input.h"
 #include "terminal.h"
 
 #include "core/cluster_state.h"
@@ -20,11 +21,8 @@
 namespace topodeck::cli {
 namespace {
 
-constexpr std::size_t kMaxWarningsShown = 20;
-
 struct ShowSettings {
-    std::string demo;
-    std::string file; // "-" = stdin
+    ClusterSource source;
     std::string topologyName;
     std::vector<std::string> levels;
     GpuResources gpus;
@@ -36,11 +34,10 @@ struct ShowSettings {
     ShowOptions render;
 };
 
-// The cluster being shown: the state the events built, and the index over it.
+// The cluster being shown and the index over it.
 struct Shown {
-    ClusterState state;
+    std::unique_ptr<LoadedCluster> cluster;
     TopologyIndex index;
-    std::optional<DemoCluster> demo;
 };
 
 Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
@@ -48,14 +45,9 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
     if (!args.positionals().empty())
         return Error{"unexpected argument \"" + args.positionals().front() + "\" (show takes only flags)"};
 
-    const std::string* demo = args.value("demo");
-    const std::string* file = args.value("filename");
-    if ((demo != nullptr) == (file != nullptr)) return Error{"give either --demo NAME or -f FILE"};
-    if (demo != nullptr) s.demo = *demo;
-    if (file != nullptr) {
-        if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
-        s.file = *file;
-    }
+    auto source = ClusterSource::fromArgs(args);
+    if (!source) return source.error();
+    s.source = std::move(*source);
 
     if (const std::string* levels = args.value("levels")) {
         s.levels = splitList(*levels);
@@ -106,53 +98,24 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
         if (!value) return value.error();
         s.ticks = *value;
     }
-    if (s.watch && s.file == "-") return Error{"--watch needs a file it can re-read, not stdin"};
+    if (s.watch && s.source.file == "-") return Error{"--watch needs a file it can re-read, not stdin"};
     return s;
 }
 
-void printWarnings(const std::vector<std::string>& warnings) {
-    const std::size_t shown = std::min(warnings.size(), kMaxWarningsShown);
-    for (std::size_t i = 0; i < shown; ++i) printWarning(warnings[i]);
-    if (warnings.size() > shown) printWarning(std::to_string(warnings.size() - shown) + " more warnings not shown");
-}
-
-Result<Snapshot> readInput(const std::string& file) {
-    if (file != "-") return readSnapshotFile(file);
-    auto text = readAll(stdin);
-    if (!text) return text.error();
-    return readSnapshotText(*text, "stdin");
-}
-
 Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
-    return resolveTopology(shown.state, s.topologyName, s.levels, shown.demo ? &shown.demo->topology : nullptr);
+    const auto& demo = shown.cluster->demo;
+    return resolveTopology(shown.cluster->state, s.topologyName, s.levels, demo ? &demo->topology : nullptr);
 }
 
 Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
+    auto cluster = loadCluster(s.source);
+    if (!cluster) return cluster.error();
     auto shown = std::make_unique<Shown>();
-    if (!s.demo.empty()) {
-        auto demo = makeDemoCluster(s.demo);
-        if (!demo) return demo.error();
-        // Copies: the events stay with the demo, which --watch's simulator learns its gangs from.
-        for (const ClusterEvent& event : demo->events) (void)shown->state.apply(event);
-        shown->demo = std::move(*demo);
-    } else {
-        auto snapshot = readInput(s.file);
-        if (!snapshot) return snapshot.error();
-        printWarnings(snapshot->warnings);
-        std::move(*snapshot).applyTo(shown->state);
-    }
+    shown->cluster = std::move(*cluster);
     auto spec = topologyFor(s, *shown);
     if (!spec) return spec.error();
-    shown->index = TopologyIndex::build(shown->state, std::move(*spec), s.gpus);
+    shown->index = TopologyIndex::build(shown->cluster->state, std::move(*spec), s.gpus);
     return shown;
-}
-
-std::string describeSource(const ShowSettings& s, const Shown& shown, bool forPeople) {
-    if (shown.demo) {
-        if (!forPeople) return "demo:" + shown.demo->name;
-        return "demo " + shown.demo->name + (shown.demo->title.empty() ? "" : " · " + shown.demo->title);
-    }
-    return s.file == "-" ? std::string("stdin") : s.file;
 }
 
 std::string formatSeconds(double seconds) {
@@ -178,8 +141,9 @@ public:
             g_keptUntilExit = m_shown.release();
             return kExitOk;
         }
-        if (m_shown->demo) m_simulator.emplace(*m_shown->demo, m_shown->demo->seed);
-        if (!m_settings.file.empty()) m_fileTime = modificationTime();
+        const auto& demo = m_shown->cluster->demo;
+        if (demo) m_simulator.emplace(*demo, demo->seed);
+        if (!m_settings.source.file.empty()) m_fileTime = modificationTime();
         while (m_settings.ticks == 0 || m_frames < m_settings.ticks) {
             std::this_thread::sleep_for(std::chrono::duration<double>(m_settings.interval));
             if (advance()) draw();
@@ -192,10 +156,10 @@ private:
     bool advance() {
         if (m_simulator) {
             bool topologyChanged = false;
-            for (const ClusterEvent& event : m_simulator->step(m_shown->state)) {
-                const AppliedEvent applied = m_shown->state.apply(event);
+            for (const ClusterEvent& event : m_simulator->step(m_shown->cluster->state)) {
+                const AppliedEvent applied = m_shown->cluster->state.apply(event);
                 topologyChanged = topologyChanged || applied.topologiesChanged;
-                m_shown->index.apply(m_shown->state, applied);
+                m_shown->index.apply(m_shown->cluster->state, applied);
             }
             if (topologyChanged) rebuildIndex();
             return true;
@@ -207,7 +171,7 @@ private:
         m_fileTime = time;
         auto reloaded = load(m_settings);
         if (!reloaded) {
-            printWarning("re-reading " + m_settings.file + ": " + reloaded.error().message);
+            printWarning("re-reading " + m_settings.source.file + ": " + reloaded.error().message);
             return false;
         }
         m_shown = std::move(*reloaded);
@@ -220,12 +184,12 @@ private:
             printWarning("topology changed and cannot be resolved: " + spec.error().message);
             return;
         }
-        m_shown->index = TopologyIndex::build(m_shown->state, std::move(*spec), m_settings.gpus);
+        m_shown->index = TopologyIndex::build(m_shown->cluster->state, std::move(*spec), m_settings.gpus);
     }
 
     std::optional<std::filesystem::file_time_type> modificationTime() const {
         std::error_code ec;
-        const auto time = std::filesystem::last_write_time(m_settings.file, ec);
+        const auto time = std::filesystem::last_write_time(m_settings.source.file, ec);
         if (ec) return std::nullopt;
         return time;
     }
@@ -233,9 +197,9 @@ private:
     void draw() {
         ++m_frames;
         ShowOptions options = m_settings.render;
-        options.source = describeSource(m_settings, *m_shown, !m_settings.json);
+        options.source = m_settings.source.describe(m_shown->cluster->demo, !m_settings.json);
         if (m_settings.json) {
-            writeStdout(renderShowJson(m_shown->index, m_shown->state, options));
+            writeStdout(renderShowJson(m_shown->index, m_shown->cluster->state, options));
             return;
         }
         std::string text;
@@ -245,7 +209,7 @@ private:
             if (m_settings.terminal) text += " · Ctrl-C to stop";
             text += "\n\n";
         }
-        text += renderShowTable(m_shown->index, m_shown->state, options);
+        text += renderShowTable(m_shown->index, m_shown->cluster->state, options);
         if (m_settings.watch && m_settings.terminal) {
             writeStdout(redrawScreen(text, m_frames == 1));
         } else {

@@ -1,6 +1,7 @@
 #include "core/show_report.h"
 
 #include "core/json_text.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -24,20 +25,6 @@ std::string_view toChars(std::int64_t value, char (&buffer)[24]) {
 void appendInt(std::string& out, std::int64_t value) {
     char buffer[24];
     out += toChars(value, buffer);
-}
-
-// 1234567 -> "1,234,567": cluster-sized counts are hard to read without separators.
-std::string grouped(std::int64_t value) {
-    char buffer[24];
-    const std::string_view digits = toChars(value, buffer);
-    const std::size_t sign = (!digits.empty() && digits.front() == '-') ? 1 : 0;
-    std::string out(digits.substr(0, sign));
-    const std::size_t count = digits.size() - sign;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (i > 0 && (count - i) % 3 == 0) out += ',';
-        out += digits[sign + i];
-    }
-    return out;
 }
 
 std::int64_t nodesNotReady(const DomainTotals& t) {
@@ -102,15 +89,6 @@ constexpr std::string_view grey = "\x1b[90m";
 constexpr std::string_view kUsedGlyph = "█";
 constexpr std::string_view kFreeGlyph = "░";
 constexpr std::string_view kUnavailableGlyph = "▒";
-
-// Terminal columns of UTF-8 text: every glyph we print (box drawing, blocks, ASCII label values)
-// is one column wide, so counting code points is exact.
-std::size_t displayWidth(std::string_view text) {
-    std::size_t width = 0;
-    for (unsigned char c : text)
-        if ((c & 0xC0) != 0x80) ++width;
-    return width;
-}
 
 std::string_view occupancyColor(int percent) {
     if (percent > 90) return ansi::red;
@@ -341,11 +319,11 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     listField("Labels:", keys, "›");
     if (!index.spec().nvlinkLabel.empty()) {
         const std::size_t count = index.nvlinkDomainCount();
-        field("NVLink:", index.spec().nvlinkLabel + " (" + grouped(static_cast<std::int64_t>(count)) +
+        field("NVLink:", index.spec().nvlinkLabel + " (" + groupThousands(static_cast<std::int64_t>(count)) +
                              (count == 1 ? " domain)" : " domains)"));
     }
 
-    std::string gpus = grouped(t.gpusUsed) + '/' + grouped(t.gpusTotal) + " used";
+    std::string gpus = groupThousands(t.gpusUsed) + '/' + groupThousands(t.gpusTotal) + " used";
     if (t.gpusTotal == 0) {
         // Most often the cluster names its GPUs differently; say what was counted.
         gpus = "none found (counting ";
@@ -354,20 +332,20 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
         gpus += ')';
     }
     const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
-    if (percent >= 0) gpus += " (" + std::to_string(percent) + "%) · " + grouped(t.gpusFree) + " free";
-    if (t.gpusUnavailable > 0) gpus += " · " + grouped(t.gpusUnavailable) + " unavailable";
-    if (t.gpusFragmented > 0) gpus += " · " + grouped(t.gpusFragmented) + " free on partly used nodes";
+    if (percent >= 0) gpus += " (" + std::to_string(percent) + "%) · " + groupThousands(t.gpusFree) + " free";
+    if (t.gpusUnavailable > 0) gpus += " · " + groupThousands(t.gpusUnavailable) + " unavailable";
+    if (t.gpusFragmented > 0) gpus += " · " + groupThousands(t.gpusFragmented) + " free on partly used nodes";
     field("GPUs:", gpus);
 
-    std::string nodes = grouped(t.nodesReady) + '/' + grouped(t.nodesTotal) + " ready";
-    nodes += " · " + grouped(nodesNotReady(t)) + " not ready";
-    nodes += " · " + grouped(nodesCordoned(t)) + " cordoned";
-    nodes += " · " + grouped(t.pods) + (t.pods == 1 ? " pod" : " pods");
+    std::string nodes = groupThousands(t.nodesReady) + '/' + groupThousands(t.nodesTotal) + " ready";
+    nodes += " · " + groupThousands(nodesNotReady(t)) + " not ready";
+    nodes += " · " + groupThousands(nodesCordoned(t)) + " cordoned";
+    nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " pod" : " pods");
     field("Nodes:", nodes);
 }
 
 std::string countOrDash(std::int64_t value) {
-    return value > 0 ? grouped(value) : std::string("-");
+    return value > 0 ? groupThousands(value) : std::string("-");
 }
 
 } // namespace
@@ -395,17 +373,17 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
     for (const TableRow& row : rows) {
         const DomainTotals& t = row.totals;
         Cells c;
-        c.used = grouped(t.gpusUsed);
-        c.total = grouped(t.gpusTotal);
+        c.used = groupThousands(t.gpusUsed);
+        c.total = groupThousands(t.gpusTotal);
         const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
         c.percent = percent < 0 ? std::string("-") : std::to_string(percent) + '%';
-        c.free = grouped(t.gpusFree);
+        c.free = groupThousands(t.gpusFree);
         if (row.isNode) {
             // A node is its own largest free block; say plainly what is wrong with it instead.
             c.notReady = t.nodesReady == 0 ? "yes" : "";
             c.cordoned = t.nodesReady > 0 && t.nodesSchedulable == 0 ? "yes" : "";
         } else {
-            c.maxFree = grouped(row.maxFreeOnNode);
+            c.maxFree = groupThousands(row.maxFreeOnNode);
             c.notReady = countOrDash(nodesNotReady(t));
             c.cordoned = countOrDash(nodesCordoned(t));
         }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -792,9 +793,144 @@ template <class V> Status readTopologyLevels(V& value, const Path& path, std::ve
     });
 }
 
+// ---- Volcano HyperNode
+
+template <class V> Status readInt32(V& value, const Path& path, std::int32_t& out) {
+    const ValueType type = value.type();
+    if (type == ValueType::Null) return {};
+    if (type == ValueType::Invalid) return Error{"invalid input"};
+    if (type != ValueType::String && type != ValueType::Number) return typeError(path, "an integer", type);
+    std::string_view text;
+    if (!value.text(type, text)) return Error{"invalid input"};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return Error{path.str() + ": expected an integer, got \"" + std::string(text) + "\""};
+    return {};
+}
+
+// A list of strings (matchExpressions values).
+template <class V> Status readStringList(V& value, const Path& path, std::vector<std::string>& out) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        std::string_view text;
+        if (Status s = readScalar(element, path.index(index++), text); !s) return s;
+        out.emplace_back(text);
+        return {};
+    });
+}
+
+template <class V> Status readLabelMatch(V& value, const Path& path, HyperNodeMember& member) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "matchLabels")
+            return readStringMap(field, path.field(key), [&](std::string_view k, std::string_view v) {
+                member.matchLabels.emplace_back(k, v);
+            });
+        if (key != "matchExpressions") return {};
+        const Path listPath = path.field(key);
+        bool isList = false;
+        if (Status s = expectArray(field, listPath, isList); !s || !isList) return s;
+        std::size_t index = 0;
+        return field.forEachElement([&](V& element) -> Status {
+            const Path requirementPath = listPath.index(index++);
+            bool isMap = false;
+            if (Status s = expectObject(element, requirementPath, "a map", isMap); !s) return s;
+            if (!isMap) return typeError(requirementPath, "a map", ValueType::Null);
+            HyperNodeLabelRequirement requirement;
+            Status s = element.forEachField([&](std::string_view k, V& f) -> Status {
+                std::string_view text;
+                if (k == "key" || k == "operator") {
+                    if (Status e = readScalar(f, requirementPath.field(k), text); !e) return e;
+                    (k == "key" ? requirement.key : requirement.op) = text;
+                    return {};
+                }
+                if (k == "values") return readStringList(f, requirementPath.field(k), requirement.values);
+                return {};
+            });
+            if (!s) return s;
+            if (requirement.key.empty()) return missingError(requirementPath.field("key"));
+            if (requirement.op != "In" && requirement.op != "NotIn" && requirement.op != "Exists" &&
+                requirement.op != "DoesNotExist")
+                return Error{requirementPath.field("operator").str() +
+                             ": expected In, NotIn, Exists or DoesNotExist, got \"" + requirement.op + "\""};
+            member.matchExpressions.push_back(std::move(requirement));
+            return {};
+        });
+    });
+}
+
+// spec.members[i].selector: exactly one of exactMatch, regexMatch and labelMatch, as the
+// HyperNode CRD's validation rules demand.
+template <class V> Status readMemberSelector(V& value, const Path& path, HyperNodeMember& member) {
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s) return s;
+    if (!present) return missingError(path);
+    int selectors = 0;
+    Status s = value.forEachField([&](std::string_view key, V& field) -> Status {
+        const Path fieldPath = path.field(key);
+        if (key == "labelMatch") {
+            ++selectors;
+            member.selector = HyperNodeMember::Selector::Label;
+            return readLabelMatch(field, fieldPath, member);
+        }
+        const bool exact = key == "exactMatch";
+        if (!exact && key != "regexMatch") return {};
+        ++selectors;
+        member.selector = exact ? HyperNodeMember::Selector::Exact : HyperNodeMember::Selector::Regex;
+        const std::string_view wanted = exact ? "name" : "pattern";
+        std::string_view text;
+        Status read = readSelectedFields(field, fieldPath, "a map",
+                                         [&](std::string_view k) { return k == wanted ? &text : nullptr; });
+        if (!read) return read;
+        if (text.empty()) return missingError(fieldPath.field(wanted));
+        member.value = text;
+        return {};
+    });
+    if (!s) return s;
+    if (selectors == 0) return Error{path.str() + ": needs one of exactMatch, regexMatch or labelMatch"};
+    if (selectors > 1) return Error{path.str() + ": exactMatch, regexMatch and labelMatch cannot be used together"};
+    return {};
+}
+
+template <class V> Status readHyperNodeMembers(V& value, const Path& path, std::vector<HyperNodeMember>& members) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        const Path memberPath = path.index(index++);
+        bool isMap = false;
+        if (Status s = expectObject(element, memberPath, "a map", isMap); !s) return s;
+        if (!isMap) return typeError(memberPath, "a map", ValueType::Null);
+        HyperNodeMember member;
+        std::string_view type;
+        bool sawSelector = false;
+        Status s = element.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "type") return readScalar(field, memberPath.field(key), type);
+            if (key != "selector") return {};
+            sawSelector = true;
+            return readMemberSelector(field, memberPath.field(key), member);
+        });
+        if (!s) return s;
+        if (type.empty()) return missingError(memberPath.field("type"));
+        if (type == "Node")
+            member.type = HyperNodeMember::Type::Node;
+        else if (type == "HyperNode")
+            member.type = HyperNodeMember::Type::HyperNode;
+        else
+            return Error{memberPath.field("type").str() + ": expected Node or HyperNode, got \"" + std::string(type) +
+                         "\""};
+        if (!sawSelector) return missingError(memberPath.field("selector"));
+        members.push_back(std::move(member));
+        return {};
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 
-enum class ObjectKind { Node, Pod, KueueTopology, KaiTopology, Other };
+enum class ObjectKind { Node, Pod, KueueTopology, KaiTopology, HyperNode, Other };
 
 ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
     const bool core = apiVersion.empty() || apiVersion == "v1";
@@ -805,6 +941,8 @@ ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
         if (group == "kueue.x-k8s.io") return ObjectKind::KueueTopology;
         if (group == "kai.scheduler") return ObjectKind::KaiTopology;
     }
+    if (kind == "HyperNode" && apiVersion.substr(0, apiVersion.find('/')) == "topology.volcano.sh")
+        return ObjectKind::HyperNode;
     return ObjectKind::Other;
 }
 
@@ -821,7 +959,7 @@ public:
     void skip(std::string_view apiVersion, std::string_view kind) {
         std::string what(kind);
         // A kind topodeck reads, but from an API group it does not (some other Topology), says which.
-        if (!kind.empty() && (kind == "Topology" || classify({}, kind) != ObjectKind::Other))
+        if (!kind.empty() && (kind == "Topology" || kind == "HyperNode" || classify({}, kind) != ObjectKind::Other))
             what += " (" + std::string(apiVersion) + ")";
         for (auto& entry : m_skipped) {
             if (entry.first == what) {
@@ -934,6 +1072,9 @@ private:
             break;
         case ObjectKind::KaiTopology:
             s = readTopology(object, label, "kai");
+            break;
+        case ObjectKind::HyperNode:
+            s = readHyperNode(object, label);
             break;
         case ObjectKind::Other:
             m_out.skip(apiVersion, kind);
@@ -1057,6 +1198,45 @@ private:
         spec.origin = origin;
         spec.nvlinkLabel = nvlinkLabel;
         m_out.snapshot.topologies.push_back(std::move(spec));
+        return {};
+    }
+
+    Status readHyperNode(V& object, ObjectLabel& label) {
+        std::string_view name;
+        std::string_view tierName;
+        HyperNode hyperNode;
+        const Path root;
+        Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "metadata") {
+                Status e =
+                    readSelectedFields(field, root.field(key), "a map", [&](std::string_view k) -> std::string_view* {
+                        return k == "name" ? &name : nullptr;
+                    });
+                label.name = name;
+                return e;
+            }
+            if (key != "spec") return {};
+            const Path specPath = root.field(key);
+            bool present = false;
+            if (Status e = expectObject(field, specPath, "a map", present); !e || !present) return e;
+            return field.forEachField([&](std::string_view specKey, V& specField) -> Status {
+                const Path fieldPath = specPath.field(specKey);
+                if (specKey == "tier") {
+                    if (Status e = readInt32(specField, fieldPath, hyperNode.tier); !e) return e;
+                    if (hyperNode.tier < 0)
+                        return Error{fieldPath.str() + ": must be 0 or more, got " + std::to_string(hyperNode.tier)};
+                    return {};
+                }
+                if (specKey == "tierName") return readScalar(specField, fieldPath, tierName);
+                if (specKey == "members") return readHyperNodeMembers(specField, fieldPath, hyperNode.members);
+                return {};
+            });
+        });
+        if (!s) return labelled(label, s);
+        if (name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        hyperNode.name = name;
+        hyperNode.tierName = tierName;
+        m_out.snapshot.hyperNodes.push_back(std::move(hyperNode));
         return {};
     }
 

@@ -2,6 +2,7 @@
 
 #include "core/cluster_event.h"
 #include "core/node.h"
+#include "core/placement/hypernode.h"
 #include "core/pod.h"
 #include "core/result.h"
 #include "core/topology_spec.h"
@@ -20,6 +21,9 @@ struct Snapshot {
     std::vector<Node> nodes;
     std::vector<Pod> pods;
     std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
+    // Volcano HyperNodes. ClusterState does not hold them: takeEvents() and applyTo() leave them
+    // here for the caller to keep beside the state.
+    std::vector<HyperNode> hyperNodes;
     std::vector<std::string> warnings;
 
     // Moves the objects out as events, nodes first, then pods, then topologies.
@@ -29,7 +33,7 @@ struct Snapshot {
 };
 
 // Reads a Kubernetes List (kind: List, or NodeList/PodList, or a single object) exactly as
-// `kubectl get nodes,pods,topologies -A -o yaml|json` prints it. JSON is parsed with an
+// `kubectl get nodes,pods,topologies,hypernodes -A -o yaml|json` prints it. JSON is parsed with an
 // on-demand parser so that cluster-sized files (hundreds of MB) load in seconds; YAML through
 // yaml-cpp. Errors name the object ("Node gpu-17") and the field ("status.allocatable[cpu]").
 Result<Snapshot> readSnapshotText(std::string_view text, std::string_view sourceName = "input");

@@ -279,4 +279,16 @@ Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view
                  knownNames(state) + ")"};
 }
 
+TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state) {
+    constexpr std::string_view hostname = "kubernetes.io/hostname";
+    if (spec.origin != "demo" && spec.origin != "preset") return spec;
+    if (spec.levelIndex(hostname) >= 0) return spec;
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (record.present && record.node->label(hostname) == nullptr) return spec;
+    }
+    spec.levels.push_back({std::string(hostname), "hostname"});
+    return spec;
+}
+
 } // namespace topodeck

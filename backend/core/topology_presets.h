@@ -41,4 +41,9 @@ Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view
                                      const std::vector<std::string>& levelKeys,
                                      const TopologySpec* sourceTopology = nullptr);
 
+// For placement: a hierarchy that came from a demo or a preset gets kubernetes.io/hostname as its
+// lowest level when every node carries it, as Kueue's and KAI's docs configure their Topology, so
+// that engines decide nodes and not only racks. Topology objects and --levels stay as written.
+TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state);
+
 } // namespace topodeck

@@ -194,9 +194,10 @@ void TestSnapshotReader::kubectlYaml_topologiesAndWarnings() {
     QCOMPARE(qs(kai.levels[0].nodeLabel), QStringLiteral("nvidia.com/gpu.clique"));
     QVERIFY(kai.nvlinkLabel.empty());
 
+    QCOMPARE(snapshot.hyperNodes.size(), std::size_t(1));
+    QCOMPARE(qs(snapshot.hyperNodes[0].name), QStringLiteral("s0"));
     QCOMPARE(warningsOf(snapshot), (QStringList{QStringLiteral("skipped 3 objects of kind ConfigMap"),
-                                                QStringLiteral("skipped 1 object of kind Service"),
-                                                QStringLiteral("skipped 1 object of kind HyperNode")}));
+                                                QStringLiteral("skipped 1 object of kind Service")}));
 }
 
 void TestSnapshotReader::yamlAndJsonAgree() {

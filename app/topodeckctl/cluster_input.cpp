@@ -1,0 +1,68 @@
+#include "cluster_input.h"
+
+#include "terminal.h"
+
+#include "core/snapshot_reader.h"
+
+#include <algorithm>
+
+namespace topodeck::cli {
+namespace {
+
+constexpr std::size_t kMaxWarningsShown = 20;
+
+void printWarnings(const std::vector<std::string>& warnings) {
+    const std::size_t shown = std::min(warnings.size(), kMaxWarningsShown);
+    for (std::size_t i = 0; i < shown; ++i) printWarning(warnings[i]);
+    if (warnings.size() > shown) printWarning(std::to_string(warnings.size() - shown) + " more warnings not shown");
+}
+
+Result<Snapshot> readInput(const std::string& file) {
+    if (file != "-") return readSnapshotFile(file);
+    auto text = readAll(stdin);
+    if (!text) return text.error();
+    return readSnapshotText(*text, "stdin");
+}
+
+} // namespace
+
+Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
+    const std::string* demo = args.value("demo");
+    const std::string* file = args.value("filename");
+    if ((demo != nullptr) == (file != nullptr)) return Error{"give either --demo NAME or -f FILE"};
+    ClusterSource source;
+    if (demo != nullptr) source.demo = *demo;
+    if (file != nullptr) {
+        if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
+        source.file = *file;
+    }
+    return source;
+}
+
+std::string ClusterSource::describe(const std::optional<DemoCluster>& loadedDemo, bool forPeople) const {
+    if (loadedDemo) {
+        if (!forPeople) return "demo:" + loadedDemo->name;
+        return "demo " + loadedDemo->name + (loadedDemo->title.empty() ? "" : " · " + loadedDemo->title);
+    }
+    return file == "-" ? std::string("stdin") : file;
+}
+
+Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {
+    auto loaded = std::make_unique<LoadedCluster>();
+    if (!source.demo.empty()) {
+        auto demo = makeDemoCluster(source.demo);
+        if (!demo) return demo.error();
+        // Copies: the events stay with the demo, which --watch's simulator learns its gangs from.
+        for (const ClusterEvent& event : demo->events) (void)loaded->state.apply(event);
+        loaded->demo = std::move(*demo);
+        return loaded;
+    }
+    auto snapshot = readInput(source.file);
+    if (!snapshot) return snapshot.error();
+    printWarnings(snapshot->warnings);
+    loaded->hyperNodes = std::move(snapshot->hyperNodes);
+    std::move(*snapshot).applyTo(loaded->state);
+    return loaded;
+}
+
+} // namespace topodeck::cli

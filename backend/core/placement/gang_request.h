@@ -1,0 +1,109 @@
+#pragma once
+
+#include "core/node.h"
+#include "core/resource_list.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+
+// A pod toleration (corev1.Toleration). An empty key with operator Exists tolerates every taint;
+// an empty effect matches every effect.
+struct Toleration {
+    std::string key;
+    std::string op = "Equal"; // "Equal" or "Exists"
+    std::string value;
+    std::string effect; // "", NoSchedule, PreferNoSchedule or NoExecute
+    bool tolerates(const Taint& taint) const;
+    friend bool operator==(const Toleration&, const Toleration&) = default;
+};
+
+// One layer of a Kueue slice constraint: pods come in groups of `size` that each sit in one
+// domain of `level`.
+struct SliceLayer {
+    std::string level; // node-label key or a level's short name
+    std::int32_t size = 0;
+    friend bool operator==(const SliceLayer&, const SliceLayer&) = default;
+};
+
+// Kueue's PodSetTopologyRequest, from the podset-* annotations.
+struct KueueConstraint {
+    enum class Mode { Implied, Required, Preferred, Unconstrained };
+    Mode mode = Mode::Implied;
+    std::string level;              // for Required and Preferred
+    std::vector<SliceLayer> slices; // outermost first; one entry for the single-layer annotations
+    friend bool operator==(const KueueConstraint&, const KueueConstraint&) = default;
+};
+
+// Volcano networkTopology (job level, or per partition).
+struct VolcanoTopology {
+    bool hard = true;                               // mode: hard (default) or soft
+    std::optional<std::int32_t> highestTierAllowed; // mutually exclusive with highestTierName
+    std::string highestTierName;
+    friend bool operator==(const VolcanoTopology&, const VolcanoTopology&) = default;
+};
+
+struct VolcanoConstraint {
+    std::optional<VolcanoTopology> networkTopology; // none: the job has no topology constraint
+    // partitionPolicy: the pods are split into partitions of partitionSize, each placed under its
+    // own networkTopology; 0 means no partitions.
+    std::int32_t partitionSize = 0;
+    std::int32_t minPartitions = 0; // 0: all partitions
+    std::optional<VolcanoTopology> partitionTopology;
+    friend bool operator==(const VolcanoConstraint&, const VolcanoConstraint&) = default;
+};
+
+// KAI topology annotations (kai.scheduler/topology-*), and segments for PyTorchJob / LWS.
+struct KaiConstraint {
+    std::string required; // level key or short name; empty when none
+    std::string preferred;
+    std::int32_t segmentSize = 0; // 0: no segments
+    std::string segmentRequired;
+    std::string segmentPreferred;
+    friend bool operator==(const KaiConstraint&, const KaiConstraint&) = default;
+};
+
+// What an sbatch line asks of topology/tree and topology/block.
+struct SlurmRequest {
+    std::int32_t minNodes = 0;         // -N min[-max]
+    std::int32_t maxNodes = 0;         // equals minNodes unless a range was given
+    std::int32_t gpusPerNode = 0;      // --gres=gpu:G / --gpus-per-node=G
+    std::int32_t cpusPerNode = 0;      // from -c/--ntasks-per-node; 0 = one CPU per node
+    std::int64_t memoryPerNodeMiB = 0; // --mem; 0 = not requested
+    bool exclusive = false;
+    std::optional<std::int32_t> switches;  // --switches=N
+    std::int64_t switchesWaitSeconds = -1; // @time; -1 = the cluster default (max_switch_wait)
+    std::int32_t segment = 0;              // --segment=S
+    bool spreadSegments = false;
+    bool consolidateSegments = false;
+    std::vector<std::string> requiredNodes; // -w / --nodelist, expanded
+    std::vector<std::string> excludedNodes; // -x / --exclude, expanded
+    std::string partition;
+    friend bool operator==(const SlurmRequest&, const SlurmRequest&) = default;
+};
+
+// A gang: `pods` identical pods (or Slurm nodes) that must all start together. One request model
+// for every engine; each engine reads the constraint fields that are its own.
+struct GangRequest {
+    std::string name = "gang";
+    std::string nameSpace = "default";
+    std::int32_t pods = 0;
+    ResourceList perPod;                                           // exact quantities, any resource name
+    std::vector<std::pair<std::string, std::string>> nodeSelector; // sorted by key
+    std::vector<Toleration> tolerations;
+    std::string topologyName; // Kueue/KAI Topology (kai.scheduler/topology); empty: the cluster's
+
+    KueueConstraint kueue;
+    VolcanoConstraint volcano;
+    KaiConstraint kai;
+    std::optional<SlurmRequest> slurm; // set when the request came from an sbatch line
+
+    std::string source; // where it came from, for messages: "flags", "job.yaml (JobSet trainer)"
+    friend bool operator==(const GangRequest&, const GangRequest&) = default;
+};
+
+} // namespace topodeck

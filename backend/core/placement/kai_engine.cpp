@@ -1,0 +1,974 @@
+#include "core/placement/kai_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+namespace {
+
+// KAI's constants: job_filtering.go, scores.go and common_info's fit-error reasons.
+constexpr double kResourceMissingRatio = 1000.0; // requiredResourceNotInDomainRatio
+constexpr double kMaxFitRatio = 1.0;             // maxAllocatableTasksRatio
+constexpr std::string_view kRootId = "root";     // rootLevel and rootDomainId
+constexpr std::string_view kSimpleErrorReason = "PodSchedulingErrors";
+constexpr std::string_view kWorkloadReason = "Not enough resources for the workload";
+constexpr std::string_view kManyErrorsReason = "Unable to schedule podgroup";
+constexpr std::string_view kGpuResource = "nvidia.com/gpu"; // the one resource KAI counts as GPUs
+constexpr double kNanosPerUnit = 1e9;
+constexpr double kBytesPerGb = 1e9; // resource_info.MemoryToGB
+
+constexpr int kUnknownLevel = -3;
+constexpr int kNoLevel = -2;
+constexpr int kRootLevel = -1;
+// The node set of a job without a topology constraint: every present node, labelled or not.
+constexpr DomainId kAllNodes = kNoDomain;
+// Pods that fit on one node, capped so that sums over a whole cluster cannot overflow.
+constexpr std::int64_t kMaxPodsPerNode = std::int64_t{1} << 40;
+// Segments that fail in every job domain repeat their errors; a failure prints at most this many.
+constexpr std::size_t kMaxFitErrors = 10000;
+
+std::string formatG3(double value) {
+    // Go's strconv.FormatFloat(v, 'g', 3, 64) and C's %.3g agree, exponent form included.
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
+}
+
+std::string formatDigits3(double value) {
+    // humanize.FtoaWithDigits(v, 3): at most three decimals, trailing zeros and point dropped.
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3f", value);
+    std::string text = buffer;
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+struct Constraint {
+    int required = kNoLevel; // level index, kRootLevel for "root"
+    int preferred = kNoLevel;
+    bool any() const { return required != kNoLevel || preferred != kNoLevel; }
+};
+
+// One KAI subgroup: the job's own (default) subgroup, or a segment `worker-<i>`.
+struct SubGroup {
+    std::string name; // "" for the default subgroup
+    std::int32_t tasks = 0;
+    Constraint constraint;
+};
+
+struct FitError {
+    std::string_view reason;
+    std::string detail;
+};
+
+// Topology node scores of one subgroup, per lowest-level domain (all its nodes share the score).
+struct NodeScores {
+    bool active = false;
+    std::uint32_t round = 0;
+    std::vector<std::int32_t> score;
+    std::vector<std::uint32_t> stamp;
+};
+
+struct Candidate {
+    DomainId domain = kNoDomain;
+    bool inside = false;   // under the search root, where KAI computed the allocatable pods
+    std::int64_t pods = 0; // allocatable pods (inside only)
+    double ratio = 0;
+    bool fits = false;
+    std::string outcome; // filled when tried: "" = chosen, else why it failed
+    bool tried = false;
+};
+
+// What subSetNodesFn returns for one subgroup, plus what the trace needs.
+struct Search {
+    bool constrained = false;
+    DomainId searchRoot = kRootDomain;
+    std::int64_t rootPods = 0;
+    bool rootFits = false;
+    std::vector<Candidate> candidates; // bottom-up, the order KAI tries them
+};
+
+// Bounded trace; what does not fit is counted for the summary line.
+class TraceLog {
+public:
+    explicit TraceLog(std::size_t limit) : m_limit(limit) {}
+    bool full() const { return m_entries.size() >= m_limit; }
+    void add(TraceEntry entry) {
+        if (full())
+            ++m_dropped;
+        else
+            m_entries.push_back(std::move(entry));
+    }
+    void drop() { ++m_dropped; }
+    std::vector<TraceEntry>& entries() { return m_entries; }
+    std::size_t dropped() const { return m_dropped; }
+
+private:
+    std::size_t m_limit;
+    std::vector<TraceEntry> m_entries;
+    std::size_t m_dropped = 0;
+};
+
+class Planner {
+public:
+    Planner(const PlacementCluster& cluster, const GangRequest& request, const EngineOptions& options)
+        : m_cluster(cluster), m_index(cluster.index()), m_spec(cluster.spec()), m_request(request),
+          m_depth(m_spec.depth()), m_jobTrace(options.maxTraceEntries), m_segmentTrace(options.maxTraceEntries),
+          m_traceLimit(options.maxTraceEntries) {}
+
+    PlacementResult run();
+
+private:
+    // Request.
+    int resolveLevel(std::string_view text) const;
+    std::string checkLevels(std::string_view requiredText, std::string_view preferredText, const std::string& subject,
+                            Constraint& out) const;
+    std::vector<int> candidateLevels(const Constraint& constraint) const;
+
+    // Tree and capacity.
+    bool buildTree(DomainId id);
+    void measureNodes();
+    int level(DomainId id) const { return m_index.domain(id).level; }
+    bool isLeaf(DomainId id) const { return level(id) == m_depth - 1; }
+    DomainId leafOf(NodeId node) const;
+    bool contains(DomainId outer, DomainId inner) const;
+    std::string domainId(DomainId id) const;
+    std::string levelName(int levelIndex) const;
+
+    // subSetNodesFn.
+    Search subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores& scores);
+    DomainId searchRoot(DomainId nodeSet, int preferred) const;
+    void aggregate(DomainId id);
+    double ratio(DomainId id, std::int32_t tasks) const;
+    void sortChildren(DomainId id, int maxDepth, std::int32_t tasks);
+    void scorePreferred(DomainId searchRoot, int preferred, NodeScores& scores);
+    void collectLevel(DomainId id, int levelIndex, std::vector<DomainId>& out) const;
+    void markLeaves(DomainId id, std::int32_t score, NodeScores& scores) const;
+    void addTopLevelErrors(const SubGroup& group, int topLevel, std::int32_t tasks);
+    std::string noMatchError(const SubGroup& group, std::string_view suffix = {}) const;
+    std::string insufficientDetail(DomainId id, std::int32_t tasks) const;
+
+    // Allocation.
+    bool tryJobDomain(DomainId domain, std::string& why);
+    std::int32_t allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores);
+    void collectNodes(DomainId id, std::vector<NodeId>& out) const;
+    void place(NodeId node, std::int32_t pods);
+    void rollback(std::size_t mark);
+    void addTaskFailure(const SubGroup& group, std::int32_t placed);
+
+    // Output.
+    void addError(std::string_view reason, std::string detail);
+    std::string fitErrorText() const;
+    void traceSearch(TraceLog& log, const SubGroup& group, const Search& search) const;
+    void fillResult(PlacementResult& result, DomainId winner) const;
+
+    const PlacementCluster& m_cluster;
+    const TopologyIndex& m_index;
+    const TopologySpec& m_spec;
+    const GangRequest& m_request;
+    const int m_depth;
+    std::string m_topologyName;
+    Constraint m_jobConstraint;
+    Constraint m_segmentConstraint;
+    std::string m_requiredKey; // the job's required level as a node-label key, for KAI's messages
+    std::string m_segmentRequiredKey;
+
+    // Requested resources (positive, `pods` aside), per pod, in nano-units.
+    struct Resource {
+        std::string name;
+        double amount = 0;
+    };
+    std::vector<Resource> m_resources;
+    std::size_t m_packResource = 0; // index into m_resources that bin-packing orders nodes by
+    bool m_packs = false;
+
+    // Per node.
+    std::vector<std::int64_t> m_cap;    // pods that fit before this gang
+    std::vector<std::int32_t> m_placed; // pods of this gang
+    std::vector<double> m_packFree;     // free amount of the bin-packing resource before this gang
+    std::vector<std::uint32_t> m_rank;  // natural name order
+
+    // Per domain.
+    std::vector<char> m_inTree;
+    std::vector<std::vector<DomainId>> m_children; // KAI's children; sorted in place like KAI's tree
+    std::vector<std::int64_t> m_leafPods;          // remaining allocatable pods, leaves only
+    std::vector<double> m_leafFree;                // remaining free resources, leaves only
+    std::vector<std::int64_t> m_pods;              // per search: allocatable pods under the search root
+    std::vector<double> m_free;
+    std::vector<std::uint32_t> m_stamp; // == m_round: computed for the current search
+    std::uint32_t m_round = 0;
+    std::size_t m_treeNodes = 0;
+
+    NodeScores m_jobScores;
+    NodeScores m_segmentScores;
+    std::vector<std::pair<NodeId, std::int32_t>> m_log;
+    std::vector<FitError> m_errors;
+    std::size_t m_droppedErrors = 0;
+    bool m_outsideQuirk = false; // a candidate above the search root was rejected for lack of counted resources
+
+    TraceLog m_jobTrace;
+    TraceLog m_segmentTrace;
+    std::size_t m_traceLimit;
+};
+
+int Planner::resolveLevel(std::string_view text) const {
+    if (text.empty()) return kNoLevel;
+    const int index = m_spec.levelIndex(text);
+    if (index >= 0) return index;
+    // KAI's level list ends with the root, so "root" names it unless a real level is called that.
+    return text == kRootId ? kRootLevel : kUnknownLevel;
+}
+
+std::string Planner::checkLevels(std::string_view requiredText, std::string_view preferredText,
+                                 const std::string& subject, Constraint& out) const {
+    // calculateRelevantDomainLevels walks the levels bottom-up and stops at the required one, so a
+    // preferred level above the required one is reported as missing, like an unknown one.
+    auto configError = [&](std::string_view type, std::string_view level) {
+        return "topology constraint error: " + subject + " specified '" + std::string(level) + "' as the " +
+               std::string(type) + " topology constraint level, but the topology tree '" + m_topologyName +
+               "' does not contain a level with this name";
+    };
+    out.required = resolveLevel(requiredText);
+    out.preferred = resolveLevel(preferredText);
+    if (out.required == kUnknownLevel) return configError("required", requiredText);
+    if (out.preferred == kUnknownLevel) return configError("preferred", preferredText);
+    if (out.required != kNoLevel && out.preferred != kNoLevel && out.preferred < out.required)
+        return configError("preferred", preferredText);
+    return {};
+}
+
+std::vector<int> Planner::candidateLevels(const Constraint& constraint) const {
+    std::vector<int> levels;
+    bool preferredSeen = false;
+    for (int levelIndex = m_depth - 1; levelIndex >= kRootLevel; --levelIndex) {
+        preferredSeen = preferredSeen || levelIndex == constraint.preferred;
+        const bool required = levelIndex == constraint.required;
+        if (preferredSeen || required) levels.push_back(levelIndex);
+        if (required) break;
+    }
+    return levels;
+}
+
+bool Planner::buildTree(DomainId id) {
+    const Domain& domain = m_index.domain(id);
+    bool member = false;
+    if (isLeaf(id)) {
+        member = !domain.nodes.empty();
+        m_treeNodes += domain.nodes.size();
+    } else {
+        for (DomainId child : domain.children) {
+            const Domain& childDomain = m_index.domain(child);
+            // Nodes missing any level label are outside KAI's tree (isNodePartOfTopology).
+            if (!childDomain.alive || childDomain.unlabelled) continue;
+            if (buildTree(child)) {
+                m_children[id].push_back(child);
+                member = true;
+            }
+        }
+    }
+    m_inTree[id] = member || id == kRootDomain;
+    return member;
+}
+
+void Planner::measureNodes() {
+    const std::size_t nodeSlots = m_cluster.nodeSlots();
+    const std::size_t resourceCount = m_resources.size();
+    m_cap.assign(nodeSlots, 0);
+    m_placed.assign(nodeSlots, 0);
+    m_packFree.assign(nodeSlots, 0);
+    m_rank.assign(nodeSlots, 0);
+    m_leafPods.assign(m_index.domainSlots(), 0);
+    m_leafFree.assign(m_index.domainSlots() * resourceCount, 0);
+
+    const std::vector<NodeId>& order = m_cluster.nodesInOrder();
+    for (std::size_t i = 0; i < order.size(); ++i) m_rank[order[i]] = static_cast<std::uint32_t>(i);
+
+    for (NodeId node = 0; node < nodeSlots; ++node) {
+        // KAI's Idle + Releasing; a snapshot has nothing releasing. Unusable nodes add nothing.
+        if (!m_cluster.usable(node)) continue;
+        // Pods of the whole request that fit, `pods` slots included (KAI's requests carry pods: 1).
+        m_cap[node] = std::min(m_cluster.podsThatFit(node, m_request.perPod, true), kMaxPodsPerNode);
+        const DomainId leaf = leafOf(node);
+        for (std::size_t r = 0; r < resourceCount; ++r) {
+            const __int128 free = m_cluster.free(node, m_resources[r].name).nanos();
+            const double amount = free <= 0 ? 0.0 : static_cast<double>(free);
+            if (m_packs && r == m_packResource) m_packFree[node] = amount;
+            if (leaf != kNoDomain) m_leafFree[leaf * resourceCount + r] += amount;
+        }
+        if (leaf != kNoDomain) m_leafPods[leaf] += m_cap[node];
+    }
+}
+
+DomainId Planner::leafOf(NodeId node) const {
+    const DomainId leaf = m_index.node(node).leaf;
+    return leaf != kNoDomain && m_inTree[leaf] && isLeaf(leaf) ? leaf : kNoDomain;
+}
+
+bool Planner::contains(DomainId outer, DomainId inner) const {
+    DomainId current = inner;
+    while (current != kNoDomain && level(current) > level(outer)) current = m_index.domain(current).parent;
+    return current == outer;
+}
+
+std::string Planner::domainId(DomainId id) const {
+    if (id == kRootDomain) return std::string(kRootId);
+    std::string text;
+    for (DomainId step : m_index.pathTo(id)) {
+        if (step == kRootDomain) continue;
+        if (!text.empty()) text += '.';
+        text += m_index.domain(step).value;
+    }
+    return text;
+}
+
+std::string Planner::levelName(int levelIndex) const {
+    return levelIndex < 0 ? std::string(kRootId) : m_spec.levels[static_cast<std::size_t>(levelIndex)].name;
+}
+
+DomainId Planner::searchRoot(DomainId nodeSet, int preferred) const {
+    // lowestCommonDomainID: the deepest domain holding every node of the set, but never below the
+    // preferred level. A node set that is one domain already agrees on every level above it.
+    DomainId current = nodeSet == kAllNodes ? kRootDomain : nodeSet;
+    if (preferred >= 0 && level(current) >= preferred) {
+        while (level(current) > preferred) current = m_index.domain(current).parent;
+        return current;
+    }
+    while ((preferred < 0 || level(current) < preferred) && m_children[current].size() == 1)
+        current = m_children[current].front();
+    return current;
+}
+
+void Planner::aggregate(DomainId id) {
+    const std::size_t resourceCount = m_resources.size();
+    m_stamp[id] = m_round;
+    double* free = m_free.data() + id * resourceCount;
+    if (isLeaf(id)) {
+        m_pods[id] = m_leafPods[id];
+        std::copy_n(m_leafFree.data() + id * resourceCount, resourceCount, free);
+        return;
+    }
+    m_pods[id] = 0;
+    std::fill_n(free, resourceCount, 0.0);
+    for (DomainId child : m_children[id]) {
+        aggregate(child);
+        m_pods[id] += m_pods[child];
+        for (std::size_t r = 0; r < resourceCount; ++r) free[r] += m_free[child * resourceCount + r];
+    }
+}
+
+double Planner::ratio(DomainId id, std::int32_t tasks) const {
+    // getJobRatioToFreeResources: the dominant share of the domain's free resources the subgroup's
+    // tasks would take; a requested resource the domain lacks counts 1000. Domains outside the
+    // search root have no free resources counted (treeAllocatableCleanup empties them).
+    const std::size_t resourceCount = m_resources.size();
+    const bool counted = m_stamp[id] == m_round;
+    double dominant = 0;
+    for (std::size_t r = 0; r < resourceCount; ++r) {
+        const double free = counted ? m_free[id * resourceCount + r] : 0.0;
+        const double share = free <= 0 ? kResourceMissingRatio : tasks * m_resources[r].amount / free;
+        dominant = std::max(dominant, share);
+    }
+    return dominant;
+}
+
+void Planner::sortChildren(DomainId id, int maxDepth, std::int32_t tasks) {
+    // sortTree: bin-packing order, the most packed (highest ratio) first, ties by domain id. Only
+    // levels down to the deepest candidate level matter, so deeper ones are left as they are.
+    if (level(id) >= maxDepth) return;
+    std::vector<DomainId>& children = m_children[id];
+    std::vector<std::pair<double, DomainId>> keyed;
+    keyed.reserve(children.size());
+    for (DomainId child : children) keyed.emplace_back(ratio(child, tasks), child);
+    // Siblings share their id's prefix, so comparing values compares ids (bytewise, like Go).
+    std::sort(keyed.begin(), keyed.end(), [this](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        return m_index.domain(a.second).value < m_index.domain(b.second).value;
+    });
+    for (std::size_t i = 0; i < keyed.size(); ++i) children[i] = keyed[i].second;
+    for (DomainId child : children) sortChildren(child, maxDepth, tasks);
+}
+
+void Planner::collectLevel(DomainId id, int levelIndex, std::vector<DomainId>& out) const {
+    if (level(id) == levelIndex) {
+        out.push_back(id);
+        return;
+    }
+    if (level(id) > levelIndex) return;
+    for (DomainId child : m_children[id]) collectLevel(child, levelIndex, out);
+}
+
+void Planner::markLeaves(DomainId id, std::int32_t score, NodeScores& scores) const {
+    if (isLeaf(id)) {
+        scores.score[id] = score;
+        scores.stamp[id] = scores.round;
+        return;
+    }
+    for (DomainId child : m_children[id]) markLeaves(child, score, scores);
+}
+
+void Planner::scorePreferred(DomainId root, int preferred, NodeScores& scores) {
+    // calculateNodeScores: the i-th of n preferred-level domains in sorted order scores
+    // floor((i+1)/n*10), so the last (the one with the most room) is filled first.
+    if (scores.score.empty()) {
+        scores.score.assign(m_index.domainSlots(), 0);
+        scores.stamp.assign(m_index.domainSlots(), 0);
+    }
+    ++scores.round;
+    scores.active = true;
+    std::vector<DomainId> domains;
+    collectLevel(root, preferred, domains);
+    const double count = static_cast<double>(domains.size());
+    for (std::size_t i = 0; i < domains.size(); ++i) {
+        const double score = std::floor(static_cast<double>(i + 1) / count * 10);
+        markLeaves(domains[i], static_cast<std::int32_t>(score), scores);
+    }
+}
+
+std::string Planner::noMatchError(const SubGroup& group, std::string_view suffix) const {
+    const std::string& required = group.name.empty() ? m_requiredKey : m_segmentRequiredKey;
+    std::string text = "topology " + m_topologyName + ", requirement " + required + " couldn't be satisfied for job <" +
+                       m_request.nameSpace + "/" + m_request.name + ">";
+    if (!group.name.empty()) text += ", subgroup " + group.name;
+    if (!suffix.empty()) text += ": " + std::string(suffix);
+    return text;
+}
+
+std::string Planner::insufficientDetail(DomainId id, std::int32_t tasks) const {
+    // NewTopologyInsufficientResourcesError, in KAI's resource-vector order (cpu, memory, GPUs,
+    // then the rest); `pods` is not part of the ratio, so it is not reported either.
+    const std::string name = domainId(id);
+    const std::size_t resourceCount = m_resources.size();
+    const bool counted = m_stamp[id] == m_round;
+    std::vector<std::pair<int, std::string>> parts;
+    for (std::size_t r = 0; r < resourceCount; ++r) {
+        const std::string& resource = m_resources[r].name;
+        const double requested = tasks * m_resources[r].amount / kNanosPerUnit;
+        const double available = counted ? m_free[id * resourceCount + r] / kNanosPerUnit : 0.0;
+        if (requested <= available) continue;
+        if (resource == "cpu")
+            parts.emplace_back(0, name + " didn't have enough resources: CPU cores, requested: " +
+                                      formatDigits3(requested) + ", available: " + formatDigits3(available));
+        else if (resource == "memory")
+            parts.emplace_back(1, name + " didn't have enough resources: memory, requested: " +
+                                      formatDigits3(requested / kBytesPerGb) +
+                                      ", available: " + formatDigits3(available / kBytesPerGb));
+        else if (resource == kGpuResource)
+            parts.emplace_back(2, name + " didn't have enough resource: GPUs, requested: " + formatG3(requested) +
+                                      ", available: " + formatG3(available));
+        else
+            parts.emplace_back(3, name + " didn't have enough resource: " + resource +
+                                      ", requested: " + std::to_string(static_cast<std::int64_t>(requested)) +
+                                      ", available: " + std::to_string(static_cast<std::int64_t>(available)));
+    }
+    std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string text;
+    for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part.second;
+    return text;
+}
+
+void Planner::addTopLevelErrors(const SubGroup& group, int topLevel, std::int32_t tasks) {
+    // Every domain of the top candidate level, in or out of the search root, reports why it failed.
+    const std::string subgroup = group.name.empty() ? "" : "subgroup " + group.name + ": ";
+    auto report = [&](DomainId id) {
+        const std::string name = domainId(id);
+        if (m_stamp[id] == m_round)
+            addError(kWorkloadReason, "<" + name + ">: " + subgroup + "node-group " + name + " can allocate only " +
+                                          std::to_string(m_pods[id]) + " of " + std::to_string(tasks) +
+                                          " required pods");
+        else if (ratio(id, tasks) > kMaxFitRatio)
+            addError(kWorkloadReason, "<" + name + ">: " + subgroup + insufficientDetail(id, tasks));
+    };
+    if (topLevel == kRootLevel) {
+        report(kRootDomain);
+        return;
+    }
+    for (DomainId id = 0; id < m_index.domainSlots(); ++id)
+        if (m_inTree[id] && m_index.domain(id).alive && level(id) == topLevel) report(id);
+}
+
+Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores& scores) {
+    Search search;
+    if (!group.constraint.any()) {
+        // No constraint: KAI hands the node set through untouched.
+        search.rootFits = true;
+        Candidate whole;
+        whole.domain = nodeSet;
+        whole.fits = true;
+        search.candidates.push_back(whole);
+        return search;
+    }
+    search.constrained = true;
+    const Constraint& constraint = group.constraint;
+    const std::int32_t tasks = group.tasks;
+    ++m_round;
+    const DomainId root = searchRoot(nodeSet, constraint.preferred);
+    aggregate(root);
+    search.searchRoot = root;
+    search.rootPods = m_pods[root];
+    if (m_pods[root] < tasks) {
+        addError(kSimpleErrorReason,
+                 noMatchError(group, root == kRootDomain
+                                         ? "not enough resources in the cluster to allocate the job"
+                                         : "not enough resources in " + domainId(root) + " to allocate the job"));
+        return search;
+    }
+    search.rootFits = true;
+
+    const int maxDepth = constraint.preferred != kNoLevel ? constraint.preferred : constraint.required;
+    sortChildren(root, maxDepth, tasks);
+    if (constraint.preferred != kNoLevel) scorePreferred(root, constraint.preferred, scores);
+
+    // sortDomainInfos: a bottom-up level order over the sorted tree. Domains outside the search
+    // root have no resources counted and cannot fit, unless the pods request nothing at all.
+    const std::vector<int> levels = candidateLevels(constraint);
+    auto isCandidateLevel = [&levels](int levelIndex) {
+        return std::find(levels.begin(), levels.end(), levelIndex) != levels.end();
+    };
+    const DomainId start = m_resources.empty() ? kRootDomain : root;
+    std::vector<std::vector<DomainId>> layers{{start}};
+    while (level(layers.back().front()) < levels.front()) {
+        std::vector<DomainId> next;
+        for (DomainId id : layers.back()) next.insert(next.end(), m_children[id].begin(), m_children[id].end());
+        if (next.empty()) break;
+        layers.push_back(std::move(next));
+    }
+    auto consider = [&](DomainId id) {
+        if (!isCandidateLevel(level(id))) return;
+        Candidate candidate;
+        candidate.domain = id;
+        candidate.inside = m_stamp[id] == m_round;
+        candidate.ratio = ratio(id, tasks);
+        if (candidate.inside) {
+            candidate.pods = m_pods[id];
+            candidate.fits = candidate.pods >= tasks;
+        } else {
+            candidate.fits = candidate.ratio <= kMaxFitRatio;
+            m_outsideQuirk = m_outsideQuirk || !candidate.fits;
+        }
+        search.candidates.push_back(candidate);
+    };
+    for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer)
+        for (DomainId id : *layer) consider(id);
+    if (start != kRootDomain)
+        for (DomainId id = m_index.domain(start).parent; id != kNoDomain; id = m_index.domain(id).parent) consider(id);
+
+    const bool anyFits =
+        std::any_of(search.candidates.begin(), search.candidates.end(), [](const Candidate& c) { return c.fits; });
+    if (!anyFits) {
+        addTopLevelErrors(group, levels.back(), tasks);
+        addError(kSimpleErrorReason, noMatchError(group));
+    }
+    return search;
+}
+
+void Planner::collectNodes(DomainId id, std::vector<NodeId>& out) const {
+    if (isLeaf(id)) {
+        const std::vector<NodeId>& nodes = m_index.domain(id).nodes;
+        out.insert(out.end(), nodes.begin(), nodes.end());
+        return;
+    }
+    for (DomainId child : m_children[id]) collectNodes(child, out);
+}
+
+void Planner::place(NodeId node, std::int32_t pods) {
+    m_placed[node] += pods;
+    m_log.emplace_back(node, pods);
+    const DomainId leaf = leafOf(node);
+    if (leaf == kNoDomain) return;
+    m_leafPods[leaf] -= pods;
+    const std::size_t resourceCount = m_resources.size();
+    for (std::size_t r = 0; r < resourceCount; ++r)
+        m_leafFree[leaf * resourceCount + r] -= pods * m_resources[r].amount;
+}
+
+void Planner::rollback(std::size_t mark) {
+    while (m_log.size() > mark) {
+        const auto [node, pods] = m_log.back();
+        m_log.pop_back();
+        m_placed[node] -= pods;
+        const DomainId leaf = leafOf(node);
+        if (leaf == kNoDomain) continue;
+        m_leafPods[leaf] += pods;
+        const std::size_t resourceCount = m_resources.size();
+        for (std::size_t r = 0; r < resourceCount; ++r)
+            m_leafFree[leaf * resourceCount + r] += pods * m_resources[r].amount;
+    }
+}
+
+std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores) {
+    // The candidate's nodes that are also in the parent's node set (subSetNodesFn's validNodes).
+    DomainId region = kNoDomain;
+    bool everyNode = false;
+    if (domain == kAllNodes) {
+        everyNode = nodeSet == kAllNodes;
+        region = nodeSet;
+    } else if (nodeSet == kAllNodes || contains(nodeSet, domain)) {
+        region = domain;
+    } else if (contains(domain, nodeSet)) {
+        region = nodeSet;
+    } else {
+        return 0;
+    }
+    std::vector<NodeId> nodes;
+    if (everyNode)
+        nodes = m_cluster.nodesInOrder();
+    else
+        collectNodes(region, nodes);
+
+    // Node order per pod: the topology score (preferred-level subdomain) first, then KAI's default
+    // GPU (or CPU) bin-packing, the fewest free first; KAI breaks remaining ties at random, we by
+    // name. A node keeps winning until it is full, so nodes are filled in this order.
+    struct Slot {
+        std::int32_t score;
+        double packFree;
+        std::uint32_t rank;
+        NodeId node;
+        std::int64_t room;
+    };
+    const double packPerPod = m_packs ? m_resources[m_packResource].amount : 0.0;
+    std::vector<Slot> slots;
+    slots.reserve(nodes.size());
+    for (NodeId node : nodes) {
+        const std::int64_t room = m_cap[node] - m_placed[node];
+        if (room <= 0) continue;
+        std::int32_t score = 0;
+        if (scores != nullptr && scores->active) {
+            const DomainId leaf = leafOf(node);
+            // A node without a topology score makes KAI's node ordering skip it.
+            if (leaf == kNoDomain || scores->stamp[leaf] != scores->round) continue;
+            score = scores->score[leaf];
+        }
+        slots.push_back({score, m_packFree[node] - m_placed[node] * packPerPod, m_rank[node], node, room});
+    }
+    const std::size_t needed = std::min(slots.size(), static_cast<std::size_t>(tasks));
+    std::partial_sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(needed), slots.end(),
+                      [](const Slot& a, const Slot& b) {
+                          if (a.score != b.score) return a.score > b.score;
+                          if (a.packFree != b.packFree) return a.packFree < b.packFree;
+                          return a.rank < b.rank;
+                      });
+    std::int32_t placed = 0;
+    for (std::size_t i = 0; i < needed && placed < tasks; ++i) {
+        const auto pods = static_cast<std::int32_t>(std::min<std::int64_t>(slots[i].room, tasks - placed));
+        place(slots[i].node, pods);
+        placed += pods;
+    }
+    return placed;
+}
+
+void Planner::addTaskFailure(const SubGroup& group, std::int32_t placed) {
+    // handleFailedTaskAllocation; the nodes' own fit errors are summarised, not reproduced.
+    const std::string cause = "no node in the domain has room for another pod";
+    if (!group.name.empty())
+        addError(kSimpleErrorReason, "Resources were found for " + std::to_string(placed) +
+                                         " pods from all sub-groups while sub-group " + group.name + " requires " +
+                                         std::to_string(group.tasks) +
+                                         " pods for gang scheduling. Additional pods cannot be scheduled in this "
+                                         "sub-group due to: " +
+                                         cause);
+    else if (group.tasks > 1)
+        addError(kSimpleErrorReason, "Resources were found for " + std::to_string(placed) + " pods while " +
+                                         std::to_string(group.tasks) +
+                                         " are required for gang scheduling. Additional pods cannot be scheduled "
+                                         "due to: " +
+                                         cause);
+    else
+        addError(kSimpleErrorReason, "Resources were not found for pod " + m_request.nameSpace + "/" + m_request.name +
+                                         "-0 due to: " + cause);
+}
+
+bool Planner::tryJobDomain(DomainId domain, std::string& why) {
+    const std::int32_t pods = m_request.pods;
+    const NodeScores* jobScores = m_jobScores.active ? &m_jobScores : nullptr;
+    const std::int32_t segmentSize = m_request.kai.segmentSize;
+    if (segmentSize <= 0) {
+        const std::int32_t placed = allocate(domain, kAllNodes, pods, jobScores);
+        if (placed == pods) return true;
+        addTaskFailure(SubGroup{"", pods, m_jobConstraint}, placed);
+        why = "only " + std::to_string(placed) + " of " + std::to_string(pods) + " pods found a node";
+        return false;
+    }
+    // Segments in index order, each inside the job's domain, seeing the pods placed before it.
+    const std::int32_t segments = (pods + segmentSize - 1) / segmentSize;
+    for (std::int32_t i = 0; i < segments; ++i) {
+        SubGroup segment{"worker-" + std::to_string(i), std::min(segmentSize, pods - i * segmentSize),
+                         m_segmentConstraint};
+        Search search = subsetNodes(segment, domain, m_segmentScores);
+        const NodeScores* scores = m_segmentConstraint.preferred != kNoLevel ? &m_segmentScores : jobScores;
+        bool placedSegment = false;
+        for (Candidate& candidate : search.candidates) {
+            if (!candidate.fits) continue;
+            candidate.tried = true;
+            const std::size_t mark = m_log.size();
+            const std::int32_t placed = allocate(candidate.domain, domain, segment.tasks, scores);
+            if (placed == segment.tasks) {
+                placedSegment = true;
+                break;
+            }
+            rollback(mark);
+            addTaskFailure(segment, placed);
+            candidate.outcome = "only " + std::to_string(placed) + " of " + std::to_string(segment.tasks) +
+                                " pods found a node in the job's domain";
+        }
+        traceSearch(m_segmentTrace, segment, search);
+        if (!placedSegment) {
+            why = "subgroup " + segment.name + " (" + std::to_string(segment.tasks) + " pods) found no domain";
+            if (!search.rootFits)
+                why += ": only " + std::to_string(search.rootPods) + " pods fit under " + domainId(search.searchRoot);
+            return false;
+        }
+    }
+    return true;
+}
+
+void Planner::addError(std::string_view reason, std::string detail) {
+    if (m_errors.size() >= kMaxFitErrors) {
+        ++m_droppedErrors;
+        return;
+    }
+    m_errors.push_back({reason, std::move(detail)});
+}
+
+std::string Planner::fitErrorText() const {
+    // JobFitErrorsToDetailedMessage, without its leading newline.
+    std::vector<std::string> lines;
+    lines.reserve(m_errors.size());
+    for (const FitError& error : m_errors) lines.push_back("\n" + error.detail + ".");
+    std::sort(lines.begin(), lines.end());
+    std::string text(m_errors.size() == 1 ? m_errors.front().reason : kManyErrorsReason);
+    text += '.';
+    for (const std::string& line : lines) text += line;
+    return text;
+}
+
+void Planner::traceSearch(TraceLog& log, const SubGroup& group, const Search& search) const {
+    const std::string who = group.name.empty() ? "" : group.name + ": ";
+    const std::string tasks = std::to_string(group.tasks);
+    if (!search.constrained) {
+        log.add({"", "", true,
+                 who + (group.name.empty() ? "no topology constraint: the pods may go to any nodes"
+                                           : "no topology constraint: placed anywhere in the job's domain")});
+        return;
+    }
+    if (log.full())
+        log.drop();
+    else
+        log.add({levelName(level(search.searchRoot)), domainId(search.searchRoot), false,
+                 who + "search root (lowest common domain of the candidate nodes): " + std::to_string(search.rootPods) +
+                     " of " + tasks + " pods fit" + (search.rootFits ? "" : "; nothing below it can fit")});
+    bool chosen = false;
+    for (const Candidate& candidate : search.candidates) {
+        if (log.full()) {
+            log.drop();
+            continue;
+        }
+        const std::string name = domainId(candidate.domain);
+        const std::string ratioText = "ratio " + formatG3(candidate.ratio);
+        std::string reason;
+        bool taken = false;
+        if (!candidate.fits && candidate.inside)
+            reason = "node-group " + name + " can allocate only " + std::to_string(candidate.pods) + " of " + tasks +
+                     " required pods (" + ratioText + ")";
+        else if (!candidate.fits)
+            reason = "outside the search root: KAI counts no free resources here (" + ratioText + ")";
+        else if (chosen || !candidate.tried)
+            reason = "not tried: an earlier candidate took the pods (" + std::to_string(candidate.pods) + " fit, " +
+                     ratioText + ")";
+        else if (!candidate.outcome.empty())
+            reason =
+                std::to_string(candidate.pods) + " of " + tasks + " fit (" + ratioText + "), but " + candidate.outcome;
+        else {
+            reason = "chosen: the first candidate, bottom-up, where all " + tasks + " pods allocate (" +
+                     std::to_string(candidate.pods) + " fit, " + ratioText + ")";
+            taken = true;
+            chosen = true;
+        }
+        log.add({levelName(level(candidate.domain)), name, taken, who + reason});
+    }
+}
+
+void Planner::fillResult(PlacementResult& result, DomainId winner) const {
+    std::vector<std::pair<std::uint32_t, NodeId>> used;
+    for (const auto& [node, pods] : m_log)
+        if (pods > 0) used.emplace_back(m_rank[node], node);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::vector<std::pair<DomainId, std::int32_t>> leaves;
+    for (const auto& [rank, node] : used) {
+        result.nodes.push_back({m_cluster.node(node).name, m_placed[node]});
+        const DomainId leaf = leafOf(node);
+        if (leaf == kNoDomain) continue;
+        auto found = std::find_if(leaves.begin(), leaves.end(), [leaf](const auto& e) { return e.first == leaf; });
+        if (found == leaves.end())
+            leaves.emplace_back(leaf, m_placed[node]);
+        else
+            found->second += m_placed[node];
+    }
+
+    for (const TopologyLevel& topologyLevel : m_spec.levels)
+        result.assignment.levels.push_back(topologyLevel.nodeLabel);
+    for (const auto& [leaf, count] : leaves) {
+        TopologyAssignment::Domain domain;
+        for (DomainId step : m_index.pathTo(leaf))
+            if (step != kRootDomain) domain.values.push_back(m_index.domain(step).value);
+        domain.count = count;
+        result.assignment.domains.push_back(std::move(domain));
+    }
+    std::sort(result.assignment.domains.begin(), result.assignment.domains.end(),
+              [](const auto& a, const auto& b) { return a.values < b.values; });
+
+    if (winner == kRootDomain) {
+        result.chosen.push_back({std::string(kRootId), std::string(kRootId)});
+    } else if (winner != kAllNodes) {
+        for (DomainId step : m_index.pathTo(winner))
+            if (step != kRootDomain) result.chosen.push_back({levelName(level(step)), domainId(step)});
+    }
+}
+
+PlacementResult Planner::run() {
+    PlacementResult result;
+    result.engine = "kai";
+    const KaiConstraint& kai = m_request.kai;
+    auto invalid = [&result](std::string message) {
+        result.invalidRequest = true;
+        result.message = std::move(message);
+        return result;
+    };
+    if (m_depth == 0) return invalid("the cluster has no topology levels; KAI places gangs by a Topology's levels");
+    if (m_request.pods <= 0) return invalid("the gang has no pods to place");
+    if (kai.segmentSize < 0)
+        return invalid("segment size " + std::to_string(kai.segmentSize) +
+                       " on worker podTemplate needs to be a positive integer");
+
+    // The Topology the workload names (kai.scheduler/topology), or the cluster's own.
+    const std::string& requested = m_request.topologyName;
+    m_topologyName = !requested.empty() ? requested : !m_spec.name.empty() ? m_spec.name : "default";
+    const bool anyConstraint = !kai.required.empty() || !kai.preferred.empty() ||
+                               (kai.segmentSize > 0 && (!kai.segmentRequired.empty() || !kai.segmentPreferred.empty()));
+    if (anyConstraint && !requested.empty() && requested != m_spec.name) {
+        addError(kSimpleErrorReason, "Requested topology " + requested + " does not exist");
+        result.message = fitErrorText();
+        return result;
+    }
+    if (std::string problem = checkLevels(kai.required, kai.preferred, "workload", m_jobConstraint); !problem.empty())
+        return invalid(std::move(problem));
+    if (kai.segmentSize > 0) {
+        if (std::string problem =
+                checkLevels(kai.segmentRequired, kai.segmentPreferred, "sub-group worker-0", m_segmentConstraint);
+            !problem.empty())
+            return invalid(std::move(problem));
+    }
+    auto keyOf = [this](int levelIndex) {
+        return levelIndex == kNoLevel ? std::string()
+               : levelIndex < 0       ? std::string(kRootId)
+                                      : m_spec.levels[static_cast<std::size_t>(levelIndex)].nodeLabel;
+    };
+    m_requiredKey = keyOf(m_jobConstraint.required);
+    m_segmentRequiredKey = keyOf(m_segmentConstraint.required);
+
+    // Requested resources: what the ratio weighs and what bin-packing orders nodes by.
+    const GpuResources& gpus = m_index.gpuResources();
+    for (const auto& [resource, amount] : m_request.perPod) {
+        if (amount.nanos() <= 0 || resource == "pods") continue;
+        m_resources.push_back({resource, static_cast<double>(amount.nanos())});
+    }
+    // nodeplacement's default: GPU jobs pack by free GPUs, CPU-only jobs by free CPU.
+    auto packBy = [this](auto&& matches) {
+        for (std::size_t r = 0; r < m_resources.size() && !m_packs; ++r) {
+            if (!matches(m_resources[r].name)) continue;
+            m_packResource = r;
+            m_packs = true;
+        }
+    };
+    packBy([&gpus](const std::string& resource) { return gpus.matches(resource); });
+    packBy([](const std::string& resource) { return resource == "cpu"; });
+
+    m_inTree.assign(m_index.domainSlots(), 0);
+    m_children.assign(m_index.domainSlots(), {});
+    buildTree(kRootDomain);
+    m_pods.assign(m_index.domainSlots(), 0);
+    m_free.assign(m_index.domainSlots() * m_resources.size(), 0);
+    m_stamp.assign(m_index.domainSlots(), 0);
+    measureNodes();
+
+    const SubGroup job{"", m_request.pods, m_jobConstraint};
+    Search search = subsetNodes(job, kAllNodes, m_jobScores);
+    DomainId winner = kNoDomain;
+    bool placed = false;
+    for (Candidate& candidate : search.candidates) {
+        if (!candidate.fits) continue;
+        candidate.tried = true;
+        const std::size_t mark = m_log.size();
+        if (tryJobDomain(candidate.domain, candidate.outcome)) {
+            winner = candidate.domain;
+            placed = true;
+            break;
+        }
+        rollback(mark);
+    }
+    traceSearch(m_jobTrace, job, search);
+
+    result.feasible = placed;
+    if (placed) {
+        fillResult(result, winner);
+        // KAI reports nothing when a job is allocated; this line is ours.
+        std::string where;
+        for (const ChosenDomain& chosen : result.chosen) where = chosen.level + ' ' + chosen.domain;
+        result.message = "would allocate " + std::to_string(m_request.pods) + " pod(s) in " + where;
+    } else {
+        result.message = fitErrorText();
+    }
+
+    // The job's candidates first, then what its segments did; one line for what did not fit.
+    std::vector<TraceEntry>& trace = m_jobTrace.entries();
+    std::size_t dropped = m_jobTrace.dropped();
+    for (TraceEntry& entry : m_segmentTrace.entries()) {
+        if (trace.size() < m_traceLimit)
+            trace.push_back(std::move(entry));
+        else
+            ++dropped;
+    }
+    dropped += m_segmentTrace.dropped();
+    result.trace = std::move(trace);
+    if (dropped > 0) result.trace.push_back({"", "", false, std::to_string(dropped) + " more trace entries not shown"});
+
+    result.notes.push_back("KAI counts Idle + Releasing resources; a snapshot has nothing releasing, so free = "
+                           "allocatable - requested. NotReady, cordoned and drained nodes add nothing.");
+    result.notes.push_back("Nodes with equal scores are taken by name; KAI takes them in random order.");
+    if (const std::size_t outside = m_cluster.state().presentNodeCount() - m_treeNodes; outside > 0)
+        result.notes.push_back(std::to_string(outside) +
+                               " node(s) lack a topology level label and are outside KAI's topology tree.");
+    if (!placed && m_outsideQuirk)
+        result.notes.push_back("KAI counts free resources only under the search root (the lowest common domain of "
+                               "the nodes), so candidate domains above it never fit.");
+    if (m_droppedErrors > 0) result.notes.push_back(std::to_string(m_droppedErrors) + " more fit errors not shown.");
+    return result;
+}
+
+} // namespace
+
+std::string_view KaiEngine::description() const {
+    return "KAI-Scheduler topology plugin: the lowest domain that fits, least free first; segments";
+}
+
+std::string KaiEngine::unavailableReason(const PlacementCluster& cluster, const GangRequest&) const {
+    if (cluster.spec().levels.empty()) return "the cluster has no topology levels; KAI needs a Topology";
+    return {};
+}
+
+PlacementResult KaiEngine::place(const PlacementCluster& cluster, const GangRequest& request,
+                                 const EngineOptions& options) const {
+    return Planner(cluster, request, options).run();
+}
+
+const PlacementEngine& kaiEngine() {
+    static const KaiEngine engine;
+    return engine;
+}
+
+} // namespace topodeck

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/placement/gang_request.h"
+#include "core/placement/placement_cluster.h"
+#include "core/placement/placement_result.h"
+
+#include <string>
+#include <vector>
+
+namespace topodeck {
+
+struct PlacementRenderOptions {
+    std::string source;             // e.g. "demo gb200"
+    std::size_t maxTraceLines = 40; // in the table; JSON always carries the engine's whole trace
+};
+
+// One engine's answer, for people: verdict, the scheduler's message, where each pod goes grouped
+// by lowest-level domain (node names as Slurm hostlists), and why candidates were taken or not.
+std::string renderPlacementTable(const PlacementResult& result, const GangRequest& request,
+                                 const PlacementCluster& cluster, const PlacementRenderOptions& options);
+// Several engines side by side: a verdict per engine, then pods per domain in one column each.
+std::string renderPlacementComparison(const std::vector<PlacementResult>& results, const GangRequest& request,
+                                      const PlacementCluster& cluster, const PlacementRenderOptions& options);
+
+// {"engine","feasible","message","nodes":[{"name","pods"}],"assignment":{"levels","domains":
+// [{"values","count"}]},"chosen":[{"level","domain"}],"trace":[{"level","domain","taken","reason"}],
+// "tiedWith":[...],"notes":[...]} — no trailing newline.
+std::string placementResultJson(const PlacementResult& result);
+
+// "16 × nvidia.com/gpu=8,cpu=4": the gang's shape in one line.
+std::string describeGang(const GangRequest& request);
+
+} // namespace topodeck

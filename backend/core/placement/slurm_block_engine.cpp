@@ -1,0 +1,1108 @@
+#include "core/placement/slurm_block_engine.h"
+
+#include "core/slurm/slurm_topology.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+
+namespace {
+
+// slurm_errno.c, word for word (scheduler-semantics §2.4), and the submit-time rejections.
+constexpr std::string_view kTopoInsufficient = "Insufficient resources in topology unit";
+constexpr std::string_view kTopoNoFit = "No suitable topology unit found";
+constexpr std::string_view kTopoSegmentNoFit = "No suitable topology unit found for segment";
+constexpr std::string_view kTopoReqNodesNotAvail = "Required nodes lack available resources";
+constexpr std::string_view kTopoReqNodesNoMatch = "Required nodes do not fit topology";
+constexpr std::string_view kTopoWeightNoFit = "Weight-based selection could not satisfy request within topology unit";
+constexpr std::string_view kTopoMaxNodeLimit = "Exceeded maximum node limit during topology allocation";
+constexpr std::string_view kTopoEmptyNodeMap = "No available nodes in topology";
+constexpr std::string_view kTopoConfigUnavailable = "Requested topology configuration is not available";
+constexpr std::string_view kNodeConfigUnavailable = "Requested node configuration is not available";
+constexpr std::string_view kInvalidNodeName = "Invalid node name specified";
+constexpr std::string_view kNodeCountInvalid = "Node count specification invalid";
+
+constexpr std::string_view kHostnameLevel = "kubernetes.io/hostname";
+constexpr std::string_view kBlockLevel = "block";
+constexpr std::string_view kAggregatedLevel = "aggregated block";
+
+int ceilDiv(std::int64_t a, std::int64_t b) {
+    return static_cast<int>((a + b - 1) / b);
+}
+
+// An aggregated block is named like slurmctld names it, the hostlist of its base blocks, unless
+// the names do not compress (NVLink clique ids): then its first and last base block.
+std::string aggregatedName(const std::vector<std::string>& names, std::size_t first, std::size_t last) {
+    std::string name = compressHostlist(
+        {names.begin() + static_cast<std::ptrdiff_t>(first), names.begin() + static_cast<std::ptrdiff_t>(last)});
+    if (name.size() <= 80 || last - first < 3) return name;
+    return names[first] + " .. " + names[last - 1] + " (" + std::to_string(last - first) + " blocks)";
+}
+
+// The blocks as slurmctld's bitmaps see them: base blocks in config order, each a sorted list of
+// node positions (the node table is the natural name order, PlacementCluster::nodesInOrder()).
+struct BlockLayout {
+    std::vector<std::string> names;
+    std::vector<std::vector<std::int32_t>> nodes;
+    std::int32_t baseNodes = 0; // bblock_node_cnt
+    std::uint32_t levels = 0;   // block_levels
+    std::vector<std::string> notes;
+    std::string error; // why there are no blocks to place on
+};
+
+BlockLayout layoutFor(const PlacementCluster& cluster, const std::vector<std::int32_t>& positionOf) {
+    BlockLayout layout;
+    std::vector<std::int32_t> blockSizes;
+    const SlurmTopology* topology = cluster.slurmTopology();
+    if (topology && topology->kind == SlurmTopology::Kind::Block) {
+        std::size_t unknown = 0;
+        for (const SlurmBlock& block : topology->blocks) {
+            std::vector<std::int32_t> nodes;
+            for (const std::string& name : block.nodes) {
+                const std::optional<NodeId> id = cluster.state().findNode(name);
+                if (id && *id < positionOf.size() && positionOf[*id] >= 0)
+                    nodes.push_back(positionOf[*id]);
+                else
+                    ++unknown;
+            }
+            layout.names.push_back(block.name);
+            layout.nodes.push_back(std::move(nodes));
+        }
+        blockSizes = topology->blockSizes;
+        if (unknown > 0)
+            layout.notes.push_back(std::to_string(unknown) +
+                                   " node names of the block topology are not in the cluster (slurmctld: Invalid "
+                                   "hostnames in block configuration)");
+    } else {
+        const SlurmIndexBlocks derived = slurmBlockNodesFromIndex(cluster.index());
+        for (std::size_t b = 0; b < derived.names.size(); ++b) {
+            std::vector<std::int32_t> nodes;
+            for (NodeId id : derived.nodes[b])
+                if (id < positionOf.size() && positionOf[id] >= 0) nodes.push_back(positionOf[id]);
+            layout.names.push_back(derived.names[b]);
+            layout.nodes.push_back(std::move(nodes));
+        }
+        const TopologySpec& spec = cluster.spec();
+        const int levels = slurmSwitchLevels(cluster.index());
+        const TopologyLevel* lowest = levels > 0 ? &spec.levels[static_cast<std::size_t>(levels - 1)] : nullptr;
+        std::string from;
+        if (derived.fromNvlink)
+            from = "the NVLink domains (" + spec.nvlinkLabel + "), in the order of the " +
+                   (lowest ? lowest->name + " domains" : std::string("node names"));
+        else if (lowest)
+            from = "the " + lowest->name + " domains (" + lowest->nodeLabel + "), in natural order";
+        const char* why = topology ? "the Slurm topology is not a block topology" : "no Slurm block topology given";
+        if (!from.empty()) layout.notes.push_back(std::string(why) + ": blocks are " + from);
+        if (derived.nodesLeftOut > 0)
+            layout.notes.push_back(std::to_string(derived.nodesLeftOut) + " nodes are in no block (label missing)");
+    }
+    if (layout.names.empty()) {
+        layout.error = topology && topology->kind == SlurmTopology::Kind::Block
+                           ? "the Slurm block topology has no blocks"
+                           : "no Slurm block topology (BlockName lines in topology.conf or a block in topology.yaml) "
+                             "and no label hierarchy or NVLink domains to derive blocks from";
+        return layout;
+    }
+    for (auto& nodes : layout.nodes) {
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    }
+    const auto levels = slurmBlockLevels(blockSizes);
+    if (!levels) {
+        layout.error = levels.error().message;
+        return layout;
+    }
+    layout.levels = levels->levels;
+    layout.baseNodes = levels->baseNodes;
+    // Without BlockSizes the base block is the first block that has nodes (block_record.c).
+    for (std::size_t b = 0; b < layout.nodes.size() && layout.baseNodes == 0; ++b)
+        layout.baseNodes = static_cast<std::int32_t>(layout.nodes[b].size());
+    if (layout.baseNodes == 0) layout.error = "Blocks do not contain any nodes and the BlockSizes are not set";
+    return layout;
+}
+
+// What the job asks, as topology/block sees it after cons_tres has picked the eligible nodes.
+struct JobShape {
+    std::int32_t minNodes = 0;
+    std::int32_t reqNodes = 0;
+    std::int32_t maxNodes = 0;
+    std::int64_t gpusPerNode = 0;
+    std::int64_t cpusPerNode = 1;
+    std::int64_t memoryBytes = 0;
+    bool exclusive = false;
+    std::int32_t segment = 0;
+    bool spread = false;
+    bool consolidate = false;
+    std::vector<std::string> required;
+    std::vector<std::string> excluded;
+};
+
+JobShape shapeFor(const PlacementCluster& cluster, const GangRequest& request, std::vector<std::string>& notes) {
+    JobShape shape;
+    if (request.slurm) {
+        const SlurmRequest& slurm = *request.slurm;
+        shape.minNodes = slurm.minNodes;
+        shape.reqNodes = std::max(slurm.minNodes, slurm.maxNodes);
+        shape.maxNodes = shape.reqNodes;
+        shape.gpusPerNode = slurm.gpusPerNode;
+        shape.cpusPerNode = std::max(slurm.cpusPerNode, 1);
+        shape.memoryBytes = slurm.memoryPerNodeMiB * 1024 * 1024;
+        shape.exclusive = slurm.exclusive;
+        shape.segment = slurm.segment;
+        shape.spread = slurm.spreadSegments;
+        shape.consolidate = slurm.consolidateSegments;
+        shape.required = slurm.requiredNodes;
+        shape.excluded = slurm.excludedNodes;
+        if (slurm.switches) notes.emplace_back("--switches is read by topology/tree only; topology/block ignores it");
+        if (!slurm.partition.empty())
+            notes.push_back("partition " + slurm.partition +
+                            " is not modelled: every node of the cluster is a candidate");
+        if (shape.reqNodes > shape.minNodes)
+            notes.emplace_back("node range: topology/block places the minimum node count");
+        return shape;
+    }
+    shape.minNodes = shape.reqNodes = shape.maxNodes = request.pods;
+    shape.gpusPerNode = cluster.index().gpuResources().count(request.perPod);
+    shape.cpusPerNode = std::max<std::int64_t>(1, (request.perPod.get("cpu").milliValue() + 999) / 1000);
+    shape.memoryBytes = request.perPod.get("memory").value();
+    notes.push_back("modelled as sbatch -N " + std::to_string(request.pods) +
+                    (shape.gpusPerNode > 0 ? " --gres=gpu:" + std::to_string(shape.gpusPerNode) : std::string()) +
+                    ": one pod per node");
+    return shape;
+}
+
+std::int64_t gpusOf(const PlacementCluster& cluster, NodeId id, bool freeOnly) {
+    std::int64_t gpus = 0;
+    const GpuResources& kinds = cluster.index().gpuResources();
+    for (const auto& [resource, amount] : cluster.node(id).allocatable)
+        if (kinds.matches(resource)) gpus += freeOnly ? cluster.free(id, resource).value() : amount.value();
+    return gpus;
+}
+
+// Trace entries up to the limit, then one line saying how many were left out.
+class Trace {
+public:
+    Trace(std::vector<TraceEntry>& entries, std::size_t limit) : m_entries(entries), m_limit(limit) {}
+    bool room() const { return m_entries.size() < m_limit; }
+    void add(std::string_view level, std::string domain, bool taken, std::string reason) {
+        if (!room()) {
+            ++m_dropped;
+            return;
+        }
+        m_entries.push_back({std::string(level), std::move(domain), taken, std::move(reason)});
+    }
+    void drop() { ++m_dropped; }
+    void finish() {
+        if (m_dropped > 0)
+            m_entries.push_back(
+                {"", "", false,
+                 std::to_string(m_dropped) + " more entries left out (trace limit " + std::to_string(m_limit) + ")"});
+    }
+
+private:
+    std::vector<TraceEntry>& m_entries;
+    std::size_t m_limit;
+    std::size_t m_dropped = 0;
+};
+
+// eval_nodes_block() for one job. Member names follow the Slurm locals they stand for.
+class BlockEval {
+public:
+    BlockEval(const BlockLayout& layout, const JobShape& shape, std::vector<char> eligible,
+              std::vector<std::uint32_t> weight, std::vector<std::int32_t> required, Trace& trace,
+              std::function<const std::string&(std::int32_t)> nameOf)
+        : m_layout(layout), m_shape(shape), m_eligible(std::move(eligible)), m_weight(std::move(weight)),
+          m_required(std::move(required)), m_trace(trace), m_nameOf(std::move(nameOf)),
+          m_bblocks(static_cast<int>(layout.names.size())) {
+        m_isRequired.assign(m_eligible.size(), 0);
+        for (std::int32_t p : m_required) m_isRequired[static_cast<std::size_t>(p)] = 1;
+        m_inAnyBlock.assign(m_eligible.size(), 0);
+        for (const auto& nodes : m_layout.nodes)
+            for (std::int32_t p : nodes) m_inAnyBlock[static_cast<std::size_t>(p)] = 1;
+    }
+
+    // Empty on success; else the errno text. invalid(): submit would reject the job.
+    std::string_view run();
+    bool invalid() const { return m_invalid; }
+    std::vector<std::int32_t> allocation() const;
+    const std::vector<int>& chosenBlocks() const { return m_chosenBlocks; } // one per segment
+    int bblocksPerBlock() const { return m_bblockPerBlock; }
+
+private:
+    struct Candidate {
+        enum class Status { Qualifies, TooFew, ShortAsblock, HoldsRequired };
+        int block = 0;
+        Status status = Status::TooFew;
+        int nodes = 0;  // nodes_on_block: eligible nodes in the block
+        int usable = 0; // avail_bnc: within its max_llblock fullest lower-level blocks
+        std::uint32_t weight = 0;
+    };
+
+    std::string_view pass();
+    std::string_view countNodes();
+    std::string_view chooseBlock(int& chosen);
+    std::string_view takeNodes(int chosen);
+    int blockLevelFor(int nodes, int* llblockLevel) const;
+    bool sameLlblock(int a, int b) const { return a >= 0 && (a >> m_llLevel) == (b >> m_llLevel); }
+    void chooseBestBblock(int i, bool& bestSameBlock, bool& bestFit, int& best) const;
+    bool enoughNodes(int avail, int rem) const {
+        const int needed = m_reqNodes > m_shape.minNodes ? rem + m_shape.minNodes - m_reqNodes : rem;
+        return avail >= needed;
+    }
+    std::pair<int, int> bblocksOf(int block) const {
+        return {block * m_bblockPerBlock, std::min(m_bblocks, (block + 1) * m_bblockPerBlock)};
+    }
+    std::string blockName(int block) const;
+    std::string segmentPrefix() const;
+    void traceCandidates(const std::vector<Candidate>& candidates, int chosen) const;
+    std::string nodesText(const std::vector<std::int32_t>& positions) const;
+    void take(std::int32_t p) {
+        m_nodeMap[static_cast<std::size_t>(p)] = 1;
+        --m_remNodes;
+        --m_minRemNodes;
+        --m_maxNodes;
+    }
+
+    const BlockLayout& m_layout;
+    const JobShape& m_shape;
+    std::vector<char> m_eligible;
+    std::vector<std::uint32_t> m_weight;
+    std::vector<std::int32_t> m_required;
+    std::vector<char> m_isRequired;
+    std::vector<char> m_inAnyBlock;
+    Trace& m_trace;
+    std::function<const std::string&(std::int32_t)> m_nameOf; // node position -> name, for the trace
+    const int m_bblocks;                                      // block_count
+
+    bool m_invalid = false;
+    int m_remNodes = 0;
+    int m_minRemNodes = 0;
+    int m_maxNodes = 0;
+    int m_reqNodes = 0;
+    int m_segment = 0;
+    int m_segmentCnt = 1;
+    int m_remSegmentCnt = 0;
+    int m_asRemNodes = -1;
+    int m_blockLevel = -1;
+    int m_llLevel = 0;
+    int m_bblockPerBlock = 1;
+    int m_blockCnt = 1;
+    int m_bblockPerLl = 1;
+    int m_llSize = 1;
+    int m_maxLl = 0;
+    int m_llCnt = 0;
+    bool m_llTracking = false; // nodes_on_llblock allocated
+    bool m_spreadCheck = false;
+    int m_blockPerAsblock = 0;
+    int m_asblockInx = -1;
+    bool m_reqMode = false; // req_nodes_bitmap set
+    bool m_firstSegment = true;
+    int m_segmentIndex = 0;
+
+    std::vector<char> m_nodeMap;
+    std::vector<char> m_origNodeMap;
+    std::vector<char> m_allocMap;
+    std::vector<char> m_bblockRequired;
+    std::vector<int> m_nodesOnBblock;
+    std::vector<int> m_nodesOnLl;
+    std::vector<int> m_chosenBlocks;
+    // Per pass: the weight groups, per-block counts and the chosen block's eligible nodes.
+    std::vector<std::pair<std::uint32_t, std::int32_t>> m_byWeight;
+    std::vector<int> m_nodesOnBlock;
+    std::vector<std::uint32_t> m_lowestWeight;
+    std::vector<int> m_nodesOnAsblock;
+    std::vector<char> m_blockMap;
+};
+
+int BlockEval::blockLevelFor(int nodes, int* llblockLevel) const {
+    const int bblocks = ceilDiv(nodes, m_layout.baseNodes);
+    int level = 0;
+    while ((1LL << level) < bblocks) ++level;
+    if (llblockLevel) {
+        *llblockLevel = 0;
+        for (int l = std::min(level - 1, 31); l >= 0; --l)
+            if (m_layout.levels & (1u << l)) {
+                *llblockLevel = l;
+                break;
+            }
+    }
+    for (int l = level; l < 32; ++l)
+        if (m_layout.levels & (1u << l)) return l;
+    return -1; // no configured level is big enough: the whole topology is one block
+}
+
+std::string BlockEval::blockName(int block) const {
+    const auto [first, last] = bblocksOf(block);
+    return aggregatedName(m_layout.names, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
+}
+
+std::string BlockEval::segmentPrefix() const {
+    if (m_segmentCnt <= 1) return {};
+    return "segment " + std::to_string(m_segmentIndex + 1) + "/" + std::to_string(m_segmentCnt) + ": ";
+}
+
+// "3 nodes (n[05,07-08])"
+std::string BlockEval::nodesText(const std::vector<std::int32_t>& positions) const {
+    std::vector<std::string> names;
+    for (std::int32_t p : positions) names.push_back(m_nameOf(p));
+    return std::to_string(positions.size()) + (positions.size() == 1 ? " node (" : " nodes (") +
+           compressHostlist(names) + ")";
+}
+
+// _choose_best_bblock(): fewest lower-level blocks first, then fewest base blocks.
+void BlockEval::chooseBestBblock(int i, bool& bestSameBlock, bool& bestFit, int& best) const {
+    const bool fit = m_nodesOnBblock[static_cast<std::size_t>(i)] >= m_remNodes;
+    if (m_llTracking && !sameLlblock(best, i)) {
+        bool sameBlock = false;
+        const int mask = (1 << m_llLevel) - 1;
+        for (int j = i & ~mask; j < m_bblocks && j <= (i | mask); ++j)
+            if (m_bblockRequired[static_cast<std::size_t>(j)]) {
+                sameBlock = true;
+                break;
+            }
+        if (best == -1 || (sameBlock && !bestSameBlock)) {
+            best = i;
+            bestFit = fit;
+            bestSameBlock = sameBlock;
+            return;
+        }
+        if (!sameBlock && bestSameBlock) return;
+        const int bestLl = m_nodesOnLl[static_cast<std::size_t>(best >> m_llLevel)];
+        const int ll = m_nodesOnLl[static_cast<std::size_t>(i >> m_llLevel)];
+        const bool llFit = ll >= m_remNodes;
+        const bool bestLlFit = bestLl >= m_remNodes;
+        if (llFit != bestLlFit) {
+            if (llFit) {
+                best = i;
+                bestFit = fit;
+                bestSameBlock = sameBlock;
+            }
+            return;
+        }
+        // Both fit: the smaller lower-level block; neither: the larger one. Equal: fall through.
+        if (ll != bestLl) {
+            if (llFit ? ll < bestLl : ll > bestLl) {
+                best = i;
+                bestFit = fit;
+                bestSameBlock = sameBlock;
+            }
+            return;
+        }
+    }
+    const int nodes = m_nodesOnBblock[static_cast<std::size_t>(i)];
+    const int bestNodes = best >= 0 ? m_nodesOnBblock[static_cast<std::size_t>(best)] : 0;
+    if (best == -1 || (fit && !bestFit) || (!fit && !bestFit && nodes >= bestNodes) || (fit && nodes <= bestNodes)) {
+        best = i;
+        bestFit = fit;
+    }
+}
+
+std::string_view BlockEval::run() {
+    const int nodeCount = static_cast<int>(m_eligible.size());
+    m_remNodes = std::min(m_shape.minNodes, m_shape.reqNodes);
+    m_reqNodes = m_shape.reqNodes;
+    m_maxNodes = m_shape.maxNodes;
+    m_minRemNodes = m_shape.minNodes;
+    m_segment = m_shape.segment;
+    if (m_segment > m_remNodes) {
+        m_trace.add("", "", false,
+                    "--segment=" + std::to_string(m_segment) + " is larger than the job (" +
+                        std::to_string(m_remNodes) + " nodes) and is ignored");
+        m_segment = 0;
+    }
+    if (m_segment > 0 && m_remNodes % m_segment != 0) {
+        m_trace.add("", "", false,
+                    "--segment=" + std::to_string(m_segment) + " does not divide the job size (" +
+                        std::to_string(m_remNodes) + " nodes)");
+        m_invalid = true;
+        return kTopoConfigUnavailable;
+    }
+    if (m_segment > 0) {
+        m_asRemNodes = m_remNodes;
+        m_segmentCnt = m_remNodes / m_segment;
+        m_remSegmentCnt = m_segmentCnt;
+        m_remNodes = m_segment;
+        if (m_segmentCnt > 1) m_reqNodes /= m_segmentCnt;
+    }
+    m_blockLevel = blockLevelFor(m_remNodes, &m_llLevel);
+    if (m_blockLevel < 0) {
+        m_bblockPerBlock = m_bblocks;
+        m_blockCnt = 1;
+    } else {
+        m_bblockPerBlock = 1 << m_blockLevel;
+        m_blockCnt = ceilDiv(m_bblocks, m_bblockPerBlock);
+    }
+    m_spreadCheck = m_shape.spread && m_segmentCnt > 1;
+    m_bblockPerLl = 1 << m_llLevel;
+    m_llSize = m_bblockPerLl * m_layout.baseNodes;
+    m_maxLl = ceilDiv(m_remNodes, m_llSize);
+    m_llCnt = ceilDiv(m_bblocks, m_bblockPerLl);
+    m_llTracking = m_bblockPerBlock != m_bblockPerLl * m_maxLl;
+    if (m_segment > 0 && m_shape.consolidate) {
+        const int asLevel =
+            m_shape.spread
+                ? blockLevelFor(ceilDiv(m_segment, m_layout.baseNodes) * m_layout.baseNodes * m_segmentCnt, nullptr)
+                : blockLevelFor(m_asRemNodes, nullptr);
+        m_blockPerAsblock = asLevel < 0 ? m_bblocks : 1 << (asLevel - std::max(m_blockLevel, 0));
+    }
+    {
+        std::string shape = std::to_string(m_remNodes) + (m_segmentCnt > 1 ? " nodes per segment" : " nodes") +
+                            ": base blocks of " + std::to_string(m_layout.baseNodes) + " nodes; candidates are ";
+        shape += m_blockLevel < 0 ? "the whole topology (no configured block size is large enough)"
+                                  : "blocks of " + std::to_string(m_bblockPerBlock) + " base block" +
+                                        (m_bblockPerBlock == 1 ? "" : "s");
+        if (m_llTracking)
+            shape += ", using at most " + std::to_string(m_maxLl) + " lower-level block" + (m_maxLl == 1 ? "" : "s") +
+                     " of " + std::to_string(m_bblockPerLl) + " base block" + (m_bblockPerLl == 1 ? "" : "s");
+        m_trace.add("", "", false, std::move(shape));
+    }
+
+    m_nodeMap = m_eligible;
+    m_origNodeMap = m_eligible;
+    if (!m_required.empty()) {
+        for (std::int32_t p : m_required)
+            if (!m_nodeMap[static_cast<std::size_t>(p)]) return kTopoReqNodesNotAvail;
+        for (std::int32_t p : m_required)
+            if (!m_inAnyBlock[static_cast<std::size_t>(p)]) return kTopoReqNodesNoMatch;
+        const int count = static_cast<int>(m_required.size());
+        if (count > m_maxNodes) return kTopoMaxNodeLimit;
+        if (m_segmentCnt > 1) {
+            if (m_asRemNodes > count) return kTopoConfigUnavailable;
+            for (int p = 0; p < nodeCount; ++p)
+                if (!m_isRequired[static_cast<std::size_t>(p)]) m_nodeMap[p] = m_origNodeMap[p] = 0;
+        } else {
+            m_reqMode = true;
+        }
+    }
+
+    m_allocMap.assign(m_eligible.size(), 0);
+    while (true) {
+        std::string_view error = pass();
+        if (error.empty() && m_remSegmentCnt > 0) {
+            if (--m_remSegmentCnt > 0) {
+                for (int p = 0; p < nodeCount; ++p) m_allocMap[p] |= m_nodeMap[p];
+                if (m_shape.spread)
+                    for (int i = 0; i < m_bblocks; ++i)
+                        if (m_bblockRequired[static_cast<std::size_t>(i)])
+                            for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) m_origNodeMap[p] = 0;
+                for (int p = 0; p < nodeCount; ++p) m_nodeMap[p] = m_origNodeMap[p] && !m_allocMap[p];
+                m_firstSegment = false;
+                ++m_segmentIndex;
+                continue;
+            }
+            for (int p = 0; p < nodeCount; ++p) m_nodeMap[p] |= m_allocMap[p];
+        }
+        // A failed pass of consolidated segments is reported as the segment not fitting.
+        if (!error.empty() && m_blockPerAsblock > 0 && m_asblockInx != -1) error = kTopoSegmentNoFit;
+        return error;
+    }
+}
+
+std::string_view BlockEval::pass() {
+    const std::size_t nodeCount = m_eligible.size();
+    if (m_remSegmentCnt > 0) {
+        m_remNodes = m_segment;
+        m_minRemNodes = m_shape.minNodes / m_segmentCnt;
+        m_maxNodes = m_shape.maxNodes / m_segmentCnt;
+        m_maxLl = ceilDiv(m_remNodes, m_llSize);
+    }
+    if (std::find(m_nodeMap.begin(), m_nodeMap.end(), 1) == m_nodeMap.end()) {
+        if (m_firstSegment) return kTopoEmptyNodeMap;
+        m_trace.add("", "", false, segmentPrefix() + "no eligible nodes are left for this segment");
+        return kTopoSegmentNoFit;
+    }
+
+    // Weight groups, lowest first; required nodes count as taken.
+    m_byWeight.clear();
+    for (std::size_t p = 0; p < nodeCount; ++p) {
+        if (!m_nodeMap[p]) continue;
+        m_byWeight.emplace_back(m_weight[p], static_cast<std::int32_t>(p));
+        if (m_reqMode && m_isRequired[p]) {
+            --m_remNodes;
+            --m_minRemNodes;
+            --m_maxNodes;
+        }
+    }
+    std::sort(m_byWeight.begin(), m_byWeight.end());
+    if (const std::string_view error = countNodes(); !error.empty()) return error;
+    int chosen = -1;
+    if (const std::string_view error = chooseBlock(chosen); !error.empty()) return error;
+    return takeNodes(chosen);
+}
+
+// Eligible nodes per block and lower-level block, and the spread-segment bound.
+std::string_view BlockEval::countNodes() {
+    m_bblockRequired.assign(static_cast<std::size_t>(m_bblocks), 0);
+    m_nodesOnBlock.assign(static_cast<std::size_t>(m_blockCnt), 0);
+    m_lowestWeight.assign(static_cast<std::size_t>(m_blockCnt), UINT32_MAX);
+    m_nodesOnLl.assign(m_llTracking ? static_cast<std::size_t>(m_llCnt) : 0, 0);
+    int availSegments = 0;
+    int prevBlock = -1;
+    int partialSum = 0;
+    int partialCnt = 0;
+    int maxPartial = 0;
+    // _partial_bblock_segments(): segments that base blocks too small for one could still make.
+    const auto partialSegments = [&] {
+        if (partialSum == 0) return 0;
+        return std::min(partialSum / m_segment, partialCnt / ceilDiv(m_segment, maxPartial));
+    };
+    for (int i = 0; i < m_bblocks; ++i) {
+        const int block = i / m_bblockPerBlock;
+        int count = 0;
+        for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) {
+            if (!m_nodeMap[static_cast<std::size_t>(p)]) continue;
+            ++count;
+            m_lowestWeight[static_cast<std::size_t>(block)] =
+                std::min(m_lowestWeight[static_cast<std::size_t>(block)], m_weight[static_cast<std::size_t>(p)]);
+        }
+        m_nodesOnBlock[static_cast<std::size_t>(block)] += count;
+        if (m_spreadCheck && m_firstSegment && count > 0) {
+            if (prevBlock != block) {
+                availSegments += partialSegments();
+                prevBlock = block;
+                partialSum = partialCnt = maxPartial = 0;
+            }
+            if (count >= m_segment) {
+                ++availSegments;
+            } else {
+                partialSum += count;
+                ++partialCnt;
+                maxPartial = std::max(maxPartial, count);
+            }
+        }
+        if (m_llTracking) m_nodesOnLl[static_cast<std::size_t>(i / m_bblockPerLl)] += count;
+    }
+    if (m_spreadCheck && m_firstSegment) {
+        availSegments += partialSegments();
+        if (availSegments < m_segmentCnt) {
+            m_trace.add("", "", false,
+                        "base blocks can hold only " + std::to_string(availSegments) + " of the " +
+                            std::to_string(m_segmentCnt) + " spread segments");
+            return kTopoSegmentNoFit;
+        }
+    }
+    m_nodesOnAsblock.clear();
+    if (m_blockPerAsblock > 0 && m_firstSegment) {
+        m_nodesOnAsblock.assign(static_cast<std::size_t>(ceilDiv(m_blockCnt, m_blockPerAsblock)), 0);
+        for (int b = 0; b < m_blockCnt; ++b)
+            m_nodesOnAsblock[static_cast<std::size_t>(b / m_blockPerAsblock)] +=
+                m_nodesOnBlock[static_cast<std::size_t>(b)];
+    }
+    return {};
+}
+
+// The block: lowest node weight, then fewest eligible nodes, "<=" so the later block wins ties.
+std::string_view BlockEval::chooseBlock(int& chosen) {
+    const std::size_t nodeCount = m_eligible.size();
+    int availSegments = 0;
+    std::uint32_t chosenWeight = 0;
+    int chosenNodes = 0;
+    std::vector<Candidate> candidates;
+    candidates.reserve(static_cast<std::size_t>(m_blockCnt));
+    std::vector<int> llCounts;
+    for (int b = 0; b < m_blockCnt; ++b) {
+        Candidate candidate;
+        candidate.block = b;
+        candidate.nodes = m_nodesOnBlock[static_cast<std::size_t>(b)];
+        candidate.weight = m_lowestWeight[static_cast<std::size_t>(b)];
+        if (!m_nodesOnAsblock.empty() &&
+            m_nodesOnAsblock[static_cast<std::size_t>(b / m_blockPerAsblock)] < m_asRemNodes) {
+            candidate.status = Candidate::Status::ShortAsblock;
+            candidates.push_back(candidate);
+            continue;
+        }
+        if (!m_llTracking) {
+            candidate.usable = candidate.nodes;
+        } else {
+            // Integer division as in Slurm: a trailing partial lower-level block is not counted.
+            const int offset = b * (m_bblockPerBlock / m_bblockPerLl);
+            const int perBlock = std::min(m_bblockPerBlock / m_bblockPerLl, m_llCnt - offset);
+            llCounts.assign(m_nodesOnLl.begin() + offset, m_nodesOnLl.begin() + offset + std::max(perBlock, 0));
+            std::sort(llCounts.begin(), llCounts.end(), std::greater<>());
+            const int take = std::min(m_maxLl, static_cast<int>(llCounts.size()));
+            candidate.usable = std::accumulate(llCounts.begin(), llCounts.begin() + std::max(take, 0), 0);
+        }
+        if (m_reqMode) {
+            const auto [first, last] = bblocksOf(b);
+            bool holds = false;
+            for (int i = first; i < last && !holds; ++i)
+                for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)])
+                    if (m_nodeMap[static_cast<std::size_t>(p)] && m_isRequired[static_cast<std::size_t>(p)]) {
+                        holds = true;
+                        break;
+                    }
+            if (holds) {
+                candidate.status = Candidate::Status::HoldsRequired;
+                candidates.push_back(candidate);
+                chosen = b;
+                break;
+            }
+        }
+        // Eligible nodes always bring the per-node CPUs, so the CPU totals Slurm also checks
+        // here never bind before the node counts do.
+        if (!enoughNodes(candidate.usable, m_remNodes)) {
+            candidate.status = Candidate::Status::TooFew;
+            candidates.push_back(candidate);
+            continue;
+        }
+        candidate.status = Candidate::Status::Qualifies;
+        candidates.push_back(candidate);
+        if (m_firstSegment && m_segmentCnt > 1) {
+            const int fits = candidate.nodes / m_segment;
+            availSegments += m_spreadCheck ? std::min(fits, m_bblockPerBlock) : fits;
+        }
+        if (!m_reqMode && candidate.nodes > 0 &&
+            (chosen == -1 || candidate.weight < chosenWeight ||
+             (candidate.weight == chosenWeight && candidate.nodes <= chosenNodes))) {
+            chosen = b;
+            chosenWeight = candidate.weight;
+            chosenNodes = candidate.nodes;
+        }
+    }
+    traceCandidates(candidates, chosen);
+    if (chosen == -1) return m_segmentCnt > 1 ? kTopoSegmentNoFit : kTopoNoFit;
+    if (m_segmentCnt > 1 && m_firstSegment && availSegments < m_segmentCnt) {
+        m_trace.add("", "", false,
+                    "the qualifying blocks can hold at most " + std::to_string(availSegments) + " of the " +
+                        std::to_string(m_segmentCnt) + " segments");
+        return kTopoSegmentNoFit;
+    }
+
+    // block_node_bitmap[block_inx]: the chosen block's eligible nodes.
+    const auto [firstBblock, lastBblock] = bblocksOf(chosen);
+    m_blockMap.assign(nodeCount, 0);
+    for (int i = firstBblock; i < lastBblock; ++i)
+        for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)])
+            if (m_nodeMap[static_cast<std::size_t>(p)]) m_blockMap[static_cast<std::size_t>(p)] = 1;
+    m_chosenBlocks.push_back(chosen);
+    if (m_reqMode) {
+        for (std::int32_t p : m_required)
+            if (!m_blockMap[static_cast<std::size_t>(p)]) return kTopoReqNodesNoMatch;
+    }
+    if (m_blockPerAsblock > 0 && m_firstSegment) {
+        // --consolidate-segments: every later segment stays inside this aggregated block.
+        m_asblockInx = chosen / m_blockPerAsblock;
+        std::vector<char> inAsblock(nodeCount, 0);
+        for (int b = 0; b < m_blockCnt; ++b) {
+            if (b / m_blockPerAsblock != m_asblockInx) continue;
+            const auto [first, last] = bblocksOf(b);
+            for (int i = first; i < last; ++i)
+                for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)])
+                    if (m_nodeMap[static_cast<std::size_t>(p)]) inAsblock[static_cast<std::size_t>(p)] = 1;
+        }
+        for (std::size_t p = 0; p < nodeCount; ++p) m_origNodeMap[p] = m_origNodeMap[p] && inAsblock[p];
+    }
+    return {};
+}
+
+// Whole weight groups, then the base blocks of the chosen block one by one (_choose_best_bblock).
+std::string_view BlockEval::takeNodes(int chosen) {
+    const std::size_t nodeCount = m_eligible.size();
+    const auto [firstBblock, lastBblock] = bblocksOf(chosen);
+    const std::vector<char>& blockMap = m_blockMap;
+    if (m_reqMode) {
+        std::fill(m_nodeMap.begin(), m_nodeMap.end(), 0);
+        for (std::int32_t p : m_required) m_nodeMap[static_cast<std::size_t>(p)] = 1;
+        int lastLl = -1;
+        for (int i = firstBblock; i < lastBblock && m_llTracking; ++i) {
+            const auto& nodes = m_layout.nodes[static_cast<std::size_t>(i)];
+            if (std::none_of(nodes.begin(), nodes.end(),
+                             [this](std::int32_t p) { return m_isRequired[static_cast<std::size_t>(p)] != 0; }))
+                continue;
+            m_bblockRequired[static_cast<std::size_t>(i)] = 1;
+            if (!sameLlblock(lastLl, i)) {
+                --m_maxLl;
+                lastLl = i;
+            }
+        }
+        if (m_maxLl < 0) {
+            m_trace.add("", "", false, "the required nodes span more lower-level blocks than the job may use");
+            return kTopoConfigUnavailable;
+        }
+        if (m_remNodes <= 0) return {};
+        if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
+    } else {
+        std::fill(m_nodeMap.begin(), m_nodeMap.end(), 0);
+    }
+
+    // Whole weight groups, lowest first, until enough; all but the last group are forced in.
+    std::vector<char> best(nodeCount, 0);
+    std::vector<std::int32_t> bestList;
+    std::size_t forcedCount = 0;
+    bool sufficient = false;
+    bool requested = false;
+    for (std::size_t g = 0; g < m_byWeight.size() && !requested;) {
+        std::size_t end = g;
+        while (end < m_byWeight.size() && m_byWeight[end].first == m_byWeight[g].first) ++end;
+        if (!bestList.empty()) forcedCount = bestList.size();
+        for (std::size_t k = g; k < end; ++k) {
+            const auto p = static_cast<std::size_t>(m_byWeight[k].second);
+            if ((m_reqMode && m_isRequired[p]) || !blockMap[p]) continue;
+            best[p] = 1;
+            bestList.push_back(m_byWeight[k].second);
+        }
+        const int bestCount = static_cast<int>(bestList.size());
+        if (!sufficient) sufficient = enoughNodes(bestCount, m_remNodes);
+        requested = bestCount >= m_remNodes;
+        g = end;
+    }
+    if (!sufficient) {
+        m_trace.add("", "", false,
+                    segmentPrefix() + "block " + blockName(chosen) + " has " + std::to_string(bestList.size()) +
+                        " eligible nodes; " + std::to_string(m_remNodes) + " needed");
+        return kTopoInsufficient;
+    }
+    if (forcedCount > 0) {
+        std::vector<std::int32_t> forced(bestList.begin(), bestList.begin() + static_cast<std::ptrdiff_t>(forcedCount));
+        std::sort(forced.begin(), forced.end());
+        for (std::size_t k = 0; k < forced.size() && m_maxNodes > 0; ++k) {
+            --m_remNodes;
+            --m_minRemNodes;
+            --m_maxNodes;
+        }
+        for (std::int32_t p : forced) m_nodeMap[static_cast<std::size_t>(p)] = 1;
+        m_trace.add("", "", true,
+                    segmentPrefix() + "node weight: " + nodesText(forced) +
+                        " of lower weight taken first, whatever the topology");
+        if (m_remNodes <= 0) return {};
+        if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
+        int lastLl = -1;
+        for (int i = firstBblock; i < lastBblock; ++i) {
+            if (m_bblockRequired[static_cast<std::size_t>(i)]) {
+                lastLl = i;
+                continue;
+            }
+            const auto& nodes = m_layout.nodes[static_cast<std::size_t>(i)];
+            if (std::none_of(nodes.begin(), nodes.end(),
+                             [&](std::int32_t p) { return std::binary_search(forced.begin(), forced.end(), p); }))
+                continue;
+            m_bblockRequired[static_cast<std::size_t>(i)] = 1;
+            if (!sameLlblock(lastLl, i)) {
+                --m_maxLl;
+                lastLl = i;
+            }
+        }
+    }
+    if (m_maxLl < 0) {
+        m_trace.add("", "", false,
+                    segmentPrefix() + "the lower-weight nodes span more lower-level blocks than the job may use");
+        return kTopoWeightNoFit;
+    }
+    // Fill the base blocks already in use first.
+    if (m_reqMode || forcedCount > 0) {
+        for (int i = 0; i < m_bblocks; ++i) {
+            if (!m_bblockRequired[static_cast<std::size_t>(i)]) continue;
+            for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) {
+                const auto u = static_cast<std::size_t>(p);
+                if (!blockMap[u] || !best[u] || m_nodeMap[u]) continue;
+                take(p);
+                if (m_remNodes <= 0) return {};
+            }
+        }
+    }
+
+    m_nodesOnBblock.assign(static_cast<std::size_t>(m_bblocks), 0);
+    std::fill(m_nodesOnLl.begin(), m_nodesOnLl.end(), 0);
+    for (int i = firstBblock; i < lastBblock; ++i) {
+        if (m_bblockRequired[static_cast<std::size_t>(i)]) continue;
+        int count = 0;
+        for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)])
+            if (blockMap[static_cast<std::size_t>(p)] && best[static_cast<std::size_t>(p)]) ++count;
+        m_nodesOnBblock[static_cast<std::size_t>(i)] = count;
+        if (m_llTracking) m_nodesOnLl[static_cast<std::size_t>(i / m_bblockPerLl)] += count;
+    }
+    int prevRemNodes = m_remNodes + 1;
+    while (prevRemNodes != m_remNodes) {
+        prevRemNodes = m_remNodes;
+        int bestBblock = -1;
+        bool bestFit = false;
+        bool bestSameBlock = true;
+        for (int i = firstBblock; i < lastBblock; ++i)
+            if (!m_bblockRequired[static_cast<std::size_t>(i)]) chooseBestBblock(i, bestSameBlock, bestFit, bestBblock);
+        if (bestBblock == -1) break;
+        if (m_maxLl <= 0 && !bestSameBlock) {
+            m_trace.add(kBlockLevel, m_layout.names[static_cast<std::size_t>(bestBblock)], false,
+                        segmentPrefix() + "would open one more lower-level block than the job may use");
+            break;
+        }
+        m_bblockRequired[static_cast<std::size_t>(bestBblock)] = 1;
+        const int remBefore = m_remNodes;
+        std::vector<std::int32_t> taken;
+        for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(bestBblock)]) {
+            const auto u = static_cast<std::size_t>(p);
+            if (!blockMap[u] || !best[u] || m_nodeMap[u]) continue;
+            if (m_maxNodes <= 0) break;
+            take(p);
+            taken.push_back(p);
+            if (m_remNodes <= 0) break;
+        }
+        if (m_trace.room()) {
+            std::string why = bestFit ? "fits the remaining " + std::to_string(remBefore) +
+                                            " alone, the smallest that does (ties go to the later block)"
+                                      : "no base block fits the remaining " + std::to_string(remBefore) +
+                                            " alone: the largest (ties go to the later block)";
+            if (m_llTracking && bestSameBlock) why = "in a lower-level block already used; " + why;
+            m_trace.add(kBlockLevel, m_layout.names[static_cast<std::size_t>(bestBblock)], true,
+                        segmentPrefix() + "took " + nodesText(taken) + ": " + why);
+        } else {
+            m_trace.drop();
+        }
+        if (m_remNodes <= 0) return {};
+        if (!bestSameBlock) --m_maxLl;
+    }
+    if (m_minRemNodes <= 0) return {};
+    m_trace.add("", "", false,
+                segmentPrefix() + "the base blocks of " + blockName(chosen) + " ran out with " +
+                    std::to_string(m_remNodes) + " nodes still needed");
+    return kTopoInsufficient;
+}
+
+void BlockEval::traceCandidates(const std::vector<Candidate>& candidates, int chosen) const {
+    const std::string_view level = m_bblockPerBlock == 1 ? kBlockLevel : kAggregatedLevel;
+    const std::string prefix = segmentPrefix();
+    const Candidate* winner = nullptr;
+    for (const Candidate& c : candidates)
+        if (c.block == chosen) winner = &c;
+    const std::string winnerName = chosen >= 0 ? blockName(chosen) : std::string();
+    for (const Candidate& c : candidates) {
+        if (!m_trace.room()) {
+            m_trace.drop();
+            continue;
+        }
+        std::string reason = prefix + std::to_string(c.nodes) + " eligible node" + (c.nodes == 1 ? "" : "s");
+        switch (c.status) {
+        case Candidate::Status::ShortAsblock:
+            reason += "; its aggregated block for the consolidated segments has too few (" +
+                      std::to_string(m_asRemNodes) + " needed)";
+            break;
+        case Candidate::Status::HoldsRequired:
+            reason += "; holds required nodes (the first such block is taken)";
+            break;
+        case Candidate::Status::TooFew:
+            if (c.usable < c.nodes)
+                reason += ", " + std::to_string(c.usable) + " within its " + std::to_string(m_maxLl) +
+                          " fullest lower-level block" + (m_maxLl == 1 ? "" : "s");
+            reason += "; " + std::to_string(m_remNodes) + " needed";
+            break;
+        case Candidate::Status::Qualifies:
+            reason += ", lowest weight " + std::to_string(c.weight);
+            if (c.block == chosen)
+                reason += ": chosen (lowest weight, then fewest eligible nodes; ties go to the later block)";
+            else if (winner && c.weight > winner->weight)
+                reason += "; " + winnerName + " has nodes of lower weight (" + std::to_string(winner->weight) + ")";
+            else if (winner && c.nodes > winner->nodes)
+                reason += "; " + winnerName + " is a tighter fit (" + std::to_string(winner->nodes) + " nodes)";
+            else if (winner)
+                reason += "; " + winnerName + " ties and comes later in the configuration, so it wins";
+            break;
+        }
+        m_trace.add(level, blockName(c.block), c.block == chosen, std::move(reason));
+    }
+}
+
+std::vector<std::int32_t> BlockEval::allocation() const {
+    std::vector<std::int32_t> nodes;
+    for (std::size_t p = 0; p < m_nodeMap.size(); ++p)
+        if (m_nodeMap[p]) nodes.push_back(static_cast<std::int32_t>(p));
+    return nodes;
+}
+
+} // namespace
+
+std::string_view SlurmBlockEngine::description() const {
+    return "Slurm topology/block: one aggregated block by weight and tightest fit, BlockSizes, --segment";
+}
+
+std::string SlurmBlockEngine::unavailableReason(const PlacementCluster& cluster, const GangRequest&) const {
+    const std::vector<NodeId>& order = cluster.nodesInOrder();
+    std::vector<std::int32_t> positionOf(cluster.nodeSlots(), -1);
+    for (std::size_t i = 0; i < order.size(); ++i) positionOf[order[i]] = static_cast<std::int32_t>(i);
+    return layoutFor(cluster, positionOf).error;
+}
+
+PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const GangRequest& request,
+                                        const EngineOptions& options) const {
+    PlacementResult result;
+    result.engine = std::string(name());
+    const std::vector<NodeId>& order = cluster.nodesInOrder();
+    std::vector<std::int32_t> positionOf(cluster.nodeSlots(), -1);
+    for (std::size_t i = 0; i < order.size(); ++i) positionOf[order[i]] = static_cast<std::int32_t>(i);
+
+    const BlockLayout layout = layoutFor(cluster, positionOf);
+    result.notes = layout.notes;
+    if (options.slurmVersion < SlurmVersion{23, 11, 0})
+        result.notes.push_back("topology/block first shipped in Slurm 23.11; Slurm " + options.slurmVersion.toString() +
+                               " has no block plugin");
+    else if (options.slurmVersion < SlurmVersion{26, 5, 0})
+        result.notes.emplace_back(
+            "before Slurm 26.05 a pending job shows only Reason=Resources, not the topology error");
+    if (!layout.error.empty()) {
+        result.message = layout.error;
+        return result;
+    }
+    const JobShape shape = shapeFor(cluster, request, result.notes);
+    if (shape.minNodes <= 0) {
+        result.invalidRequest = true;
+        result.message = std::string(kNodeCountInvalid);
+        return result;
+    }
+
+    // Node names given with -w / -x must exist (sbatch rejects the job otherwise).
+    const auto positions = [&](const std::vector<std::string>& names, std::vector<std::int32_t>& out) {
+        for (const std::string& name : names) {
+            const std::optional<NodeId> id = cluster.state().findNode(name);
+            if (!id || *id >= positionOf.size() || positionOf[*id] < 0) return false;
+            out.push_back(positionOf[*id]);
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return true;
+    };
+    std::vector<std::int32_t> required;
+    std::vector<std::int32_t> excluded;
+    if (!positions(shape.required, required) || !positions(shape.excluded, excluded)) {
+        result.invalidRequest = true;
+        result.message = std::string(kInvalidNodeName);
+        return result;
+    }
+
+    // cons_tres' part: which nodes could take one task of this job now. The index's GPU counts
+    // bound the free GPUs from above (the what-if only lowers them), so most busy nodes are
+    // turned away without reading their resources.
+    const std::size_t nodeCount = order.size();
+    std::vector<char> eligible(nodeCount, 0);
+    std::vector<std::uint32_t> weight(nodeCount, 1);
+    std::size_t down = 0, fewGpus = 0, fewCpus = 0, fewMemory = 0, busy = 0, excludedCount = 0;
+    constexpr __int128 kNanos = 1000000000;
+    const __int128 cpusNeeded = shape.cpusPerNode * kNanos;
+    const __int128 memoryNeeded = static_cast<__int128>(shape.memoryBytes) * kNanos;
+    const GpuResources& gpuKinds = cluster.index().gpuResources();
+    const bool exactGpuNames = std::none_of(gpuKinds.patterns().begin(), gpuKinds.patterns().end(),
+                                            [](const std::string& p) { return !p.empty() && p.back() == '*'; });
+    const auto freeGpus = [&](NodeId id) {
+        if (!exactGpuNames) return gpusOf(cluster, id, true);
+        std::int64_t gpus = 0;
+        for (const std::string& resource : gpuKinds.patterns()) gpus += cluster.free(id, resource).value();
+        return gpus;
+    };
+    // A node that does not report CPUs or memory at all is not limited by them.
+    const auto isShort = [&](NodeId id, std::string_view resource, __int128 needed) {
+        return cluster.free(id, resource).nanos() < needed && cluster.node(id).allocatable.contains(resource);
+    };
+    for (std::size_t p = 0; p < nodeCount; ++p) {
+        const NodeId id = order[p];
+        weight[p] = cluster.nodeWeight(id);
+        const NodeStats& stats = cluster.index().node(id);
+        if (std::binary_search(excluded.begin(), excluded.end(), static_cast<std::int32_t>(p))) {
+            ++excludedCount;
+        } else if (!cluster.usable(id)) {
+            ++down;
+        } else if (shape.exclusive && !cluster.idle(id)) {
+            ++busy;
+        } else if (shape.gpusPerNode > 0 &&
+                   (stats.gpusTotal - stats.gpusUsed < shape.gpusPerNode || freeGpus(id) < shape.gpusPerNode)) {
+            ++fewGpus;
+        } else if (isShort(id, "cpu", cpusNeeded)) {
+            ++fewCpus;
+        } else if (shape.memoryBytes > 0 && isShort(id, "memory", memoryNeeded)) {
+            ++fewMemory;
+        } else {
+            eligible[p] = 1;
+        }
+    }
+    const auto eligibleCount = static_cast<std::size_t>(std::count(eligible.begin(), eligible.end(), 1));
+    // Submit-time check (sbatch): some node of the cluster must be able to run one task at all.
+    const auto couldEver = [&](NodeId id) {
+        const Node& node = cluster.node(id);
+        return gpusOf(cluster, id, false) >= shape.gpusPerNode &&
+               (!node.allocatable.contains("cpu") ||
+                node.allocatable.get("cpu").milliValue() / 1000 >= shape.cpusPerNode) &&
+               (shape.memoryBytes == 0 || !node.allocatable.contains("memory") ||
+                node.allocatable.get("memory").value() >= shape.memoryBytes);
+    };
+    if (eligibleCount == 0 && std::none_of(order.begin(), order.end(), couldEver)) {
+        result.invalidRequest = true;
+        result.message = std::string(kNodeConfigUnavailable);
+        result.trace.push_back({"", "", false, "no node of the cluster has the GPUs, CPUs and memory one task asks"});
+        return result;
+    }
+    Trace trace(result.trace, options.maxTraceEntries);
+    {
+        std::string summary = std::to_string(eligibleCount) + " of " + std::to_string(nodeCount) + " nodes eligible";
+        std::vector<std::string> parts;
+        if (down) parts.push_back(std::to_string(down) + " not ready, cordoned or drained");
+        if (busy) parts.push_back(std::to_string(busy) + " not idle (--exclusive)");
+        if (fewGpus)
+            parts.push_back(std::to_string(fewGpus) + " with fewer than " + std::to_string(shape.gpusPerNode) +
+                            " free GPUs");
+        if (fewCpus)
+            parts.push_back(std::to_string(fewCpus) + " with fewer than " + std::to_string(shape.cpusPerNode) +
+                            " free CPUs");
+        if (fewMemory) parts.push_back(std::to_string(fewMemory) + " short of memory");
+        if (excludedCount) parts.push_back(std::to_string(excludedCount) + " excluded (-x)");
+        for (std::size_t i = 0; i < parts.size(); ++i) summary += (i == 0 ? ": " : ", ") + parts[i];
+        trace.add("", "", eligibleCount > 0, std::move(summary));
+    }
+
+    BlockEval eval(
+        layout, shape, std::move(eligible), std::move(weight), std::move(required), trace,
+        [&](std::int32_t p) -> const std::string& { return cluster.node(order[static_cast<std::size_t>(p)]).name; });
+    const std::string_view error = eval.run();
+    trace.finish();
+    if (!error.empty()) {
+        result.invalidRequest = eval.invalid();
+        result.message = std::string(error);
+        return result;
+    }
+
+    // The base block each node sits in (the first one listing it), for the assignment.
+    std::vector<std::int32_t> bblockOf(nodeCount, -1);
+    for (std::size_t b = layout.nodes.size(); b-- > 0;)
+        for (std::int32_t p : layout.nodes[b]) bblockOf[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(b);
+    const std::vector<std::int32_t> allocated = eval.allocation();
+    std::vector<std::string> names;
+    result.assignment.levels = {std::string(kBlockLevel), std::string(kHostnameLevel)};
+    for (std::int32_t p : allocated) {
+        const std::string& nodeName = cluster.node(order[static_cast<std::size_t>(p)]).name;
+        names.push_back(nodeName);
+        result.nodes.push_back({nodeName, 1});
+        const std::int32_t b = bblockOf[static_cast<std::size_t>(p)];
+        result.assignment.domains.push_back(
+            {{b >= 0 ? layout.names[static_cast<std::size_t>(b)] : std::string(), nodeName}, 1});
+    }
+    const int perBlock = eval.bblocksPerBlock();
+    std::vector<int> seen;
+    for (int block : eval.chosenBlocks()) {
+        if (perBlock == 1 || std::find(seen.begin(), seen.end(), block) != seen.end()) continue;
+        seen.push_back(block);
+        const auto first = static_cast<std::size_t>(block * perBlock);
+        const std::size_t last = std::min(layout.names.size(), first + static_cast<std::size_t>(perBlock));
+        result.chosen.push_back({std::string(kAggregatedLevel), aggregatedName(layout.names, first, last)});
+    }
+    std::vector<std::string> usedNames;
+    std::vector<char> used(layout.names.size(), 0);
+    for (std::int32_t p : allocated)
+        if (bblockOf[static_cast<std::size_t>(p)] >= 0)
+            used[static_cast<std::size_t>(bblockOf[static_cast<std::size_t>(p)])] = 1;
+    for (std::size_t b = 0; b < used.size(); ++b)
+        if (used[b]) usedNames.push_back(layout.names[b]);
+    result.chosen.push_back({std::string(kBlockLevel), aggregatedName(usedNames, 0, usedNames.size())});
+    result.feasible = true;
+    result.message = "would start now on " + std::to_string(names.size()) +
+                     (names.size() == 1 ? " node: " : " nodes: ") + compressHostlist(names);
+    return result;
+}
+
+const PlacementEngine& slurmBlockEngine() {
+    static const SlurmBlockEngine engine;
+    return engine;
+}
+
+} // namespace topodeck

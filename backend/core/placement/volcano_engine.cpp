@@ -1,0 +1,1131 @@
+#include "core/placement/volcano_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <optional>
+
+namespace topodeck {
+namespace {
+
+using Id = HyperNodeTree::Id;
+
+// kube-scheduler's MaxNodeScore: Volcano scales every node and HyperNode score to it.
+constexpr double kMaxNodeScore = 100.0;
+// hypernode.binpack.normal-pod.fading, Volcano's default.
+constexpr double kNormalPodFading = 0.8;
+constexpr std::string_view kUnschedulableTaint = "node.kubernetes.io/unschedulable";
+
+bool sameScore(double a, double b) {
+    return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+std::string formatScore(double score) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", score);
+    return text;
+}
+
+std::string quantityText(__int128 nanos) {
+    return Quantity::fromNanos(nanos).toString();
+}
+
+enum class Predicate : std::uint8_t { Pass, Unschedulable, Selector, Taint };
+
+// A node in Volcano's session: present and Ready (the scheduler's snapshot drops NotReady
+// nodes, so they are not even counted in "0/N nodes"). Cordoned and drained nodes stay in and
+// fail the NodeUnschedulable predicate.
+struct SessionNode {
+    NodeId id = 0;
+    std::uint32_t rank = 0;       // natural name order, the tie-break wherever Volcano picks at random
+    std::int64_t resourceFit = 0; // pods of the gang's shape the free resources hold
+    std::int64_t slots = 0;       // free pod slots
+    Predicate predicate = Predicate::Pass;
+    std::uint32_t taint = 0; // the untolerated taint, for Predicate::Taint
+    std::int64_t capacity() const { return predicate == Predicate::Pass ? std::min(resourceFit, slots) : 0; }
+};
+
+struct RequestedResource {
+    std::string name;
+    __int128 perPod = 0; // nanos
+};
+
+struct WeightedResource {
+    std::string name;
+    double weight = 0;
+    double perPod = 0;
+    std::size_t requested = 0; // its index among the requested resources
+};
+
+// A job's or partition's networkTopology after Volcano's session normalisation.
+struct TierLimit {
+    bool present = false; // networkTopology is set: the network-topology-aware node score applies
+    bool hard = false;    // a tier limit applies (hard, or soft converted to hard)
+    std::int32_t tier = 0;
+};
+
+// Volcano's subJob: a partition, or the job's default subJob when it has none.
+struct SubJob {
+    std::int32_t pods = 0;
+    TierLimit limit;
+    bool ownGradient = false; // a partition with a hard limit searches HyperNodes inside the job's
+};
+
+struct Placement {
+    std::uint32_t node = 0; // session index
+    std::int64_t pods = 0;
+};
+
+// One try of a subJob's tasks in one HyperNode.
+struct Attempt {
+    bool ok = false;
+    std::vector<Placement> placements;
+    std::string failure; // the FitError of the task that found no node
+};
+
+struct SubJobOutcome {
+    bool ok = false;
+    Id hyperNode = HyperNodeTree::kNone;
+    double score = 0;
+    std::size_t tied = 0; // other HyperNodes with the same best score
+    std::vector<Placement> placements;
+    std::string failure;
+};
+
+struct JobTrial {
+    bool ready = false;
+    double score = 0;
+    std::size_t placedSubJobs = 0;
+    std::size_t tiedSubJobs = 0;
+    std::vector<Placement> placements;
+    std::vector<Id> subJobHyperNodes;
+    std::size_t nextSubJob = 0; // the first subJob the trial did not get to
+    std::string failure;
+};
+
+// Per tier of a gradient: how many HyperNodes the search saw and how many had the idle resources.
+struct TierCount {
+    std::int32_t tier = 0;
+    std::size_t seen = 0;
+    std::size_t eligible = 0;
+};
+
+struct Gradient {
+    std::vector<std::vector<Id>> tiers; // eligible HyperNodes, tiers ascending, names ascending
+    std::vector<TierCount> counts;      // every tier within the limit
+    bool beyondLimit = false;           // HyperNodes above the limit were passed over
+};
+
+class Planner {
+public:
+    Planner(const PlacementCluster& cluster, const GangRequest& request, const EngineOptions& options,
+            const HyperNodeTree& tree, bool derived, PlacementResult& result)
+        : m_cluster(cluster), m_request(request), m_options(options), m_tree(tree), m_derived(derived),
+          m_result(result) {}
+
+    void run();
+
+private:
+    void setUpResources();
+    void readNode(NodeId id, __int128* free, __int128* allocatable, std::int64_t& slots) const;
+    void setUpSession();
+    void setUpHyperNodes();
+    TierLimit normalise(const std::optional<VolcanoTopology>& topology, const char* what, const TierLimit* job);
+    std::optional<std::int32_t> tierForName(const std::string& name) const;
+
+    Gradient gradient(Id root, std::int32_t limit, std::int64_t pods) const;
+    bool eligible(Id hyperNode, std::int64_t pods) const;
+    std::string demandText(std::int64_t pods) const;
+
+    JobTrial tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, std::size_t required);
+    SubJobOutcome trySubJob(Id jobHyperNode, const SubJob& subJob);
+    Attempt placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore);
+    std::string fitError(Id hyperNode) const;
+    void nodeReasons(std::uint32_t s, std::int64_t gangPods, std::map<std::string, int>& reasons) const;
+
+    void apply(const std::vector<Placement>& placements, int sign);
+    void applyOne(std::uint32_t s, std::int64_t pods, int sign);
+    double nodeBinpack(std::uint32_t s) const;
+    double hyperNodeBinpack(Id hyperNode, std::int64_t pods) const;
+    double tierScore(std::int32_t tier) const;
+
+    void placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs, std::size_t required);
+    void placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest);
+    void placePlain(const SubJob& subJob);
+    void fail(const std::string& failure, std::int64_t minAvailable);
+    void report(const std::vector<Placement>& placements);
+    void addTrace(std::string level, std::string domain, bool taken, std::string reason);
+    std::string tierLabel(std::int32_t tier) const { return m_tree.tierLabel(tier); }
+    const HyperNodeTree::Entry& entry(Id id) const { return m_tree.entries[static_cast<std::size_t>(id)]; }
+
+    const PlacementCluster& m_cluster;
+    const GangRequest& m_request;
+    const EngineOptions& m_options;
+    const HyperNodeTree& m_tree;
+    bool m_derived;
+    PlacementResult& m_result;
+
+    std::vector<RequestedResource> m_resources; // cpu, memory, then the rest by name
+    std::vector<WeightedResource> m_weighted;
+    double m_weightSum = 0;
+
+    std::vector<SessionNode> m_session;
+    std::vector<std::int32_t> m_sessionOf;                      // by NodeId, -1 outside the session
+    std::vector<std::vector<std::uint32_t>> m_hyperNodeSession; // by HyperNode: its session nodes
+    std::vector<__int128> m_idle;                               // by HyperNode x requested resource
+    std::vector<double> m_allocatable;                          // by HyperNode x weighted resource
+    std::vector<double> m_used;            // by HyperNode x weighted resource, the gang's trial included
+    std::vector<__int128> m_nodeIdle;      // by session node x requested resource: free, before the gang
+    std::vector<double> m_nodeAllocatable; // by session node x weighted resource
+    std::vector<double> m_nodeUsed;        // by session node x weighted resource, before the gang
+    std::vector<std::int64_t> m_placed;    // by session node: the gang's pods in the current trial
+
+    std::size_t m_traceOmitted = 0;
+};
+
+std::optional<std::int32_t> Planner::tierForName(const std::string& name) const {
+    // Volcano's HyperNodeTierNameMap: the tier of the HyperNodes carrying this tierName.
+    for (std::size_t i = 0; i + 1 < m_tree.entries.size(); ++i)
+        if (m_tree.entries[i].tierName == name) return m_tree.entries[i].tier;
+    if (m_derived) {
+        // Derived HyperNodes carry the level's short name; the level's label key means the same.
+        const int level = m_cluster.spec().levelIndex(name);
+        if (level >= 0)
+            for (std::size_t i = 0; i + 1 < m_tree.entries.size(); ++i)
+                if (m_tree.entries[i].tierName == m_cluster.spec().levels[static_cast<std::size_t>(level)].name)
+                    return m_tree.entries[i].tier;
+    }
+    return std::nullopt;
+}
+
+TierLimit Planner::normalise(const std::optional<VolcanoTopology>& topology, const char* what, const TierLimit* job) {
+    TierLimit limit;
+    if (!topology) return limit;
+    limit.present = true;
+    const std::int32_t topTier = entry(m_tree.top).tier;
+    if (!topology->hard) {
+        // Volcano's session turns soft into hard: a job may go up to the cluster-top tier, a
+        // partition up to its job's limit.
+        limit.hard = true;
+        limit.tier = job && job->hard ? job->tier : topTier;
+        m_result.notes.push_back(std::string(what) + " networkTopology mode soft: Volcano converts it to hard with " +
+                                 "highestTierAllowed " + std::to_string(limit.tier) +
+                                 (limit.tier == topTier ? " (the cluster-top tier)" : "") +
+                                 ", so it takes the lowest tier that fits");
+        return limit;
+    }
+    if (topology->highestTierAllowed) {
+        limit.hard = true;
+        limit.tier = *topology->highestTierAllowed;
+        return limit;
+    }
+    if (topology->highestTierName.empty()) {
+        m_result.notes.push_back(std::string(what) +
+                                 " networkTopology is hard but names no tier: Volcano applies no tier limit");
+        return limit;
+    }
+    if (const std::optional<std::int32_t> tier = tierForName(topology->highestTierName)) {
+        limit.hard = true;
+        limit.tier = *tier;
+        return limit;
+    }
+    m_result.notes.push_back(std::string(what) + " highestTierName \"" + topology->highestTierName +
+                             "\" is no HyperNode's tierName: Volcano logs a warning and applies no tier limit");
+    return limit;
+}
+
+void Planner::setUpResources() {
+    for (const auto& [name, amount] : m_request.perPod) {
+        if (amount.nanos() <= 0 || name == "pods") continue;
+        m_resources.push_back({name, amount.nanos()});
+    }
+    // Volcano's LessEqualWithResourcesName checks cpu, then memory, then the others.
+    const auto order = [](const std::string& name) { return name == "cpu" ? 0 : name == "memory" ? 1 : 2; };
+    std::stable_sort(
+        m_resources.begin(), m_resources.end(),
+        [&](const RequestedResource& a, const RequestedResource& b) { return order(a.name) < order(b.name); });
+
+    // hypernode.binpack.*: cpu and memory weigh 1 unless set; other resources only when listed.
+    // Without a configuration, topodeck lists the GPU resources a GPU cluster's config would.
+    std::vector<std::pair<std::string, double>> weights = {{"cpu", 1.0}, {"memory", 1.0}};
+    bool assumedGpus = false;
+    if (m_options.volcanoBinpackWeights.empty()) {
+        const GpuResources& gpus = m_cluster.index().gpuResources();
+        for (const RequestedResource& resource : m_resources) {
+            if (!gpus.matches(resource.name)) continue;
+            weights.emplace_back(resource.name, 1.0);
+            assumedGpus = true;
+        }
+    } else {
+        for (const auto& [name, weight] : m_options.volcanoBinpackWeights) {
+            const auto it =
+                std::find_if(weights.begin(), weights.end(), [&](const auto& w) { return w.first == name; });
+            if (it != weights.end())
+                it->second = weight;
+            else
+                weights.emplace_back(name, weight);
+        }
+    }
+    std::string listed;
+    for (const RequestedResource& resource : m_resources) {
+        const auto it =
+            std::find_if(weights.begin(), weights.end(), [&](const auto& w) { return w.first == resource.name; });
+        if (it == weights.end() || it->second <= 0) continue;
+        m_weighted.push_back({resource.name, it->second, static_cast<double>(resource.perPod),
+                              static_cast<std::size_t>(&resource - m_resources.data())});
+        m_weightSum += it->second;
+        listed += (listed.empty() ? "" : ", ") + resource.name + "=" + formatScore(it->second);
+    }
+    if (assumedGpus)
+        m_result.notes.push_back("binpack weights " + listed +
+                                 ": Volcano weighs cpu and memory by default and other resources only when "
+                                 "hypernode.binpack.resources lists them; topodeck assumes GPU resources are listed");
+    if (m_weighted.empty())
+        m_result.notes.push_back("no requested resource has a binpack weight, so every HyperNode and node scores 0 "
+                                 "for binpack and ties are broken at random");
+}
+
+void Planner::readNode(NodeId id, __int128* free, __int128* allocatable, std::int64_t& slots) const {
+    const std::size_t count = m_resources.size();
+    if (m_cluster.assumed(id)) {
+        const Node& node = m_cluster.node(id);
+        for (std::size_t r = 0; r < count; ++r) {
+            free[r] = m_cluster.free(id, m_resources[r].name).nanos();
+            allocatable[r] = node.allocatable.get(m_resources[r].name).nanos();
+        }
+        slots = m_cluster.podsThatFit(id, {}, true);
+        return;
+    }
+    // Without what-if pods, free() is allocatable - requested: one pass over each list instead
+    // of a lookup per resource. At cluster size these reads are most of the engine's time.
+    const auto indexOf = [&](const std::string& name) {
+        for (std::size_t r = 0; r < count; ++r)
+            if (m_resources[r].name == name) return static_cast<int>(r);
+        return -1;
+    };
+    const NodeRecord& record = m_cluster.state().record(id);
+    std::fill_n(allocatable, count, __int128{0});
+    std::int64_t podSlots = 0;
+    for (const auto& [name, amount] : record.node->allocatable) {
+        if (name == "pods")
+            podSlots = amount.value();
+        else if (const int r = indexOf(name); r >= 0)
+            allocatable[r] = amount.nanos();
+    }
+    std::copy_n(allocatable, count, free);
+    for (const auto& [name, amount] : record.usage.requested)
+        if (const int r = indexOf(name); r >= 0) free[r] -= amount.nanos();
+    slots = std::max<std::int64_t>(podSlots - record.usage.pods, 0);
+}
+
+void Planner::setUpSession() {
+    const std::vector<NodeId>& order = m_cluster.nodesInOrder();
+    const ClusterState& state = m_cluster.state();
+    const auto nodeSlots = static_cast<NodeId>(m_cluster.nodeSlots());
+    std::vector<std::uint32_t> rank(nodeSlots, 0);
+    for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<std::uint32_t>(i);
+    m_sessionOf.assign(nodeSlots, -1);
+    m_session.reserve(order.size());
+    const Taint unschedulableTaint{std::string(kUnschedulableTaint), "", "NoSchedule"};
+    const auto tolerated = [&](const Taint& taint) {
+        return std::any_of(m_request.tolerations.begin(), m_request.tolerations.end(),
+                           [&](const Toleration& toleration) { return toleration.tolerates(taint); });
+    };
+    const std::size_t count = m_resources.size();
+    m_nodeIdle.reserve(order.size() * count);
+    m_nodeAllocatable.reserve(order.size() * m_weighted.size());
+    m_nodeUsed.reserve(order.size() * m_weighted.size());
+    std::vector<__int128> free(count);
+    std::vector<__int128> allocatable(count);
+    // Nodes in id order (memory order), their objects and lists fetched a few nodes ahead: the
+    // reads wait on memory, and this overlaps the waits.
+    constexpr NodeId kAhead = 8;
+    for (NodeId id = 0; id < nodeSlots; ++id) {
+        if (id + 2 * kAhead < nodeSlots && state.record(id + 2 * kAhead).present)
+            __builtin_prefetch(state.record(id + 2 * kAhead).node.get());
+        if (id + kAhead < nodeSlots && state.record(id + kAhead).present) {
+            const NodeRecord& ahead = state.record(id + kAhead);
+            __builtin_prefetch(ahead.node->allocatable.entries().data());
+            __builtin_prefetch(ahead.usage.requested.entries().data());
+        }
+        if (!state.record(id).present) continue;
+        const Node& node = m_cluster.node(id);
+        if (!node.ready) continue;
+        SessionNode session;
+        session.id = id;
+        session.rank = rank[id];
+        readNode(id, free.data(), allocatable.data(), session.slots);
+        // podsThatFit(id, perPod, false): the fewest pods any requested resource allows.
+        session.resourceFit = std::numeric_limits<std::int64_t>::max();
+        for (std::size_t r = 0; r < count; ++r) {
+            m_nodeIdle.push_back(free[r]);
+            session.resourceFit = free[r] <= 0 ? 0
+                                               : static_cast<std::int64_t>(std::min<__int128>(
+                                                     free[r] / m_resources[r].perPod, session.resourceFit));
+        }
+        // kube-scheduler's filters as Volcano's predicates plugin runs them: NodeUnschedulable,
+        // NodeAffinity (nodeSelector), TaintToleration; the first that fails decides.
+        if ((node.unschedulable || m_cluster.drained(id)) && !tolerated(unschedulableTaint)) {
+            session.predicate = Predicate::Unschedulable;
+        } else if (!std::all_of(m_request.nodeSelector.begin(), m_request.nodeSelector.end(), [&](const auto& term) {
+                       const std::string* value = node.label(term.first);
+                       return value && *value == term.second;
+                   })) {
+            session.predicate = Predicate::Selector;
+        } else {
+            for (std::size_t t = 0; t < node.taints.size(); ++t) {
+                const Taint& taint = node.taints[t];
+                if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+                if (tolerated(taint)) continue;
+                session.predicate = Predicate::Taint;
+                session.taint = static_cast<std::uint32_t>(t);
+                break;
+            }
+        }
+        m_sessionOf[id] = static_cast<std::int32_t>(m_session.size());
+        m_session.push_back(session);
+        for (const WeightedResource& resource : m_weighted) {
+            m_nodeAllocatable.push_back(static_cast<double>(allocatable[resource.requested]));
+            m_nodeUsed.push_back(static_cast<double>(allocatable[resource.requested] - free[resource.requested]));
+        }
+    }
+    m_placed.assign(m_session.size(), 0);
+}
+
+void Planner::setUpHyperNodes() {
+    const std::size_t count = m_tree.entries.size();
+    const std::size_t resources = m_resources.size();
+    const std::size_t weighted = m_weighted.size();
+    m_hyperNodeSession.resize(count);
+    m_idle.assign(count * resources, 0);
+    m_allocatable.assign(count * weighted, 0);
+    m_used.assign(count * weighted, 0);
+    for (std::size_t h = 0; h < count; ++h) {
+        std::vector<std::uint32_t>& members = m_hyperNodeSession[h];
+        for (std::uint32_t node : m_tree.entries[h].nodes) {
+            const std::int32_t s = node < m_sessionOf.size() ? m_sessionOf[node] : -1;
+            if (s < 0) continue;
+            members.push_back(static_cast<std::uint32_t>(s));
+            for (std::size_t r = 0; r < resources; ++r)
+                m_idle[h * resources + r] += m_nodeIdle[static_cast<std::size_t>(s) * resources + r];
+            for (std::size_t w = 0; w < weighted; ++w) {
+                m_allocatable[h * weighted + w] += m_nodeAllocatable[static_cast<std::size_t>(s) * weighted + w];
+                m_used[h * weighted + w] += m_nodeUsed[static_cast<std::size_t>(s) * weighted + w];
+            }
+        }
+    }
+}
+
+bool Planner::eligible(Id hyperNode, std::int64_t pods) const {
+    // The gradient's pre-filter: the job's (or subJob's) minimum resources within the
+    // HyperNode's aggregate idle.
+    const std::size_t resources = m_resources.size();
+    for (std::size_t r = 0; r < resources; ++r)
+        if (m_resources[r].perPod * pods > m_idle[static_cast<std::size_t>(hyperNode) * resources + r]) return false;
+    return true;
+}
+
+std::string Planner::demandText(std::int64_t pods) const {
+    std::string text;
+    for (const RequestedResource& resource : m_resources)
+        text += (text.empty() ? "" : ", ") + resource.name + "=" + quantityText(resource.perPod * pods);
+    return text;
+}
+
+Gradient Planner::gradient(Id root, std::int32_t limit, std::int64_t pods) const {
+    Gradient out;
+    std::map<std::int32_t, TierCount> counts;
+    std::map<std::int32_t, std::vector<Id>> byTier;
+    std::vector<Id> queue{root};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const Id id = queue[i];
+        const HyperNodeTree::Entry& hn = entry(id);
+        if (hn.tier <= limit) {
+            TierCount& count = counts[hn.tier];
+            count.tier = hn.tier;
+            ++count.seen;
+            if (eligible(id, pods)) {
+                ++count.eligible;
+                byTier[hn.tier].push_back(id);
+            }
+        } else {
+            out.beyondLimit = true;
+        }
+        queue.insert(queue.end(), hn.children.begin(), hn.children.end());
+    }
+    for (auto& [tier, ids] : byTier) {
+        // Entries are in name order, so ids sort as Volcano's names do.
+        std::sort(ids.begin(), ids.end());
+        out.tiers.push_back(std::move(ids));
+    }
+    for (const auto& [tier, count] : counts) out.counts.push_back(count);
+    return out;
+}
+
+double Planner::tierScore(std::int32_t tier) const {
+    // network-topology-aware: (maxTier - tier) / (maxTier - minTier), over the session's tiers.
+    const std::int32_t minTier = m_tree.tiers.front();
+    const std::int32_t maxTier = m_tree.tiers.back();
+    if (minTier == maxTier) return 0;
+    return std::clamp(double(maxTier - tier) / double(maxTier - minTier), 0.0, 1.0);
+}
+
+double Planner::nodeBinpack(std::uint32_t s) const {
+    // The binpack plugin: sum over weighted resources of weight x (used + request) / allocatable,
+    // over the weights; the gang's pods already on the node count as used.
+    if (m_weightSum <= 0) return 0;
+    const std::size_t weighted = m_weighted.size();
+    double score = 0;
+    for (std::size_t w = 0; w < weighted; ++w) {
+        const double allocatable = m_nodeAllocatable[s * weighted + w];
+        const double used = m_nodeUsed[s * weighted + w] + double(m_placed[s] + 1) * m_weighted[w].perPod;
+        if (allocatable <= 0 || used > allocatable) return 0;
+        score += m_weighted[w].weight * used / allocatable;
+    }
+    return score / m_weightSum;
+}
+
+double Planner::hyperNodeBinpack(Id hyperNode, std::int64_t pods) const {
+    // The plugin's HyperNode score: as the node one, over the HyperNode's aggregate, for the
+    // tasks' summed request; 0 when any weighted resource would be overused.
+    if (m_weightSum <= 0) return 0;
+    const std::size_t weighted = m_weighted.size();
+    double score = 0;
+    for (std::size_t w = 0; w < weighted; ++w) {
+        const double allocatable = m_allocatable[static_cast<std::size_t>(hyperNode) * weighted + w];
+        const double used =
+            m_used[static_cast<std::size_t>(hyperNode) * weighted + w] + double(pods) * m_weighted[w].perPod;
+        if (allocatable <= 0 || used > allocatable) return 0;
+        score += m_weighted[w].weight * used / allocatable;
+    }
+    return score / m_weightSum;
+}
+
+void Planner::applyOne(std::uint32_t s, std::int64_t pods, int sign) {
+    m_placed[s] += sign * pods;
+    const std::size_t weighted = m_weighted.size();
+    // Every HyperNode holding the node sees the pods as used (the plugin's AllocateFunc).
+    for (Id h = m_tree.leafOf[m_session[s].id]; h != HyperNodeTree::kNone; h = entry(h).parent)
+        for (std::size_t w = 0; w < weighted; ++w)
+            m_used[static_cast<std::size_t>(h) * weighted + w] += double(sign * pods) * m_weighted[w].perPod;
+}
+
+void Planner::apply(const std::vector<Placement>& placements, int sign) {
+    for (const Placement& placement : placements) applyOne(placement.node, placement.pods, sign);
+}
+
+void Planner::nodeReasons(std::uint32_t s, std::int64_t gangPods, std::map<std::string, int>& reasons) const {
+    const SessionNode& node = m_session[s];
+    // The allocate action's resource check comes first and alone: the first short resource.
+    for (std::size_t r = 0; r < m_resources.size(); ++r) {
+        const RequestedResource& resource = m_resources[r];
+        const __int128 free = m_nodeIdle[s * m_resources.size() + r] - resource.perPod * gangPods;
+        if (free < resource.perPod) {
+            ++reasons["Insufficient " + resource.name];
+            return;
+        }
+    }
+    // Then the predicates plugin: the pod count is noted and the filters still run.
+    if (node.slots - gangPods <= 0) ++reasons["node(s) pod number exceeded"];
+    switch (node.predicate) {
+    case Predicate::Pass:
+        break;
+    case Predicate::Unschedulable:
+        ++reasons["node(s) were unschedulable"];
+        break;
+    case Predicate::Selector:
+        ++reasons["node(s) didn't match Pod's node affinity/selector"];
+        break;
+    case Predicate::Taint: {
+        const Taint& taint = m_cluster.node(node.id).taints[node.taint];
+        ++reasons["node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}"];
+        break;
+    }
+    }
+}
+
+std::string Planner::fitError(Id hyperNode) const {
+    // The task that finds no node is the one after every node has been filled: each node holds
+    // what it can take, then nothing passes. Volcano's FitErrors.Error() sorts "count reason"
+    // strings as text.
+    const std::vector<std::uint32_t>& members = m_hyperNodeSession[static_cast<std::size_t>(hyperNode)];
+    std::map<std::string, int> reasons;
+    for (std::uint32_t s : members) {
+        const std::int64_t fill = std::max<std::int64_t>(m_session[s].capacity() - m_placed[s], 0);
+        nodeReasons(s, m_placed[s] + fill, reasons);
+    }
+    std::vector<std::string> parts;
+    for (const auto& [reason, count] : reasons) parts.push_back(std::to_string(count) + " " + reason);
+    std::sort(parts.begin(), parts.end());
+    std::string message = "0/" + std::to_string(members.size()) + " nodes are unavailable: ";
+    for (std::size_t i = 0; i < parts.size(); ++i) message += (i ? ", " : "") + parts[i];
+    message += ".";
+    if (hyperNode != m_tree.top) message = "In hyperNode " + entry(hyperNode).name + ": " + message;
+    return message;
+}
+
+Attempt Planner::placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore) {
+    Attempt attempt;
+    const std::vector<std::uint32_t>& members = m_hyperNodeSession[static_cast<std::size_t>(hyperNode)];
+    if (members.empty()) return attempt; // Volcano returns before any task: no FitError either
+    std::int64_t room = 0;
+    for (std::uint32_t s : members) room += std::max<std::int64_t>(m_session[s].capacity() - m_placed[s], 0);
+    if (room < pods) {
+        attempt.failure = fitError(hyperNode);
+        return attempt;
+    }
+
+    // Tasks go one by one to the best-scoring node. A node's score only grows as it takes pods
+    // and no other node's score grows more, so the best node keeps winning until it is full:
+    // each step fills one node. Nodes are grouped by their lowest HyperNode, which decides the
+    // topology part of the score, and ordered by their binpack score within a group.
+    const std::int32_t minTier = m_tree.tiers.front();
+    const std::int32_t maxTier = m_tree.tiers.back();
+    const auto tierSlots = static_cast<std::size_t>(maxTier - minTier + 1);
+    struct Group {
+        Id leaf = HyperNodeTree::kNone;
+        std::vector<std::pair<double, std::uint32_t>> nodes; // (binpack score, session node)
+        std::size_t cursor = 0;
+        std::int64_t pods = 0; // the subJob's tasks placed in the leaf
+        double topology = 0;
+        std::vector<Id> byTier; // the node's HyperNode at each tier from minTier, for normal pods
+    };
+    std::vector<Group> groups;
+    std::vector<std::int32_t> groupOf(m_tree.entries.size(), -1);
+    for (std::uint32_t s : members) {
+        if (m_session[s].capacity() - m_placed[s] <= 0) continue;
+        const Id leaf = m_tree.leafOf[m_session[s].id];
+        std::int32_t& group = groupOf[static_cast<std::size_t>(leaf)];
+        if (group < 0) {
+            group = static_cast<std::int32_t>(groups.size());
+            Group added;
+            added.leaf = leaf;
+            if (!topologyScore) {
+                added.byTier.assign(tierSlots, HyperNodeTree::kNone);
+                for (Id h = leaf; h != HyperNodeTree::kNone; h = entry(h).parent)
+                    added.byTier[static_cast<std::size_t>(entry(h).tier - minTier)] = h;
+            }
+            groups.push_back(std::move(added));
+        }
+        groups[static_cast<std::size_t>(group)].nodes.emplace_back(kMaxNodeScore * nodeBinpack(s), s);
+    }
+    for (Group& group : groups)
+        std::sort(group.nodes.begin(), group.nodes.end(), [&](const auto& a, const auto& b) {
+            if (!sameScore(a.first, b.first)) return a.first > b.first;
+            return m_session[a.second].rank < m_session[b.second].rank;
+        });
+
+    // The normal-pod score weighs the binpack score of the node's HyperNode at each tier by
+    // fading^(tier-1); a tier where the node has none scores 1. HyperNode scores are cached and
+    // refreshed along the filled node's chain.
+    std::vector<double> fading(tierSlots);
+    double fadingSum = 0;
+    for (std::size_t t = 0; t < tierSlots; ++t)
+        fadingSum += fading[t] = std::pow(kNormalPodFading, minTier + int(t) - 1);
+    std::vector<double> cached;
+    if (!topologyScore) {
+        cached.assign(m_tree.entries.size(), -1);
+        for (const Group& group : groups)
+            for (Id h : group.byTier)
+                if (h != HyperNodeTree::kNone && cached[static_cast<std::size_t>(h)] < 0)
+                    cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, 1);
+    }
+    const auto normalPodScore = [&](const Group& group) {
+        double sum = 0;
+        for (std::size_t t = 0; t < tierSlots; ++t) {
+            const Id h = group.byTier[t];
+            sum += fading[t] * (h == HyperNodeTree::kNone ? 1.0 : cached[static_cast<std::size_t>(h)]);
+        }
+        return kMaxNodeScore * sum / fadingSum;
+    };
+
+    Id allocated = HyperNodeTree::kNone; // the subJob's allocated HyperNode: the LCA of its nodes so far
+    std::int64_t remaining = pods;
+    while (remaining > 0) {
+        // The plugin splits ties by task count only when several nodes share the best LCA score.
+        double maxTopology = -1;
+        std::size_t atMax = 0;
+        if (topologyScore && allocated != HyperNodeTree::kNone) {
+            for (const Group& group : groups) {
+                if (group.cursor >= group.nodes.size()) continue;
+                const std::size_t left = group.nodes.size() - group.cursor;
+                if (sameScore(group.topology, maxTopology)) {
+                    atMax += left;
+                } else if (group.topology > maxTopology) {
+                    maxTopology = group.topology;
+                    atMax = left;
+                }
+            }
+        }
+        Group* best = nullptr;
+        double bestScore = 0;
+        std::uint32_t bestRank = 0;
+        for (Group& group : groups) {
+            if (group.cursor >= group.nodes.size()) continue;
+            const auto& [binpack, s] = group.nodes[group.cursor];
+            double score = binpack;
+            if (!topologyScore) {
+                score += normalPodScore(group);
+            } else if (allocated != HyperNodeTree::kNone) {
+                // LCA-tier score; the nodes sharing the best one split ties by the subJob's
+                // tasks already in their HyperNode.
+                double topology = group.topology;
+                if (atMax > 1 && sameScore(topology, maxTopology)) topology += double(group.pods) / double(pods);
+                score += kMaxNodeScore * topology;
+            }
+            const std::uint32_t rank = m_session[s].rank;
+            if (!best || (score > bestScore && !sameScore(score, bestScore)) ||
+                (sameScore(score, bestScore) && rank < bestRank)) {
+                best = &group;
+                bestScore = score;
+                bestRank = rank;
+            }
+        }
+        const std::uint32_t s = best->nodes[best->cursor++].second;
+        const std::int64_t take = std::min(remaining, m_session[s].capacity() - m_placed[s]);
+        applyOne(s, take, +1);
+        attempt.placements.push_back({s, take});
+        remaining -= take;
+        best->pods += take;
+        if (!topologyScore) {
+            for (Id h : best->byTier)
+                if (h != HyperNodeTree::kNone) cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, 1);
+            continue;
+        }
+        const Id next = allocated == HyperNodeTree::kNone ? best->leaf : m_tree.lca(allocated, best->leaf);
+        if (next == allocated) continue;
+        allocated = next;
+        for (Group& group : groups)
+            group.topology = group.leaf == allocated ? 1.0 : tierScore(entry(m_tree.lca(group.leaf, allocated)).tier);
+    }
+    attempt.ok = true;
+    return attempt;
+}
+
+SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob) {
+    SubJobOutcome outcome;
+    std::vector<std::vector<Id>> tiers;
+    if (subJob.ownGradient)
+        tiers = gradient(jobHyperNode, subJob.limit.tier, subJob.pods).tiers;
+    else
+        tiers = {{jobHyperNode}};
+    for (const std::vector<Id>& candidates : tiers) {
+        std::vector<std::pair<Id, double>> fits;
+        std::vector<std::vector<Placement>> placements;
+        for (Id candidate : candidates) {
+            const double score = kMaxNodeScore * hyperNodeBinpack(candidate, subJob.pods);
+            Attempt attempt = placeTasks(candidate, subJob.pods, subJob.limit.present);
+            if (!attempt.ok) {
+                outcome.failure = std::move(attempt.failure);
+                continue;
+            }
+            apply(attempt.placements, -1); // a dry run in every HyperNode
+            fits.emplace_back(candidate, score);
+            placements.push_back(std::move(attempt.placements));
+        }
+        if (fits.empty()) continue;
+        // The best binpack score; Volcano picks among equals at random, topodeck the first by name.
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < fits.size(); ++i)
+            if (fits[i].second > fits[best].second && !sameScore(fits[i].second, fits[best].second)) best = i;
+        for (std::size_t i = 0; i < fits.size(); ++i)
+            if (i != best && sameScore(fits[i].second, fits[best].second)) ++outcome.tied;
+        outcome.ok = true;
+        outcome.hyperNode = fits[best].first;
+        outcome.score = fits[best].second;
+        outcome.placements = std::move(placements[best]);
+        outcome.failure.clear();
+        apply(outcome.placements, +1);
+        return outcome;
+    }
+    return outcome;
+}
+
+JobTrial Planner::tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, std::size_t required) {
+    JobTrial trial;
+    for (const SubJob& subJob : subJobs) {
+        if (trial.placedSubJobs >= required) break; // the job is ready: Volcano stops here
+        ++trial.nextSubJob;
+        SubJobOutcome outcome = trySubJob(hyperNode, subJob);
+        if (!outcome.ok) {
+            if (trial.failure.empty()) trial.failure = std::move(outcome.failure);
+            continue;
+        }
+        ++trial.placedSubJobs;
+        trial.score += outcome.score;
+        if (outcome.tied > 0) ++trial.tiedSubJobs;
+        trial.subJobHyperNodes.push_back(outcome.hyperNode);
+        trial.placements.insert(trial.placements.end(), outcome.placements.begin(), outcome.placements.end());
+    }
+    trial.ready = trial.placedSubJobs >= required;
+    apply(trial.placements, -1);
+    return trial;
+}
+
+void Planner::addTrace(std::string level, std::string domain, bool taken, std::string reason) {
+    if (m_result.trace.size() >= m_options.maxTraceEntries) {
+        ++m_traceOmitted;
+        return;
+    }
+    m_result.trace.push_back({std::move(level), std::move(domain), taken, std::move(reason)});
+}
+
+void Planner::report(const std::vector<Placement>& placements) {
+    std::map<std::uint32_t, std::int64_t> podsByRank;
+    for (const Placement& placement : placements) podsByRank[m_session[placement.node].rank] += placement.pods;
+    const std::vector<NodeId>& order = m_cluster.nodesInOrder();
+    for (const auto& [rank, pods] : podsByRank)
+        m_result.nodes.push_back({m_cluster.node(order[rank]).name, static_cast<std::int32_t>(pods)});
+
+    // The assignment: per lowest HyperNode, its HyperNode at every real tier, highest first.
+    std::vector<std::int32_t> tiers(m_tree.tiers.begin(), m_tree.tiers.end() - 1);
+    std::reverse(tiers.begin(), tiers.end());
+    if (tiers.empty()) return;
+    for (std::int32_t tier : tiers) m_result.assignment.levels.push_back(tierLabel(tier));
+    std::map<Id, std::int64_t> byLeaf;
+    std::vector<Id> leafOrder;
+    for (const auto& [rank, pods] : podsByRank) {
+        const Id leaf = m_tree.leafOf[order[rank]];
+        if (byLeaf.emplace(leaf, 0).second) leafOrder.push_back(leaf);
+        byLeaf[leaf] += pods;
+    }
+    for (Id leaf : leafOrder) {
+        TopologyAssignment::Domain domain;
+        domain.values.assign(tiers.size(), "");
+        for (Id h = leaf; h != HyperNodeTree::kNone && h != m_tree.top; h = entry(h).parent) {
+            const auto at = std::find(tiers.begin(), tiers.end(), entry(h).tier);
+            if (at != tiers.end()) domain.values[static_cast<std::size_t>(at - tiers.begin())] = entry(h).name;
+        }
+        domain.count = static_cast<std::int32_t>(byLeaf[leaf]);
+        m_result.assignment.domains.push_back(std::move(domain));
+    }
+}
+
+void Planner::fail(const std::string& failure, std::int64_t minAvailable) {
+    m_result.feasible = false;
+    if (!failure.empty()) {
+        m_result.message = failure;
+        return;
+    }
+    // No HyperNode was even tried, so no task carries a node-level reason: what the PodGroup's
+    // condition says (JobInfo.FitError: "count reason" strings sorted as text).
+    std::vector<std::string> counts = {std::to_string(m_request.pods) + " Pending",
+                                       std::to_string(minAvailable) + " minAvailable"};
+    std::sort(counts.begin(), counts.end());
+    m_result.message = "pod group is not ready, " + counts[0] + ", " + counts[1] +
+                       "; Pending: " + std::to_string(m_request.pods) + " Undetermined";
+}
+
+void Planner::placePlain(const SubJob& subJob) {
+    // No hard topology and no partitions: Volcano's ordinary allocate, over every node.
+    Attempt attempt = placeTasks(m_tree.top, subJob.pods, subJob.limit.present);
+    if (!attempt.ok) {
+        addTrace("", "", false, attempt.failure.empty() ? "the cluster has no Ready node" : attempt.failure);
+        fail(attempt.failure, subJob.pods);
+        return;
+    }
+    m_result.feasible = true;
+    std::int64_t nodes = 0;
+    for (const Placement& placement : attempt.placements) nodes += placement.pods > 0;
+    m_result.message = subJob.pods == 1 ? std::string("the pod fits")
+                                        : "all " + std::to_string(subJob.pods) + " pods fit on " +
+                                              std::to_string(nodes) + " node" + (nodes == 1 ? "" : "s");
+    addTrace("", "", true,
+             m_result.message + (subJob.limit.present ? ", nodes ordered by the binpack and LCA-tier scores"
+                                                      : ", nodes ordered by the binpack and HyperNode binpack scores"));
+    report(attempt.placements);
+}
+
+void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs, std::size_t required) {
+    std::int64_t requiredPods = 0;
+    for (std::size_t i = 0; i < required; ++i) requiredPods += subJobs[i].pods;
+
+    Gradient jobGradient;
+    if (job.hard) {
+        jobGradient = gradient(m_tree.top, job.tier, requiredPods);
+    } else {
+        jobGradient.tiers = {{m_tree.top}};
+    }
+    if (jobGradient.beyondLimit)
+        addTrace("", "", false,
+                 "HyperNodes above tier " + std::to_string(job.tier) + " are beyond the job's highestTierAllowed");
+    for (const TierCount& count : jobGradient.counts)
+        if (count.eligible < count.seen)
+            addTrace(tierLabel(count.tier), "", false,
+                     std::to_string(count.seen - count.eligible) + " of " + std::to_string(count.seen) +
+                         " HyperNodes lack the idle resources the job needs (" + demandText(requiredPods) + ")");
+
+    std::string lastFailure;
+    for (const std::vector<Id>& candidates : jobGradient.tiers) {
+        std::vector<JobTrial> trials;
+        const std::size_t traceStart = m_result.trace.size();
+        std::vector<std::size_t> traceOf;
+        for (Id candidate : candidates) {
+            JobTrial trial = tryJob(candidate, subJobs, required);
+            traceOf.push_back(m_result.trace.size());
+            if (trial.ready) {
+                std::string reason = "fits";
+                if (subJobs.size() > 1) {
+                    // Where the partitions went, the first few by name.
+                    std::vector<std::string> where;
+                    for (Id h : trial.subJobHyperNodes) where.push_back(entry(h).name);
+                    std::sort(where.begin(), where.end());
+                    where.erase(std::unique(where.begin(), where.end()), where.end());
+                    std::string list;
+                    for (std::size_t i = 0; i < where.size() && i < 4; ++i) list += (i ? ", " : "") + where[i];
+                    if (where.size() > 4) list += ", ...";
+                    reason += " " + std::to_string(trial.placedSubJobs) + " of " + std::to_string(subJobs.size()) +
+                              " partitions (in " + list + ")";
+                }
+                reason += "; binpack score " + formatScore(trial.score);
+                addTrace(tierLabel(entry(candidate).tier), entry(candidate).name, false, std::move(reason));
+            } else {
+                lastFailure = trial.failure;
+                addTrace(tierLabel(entry(candidate).tier), entry(candidate).name, false,
+                         trial.failure.empty() ? "no partition found a HyperNode with the idle resources it needs"
+                                               : trial.failure);
+            }
+            trials.push_back(std::move(trial));
+        }
+        std::size_t best = trials.size();
+        for (std::size_t i = 0; i < trials.size(); ++i) {
+            if (!trials[i].ready) continue;
+            if (best == trials.size() ||
+                (trials[i].score > trials[best].score && !sameScore(trials[i].score, trials[best].score)))
+                best = i;
+        }
+        if (best == trials.size()) continue; // try the next tier
+
+        std::vector<std::string> tied;
+        for (std::size_t i = 0; i < trials.size(); ++i)
+            if (trials[i].ready && sameScore(trials[i].score, trials[best].score))
+                tied.push_back(entry(candidates[i]).name);
+        for (std::size_t i = 0; i < trials.size(); ++i) {
+            const std::size_t at = traceOf[i];
+            if (at < traceStart || at >= m_result.trace.size() || !trials[i].ready) continue;
+            TraceEntry& line = m_result.trace[at];
+            if (i == best) {
+                line.taken = true;
+                line.reason += tied.size() > 1 ? ", the best, tied with " + std::to_string(tied.size() - 1) +
+                                                     " other HyperNode" + (tied.size() > 2 ? "s" : "")
+                                               : ", the best";
+            } else if (sameScore(trials[i].score, trials[best].score)) {
+                line.reason += ", tied with the best";
+            } else {
+                line.reason += ", lower than the best";
+            }
+        }
+        const Id chosen = candidates[best];
+        if (tied.size() > 1) {
+            m_result.tiedWith = tied;
+            m_result.notes.push_back("Volcano picks one of the " + std::to_string(tied.size()) +
+                                     " HyperNodes tied on score at random; nodes shows the first by name, " +
+                                     entry(chosen).name);
+        }
+        if (trials[best].tiedSubJobs > 0)
+            m_result.notes.push_back(std::to_string(trials[best].tiedSubJobs) +
+                                     " partition(s) had HyperNodes tied on score; Volcano picks at random, "
+                                     "topodeck the first by name");
+
+        std::vector<Placement> placements = trials[best].placements;
+        apply(placements, +1);
+        m_result.feasible = true;
+        m_result.message = "Allocate job to hyperNode success job=\"" + m_request.nameSpace + "/" + m_request.name +
+                           "\" hyperNode=\"" + entry(chosen).name + "\"";
+        if (chosen != m_tree.top || job.hard) {
+            std::vector<Id> chain;
+            for (Id h = chosen; h != HyperNodeTree::kNone && (h != m_tree.top || chosen == m_tree.top);
+                 h = entry(h).parent)
+                chain.push_back(h);
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+                m_result.chosen.push_back({tierLabel(entry(*it).tier), entry(*it).name});
+        }
+        if (trials[best].nextSubJob < subJobs.size())
+            placeRemaining(chosen, job,
+                           std::vector<SubJob>(subJobs.begin() + static_cast<std::ptrdiff_t>(trials[best].nextSubJob),
+                                               subJobs.end()));
+        std::vector<Placement> all;
+        for (std::size_t s = 0; s < m_placed.size(); ++s)
+            if (m_placed[s] > 0) all.push_back({static_cast<std::uint32_t>(s), m_placed[s]});
+        report(all);
+        return;
+    }
+    if (jobGradient.tiers.empty())
+        addTrace("", "", false,
+                 "no HyperNode" + (job.hard ? " up to tier " + std::to_string(job.tier) : std::string()) +
+                     " has the idle resources the job needs (" + demandText(requiredPods) + "), so none is tried");
+    fail(lastFailure, requiredPods);
+}
+
+void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest) {
+    // Partitions beyond minPartitions: the job is ready, so Volcano places one more partition per
+    // round, searching (without the idle pre-filter) under the highest HyperNode its tier limit
+    // allows above what the job already holds.
+    Id root = m_tree.top;
+    if (job.hard) {
+        root = allocated;
+        while (entry(root).parent != HyperNodeTree::kNone && entry(entry(root).parent).tier <= job.tier)
+            root = entry(root).parent;
+    }
+    std::vector<std::vector<Id>> tiers;
+    std::map<std::int32_t, std::vector<Id>> byTier;
+    std::vector<Id> queue{root};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const HyperNodeTree::Entry& hn = entry(queue[i]);
+        if (!job.hard || hn.tier <= job.tier) byTier[hn.tier].push_back(queue[i]);
+        queue.insert(queue.end(), hn.children.begin(), hn.children.end());
+    }
+    for (auto& [tier, ids] : byTier) {
+        std::sort(ids.begin(), ids.end());
+        tiers.push_back(std::move(ids));
+    }
+
+    std::size_t placed = 0;
+    for (const SubJob& subJob : rest) {
+        bool done = false;
+        for (const std::vector<Id>& candidates : tiers) {
+            std::size_t best = candidates.size();
+            double bestScore = 0;
+            for (std::size_t i = 0; i < candidates.size(); ++i) {
+                SubJobOutcome outcome = trySubJob(candidates[i], subJob);
+                if (!outcome.ok) continue;
+                apply(outcome.placements, -1);
+                if (best == candidates.size() || (outcome.score > bestScore && !sameScore(outcome.score, bestScore))) {
+                    best = i;
+                    bestScore = outcome.score;
+                }
+            }
+            if (best == candidates.size()) continue;
+            const SubJobOutcome outcome = trySubJob(candidates[best], subJob);
+            addTrace(tierLabel(entry(candidates[best]).tier), entry(candidates[best]).name, true,
+                     "one more partition beyond minPartitions; binpack score " + formatScore(outcome.score));
+            ++placed;
+            done = true;
+            break;
+        }
+        if (!done) break;
+    }
+    if (placed < rest.size())
+        m_result.notes.push_back(std::to_string(rest.size() - placed) +
+                                 " partition(s) beyond minPartitions find no room and stay pending");
+}
+
+void Planner::run() {
+    setUpResources();
+    setUpSession();
+    setUpHyperNodes();
+
+    const TierLimit job = normalise(m_request.volcano.networkTopology, "job", nullptr);
+    std::vector<SubJob> subJobs;
+    const bool partitioned = m_request.volcano.partitionSize > 0;
+    std::size_t required = 1;
+    if (partitioned) {
+        const std::int32_t count = m_request.pods / m_request.volcano.partitionSize;
+        const TierLimit limit = normalise(m_request.volcano.partitionTopology, "partition", &job);
+        for (std::int32_t i = 0; i < count; ++i)
+            subJobs.push_back({m_request.volcano.partitionSize, limit, limit.hard});
+        required = m_request.volcano.minPartitions > 0 ? static_cast<std::size_t>(m_request.volcano.minPartitions)
+                                                       : subJobs.size();
+    } else {
+        // The default subJob inherits the job's networkTopology. Inside a HyperNode of the job's
+        // gradient it would first retry that HyperNode's lower tiers, which the job's gradient
+        // already tried and found too small, so it goes straight to the HyperNode itself.
+        subJobs.push_back({m_request.pods, job, false});
+    }
+    m_result.notes.push_back("inside a HyperNode, tasks go to nodes by the binpack and network-topology-aware "
+                             "scores; Volcano adds its nodeorder plugin's scores and breaks node ties at random "
+                             "(topodeck: by node name)");
+
+    if (job.hard || partitioned)
+        placeJob(job, subJobs, required);
+    else
+        placePlain(subJobs.front());
+    if (m_traceOmitted > 0)
+        m_result.trace.push_back({"", "", false, std::to_string(m_traceOmitted) + " more entries not shown"});
+}
+
+bool usesTopology(const GangRequest& request) {
+    return request.volcano.networkTopology.has_value() || request.volcano.partitionTopology.has_value();
+}
+
+} // namespace
+
+std::string_view VolcanoEngine::description() const {
+    return "Volcano allocate + network-topology-aware: HyperNode tiers lowest first, binpack score, partitions";
+}
+
+std::string VolcanoEngine::unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const {
+    if (!cluster.hyperNodes() || !usesTopology(request)) return {};
+    Result<HyperNodeTree> tree = resolveHyperNodes(*cluster.hyperNodes(), cluster.state());
+    if (tree) return {};
+    return "the HyperNodes do not form a tree (" + tree.error().message +
+           "); Volcano schedules no job with networkTopology until they do";
+}
+
+PlacementResult VolcanoEngine::place(const PlacementCluster& cluster, const GangRequest& request,
+                                     const EngineOptions& options) const {
+    PlacementResult result;
+    result.engine = std::string(name());
+    const auto invalid = [&](std::string message) {
+        result.invalidRequest = true;
+        result.message = std::move(message);
+        return result;
+    };
+    if (request.pods <= 0) return invalid("the gang needs at least one pod");
+    if (std::none_of(request.perPod.begin(), request.perPod.end(), [](const ResourceList::Entry& entry) {
+            return entry.second.nanos() > 0 && entry.first != "pods";
+        }))
+        return invalid("the pods request no resources: Volcano's allocate action skips BestEffort pods "
+                       "(its backfill action places them)");
+    const VolcanoConstraint& volcano = request.volcano;
+    if (volcano.partitionSize < 0) return invalid("partitionSize must be at least 1");
+    if (volcano.partitionSize > 0) {
+        if (request.pods % volcano.partitionSize != 0)
+            return invalid("partitionPolicy: totalPartitions x partitionSize must equal replicas (" +
+                           std::to_string(request.pods) + "), and " + std::to_string(request.pods) +
+                           " is not a multiple of partitionSize " + std::to_string(volcano.partitionSize));
+        if (volcano.minPartitions < 0 || volcano.minPartitions > request.pods / volcano.partitionSize)
+            return invalid("partitionPolicy: minPartitions " + std::to_string(volcano.minPartitions) +
+                           " is outside 0.." + std::to_string(request.pods / volcano.partitionSize));
+    }
+    for (const std::optional<VolcanoTopology>* topology : {&volcano.networkTopology, &volcano.partitionTopology}) {
+        if (!*topology) continue;
+        if ((*topology)->highestTierAllowed && *(*topology)->highestTierAllowed < 0)
+            return invalid("highestTierAllowed must be 0 or more");
+        if ((*topology)->highestTierAllowed && !(*topology)->highestTierName.empty())
+            return invalid("highestTierAllowed and highestTierName cannot be set together");
+    }
+
+    HyperNodeTree tree;
+    const bool derived = cluster.hyperNodes() == nullptr;
+    if (derived) {
+        tree = hyperNodeTreeFromIndex(cluster.index());
+        result.notes.push_back("HyperNodes derived from label levels as Volcano's label discovery would");
+    } else {
+        Result<HyperNodeTree> resolved = resolveHyperNodes(*cluster.hyperNodes(), cluster.state());
+        if (!resolved) {
+            if (usesTopology(request)) {
+                result.message = resolved.error().message;
+                result.notes.push_back("Volcano's scheduler does not build its HyperNode cache, and skips jobs "
+                                       "with networkTopology (\"hyperNodes are not ready for scheduling\")");
+                return result;
+            }
+            // Jobs without topology still schedule; only the virtual top HyperNode is left.
+            result.notes.push_back("HyperNodes ignored: " + resolved.error().message);
+            resolved = resolveHyperNodes({}, cluster.state());
+        }
+        tree = std::move(*resolved);
+        for (const std::string& warning : tree.warnings) result.notes.push_back("HyperNodes: " + warning);
+    }
+    Planner(cluster, request, options, tree, derived, result).run();
+    return result;
+}
+
+const PlacementEngine& volcanoEngine() {
+    static const VolcanoEngine engine;
+    return engine;
+}
+
+} // namespace topodeck

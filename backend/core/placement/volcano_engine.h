@@ -1,0 +1,20 @@
+#pragma once
+
+#include "core/placement/placement_engine.h"
+
+namespace topodeck {
+
+// Volcano's allocate action with the network-topology-aware plugin (scheduler-semantics §3):
+// the HyperNode gradient tier by tier, a trial placement of the whole job in every eligible
+// HyperNode of a tier, the HyperNode binpack score, partitions (subGroups) with their own
+// gradients, and Volcano's FitError messages. The instance is volcanoEngine().
+class VolcanoEngine final : public PlacementEngine {
+public:
+    std::string_view name() const override { return "volcano"; }
+    std::string_view description() const override;
+    std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const override;
+    PlacementResult place(const PlacementCluster& cluster, const GangRequest& request,
+                          const EngineOptions& options) const override;
+};
+
+} // namespace topodeck

@@ -1,0 +1,75 @@
+#include "core/text_format.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace topodeck {
+
+std::string groupThousands(std::int64_t value) {
+    char buffer[24];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    (void)ec; // 24 bytes always hold an int64
+    const std::string_view digits(buffer, static_cast<std::size_t>(end - buffer));
+    const std::size_t sign = (!digits.empty() && digits.front() == '-') ? 1 : 0;
+    std::string out(digits.substr(0, sign));
+    const std::size_t count = digits.size() - sign;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0 && (count - i) % 3 == 0) out += ',';
+        out += digits[sign + i];
+    }
+    return out;
+}
+
+std::size_t displayWidth(std::string_view text) {
+    std::size_t width = 0;
+    for (unsigned char c : text)
+        if ((c & 0xC0) != 0x80) ++width;
+    return width;
+}
+
+TextTable::TextTable(std::vector<std::string> headers) : m_headers(std::move(headers)) {}
+
+void TextTable::addColumn(std::string header) {
+    m_headers.push_back(std::move(header));
+}
+
+void TextTable::addRow(std::vector<std::string> cells) {
+    cells.resize(m_headers.size());
+    m_rows.push_back(std::move(cells));
+}
+
+std::string TextTable::render(std::string_view indent) const {
+    auto numeric = [](const std::string& cell) {
+        const std::size_t start = !cell.empty() && cell.front() == '-' ? 1 : 0;
+        return cell.size() > start && cell[start] >= '0' && cell[start] <= '9';
+    };
+    std::vector<std::size_t> widths(m_headers.size());
+    std::vector<bool> rightAligned(m_headers.size(), true);
+    for (std::size_t c = 0; c < m_headers.size(); ++c) {
+        widths[c] = displayWidth(m_headers[c]);
+        for (const auto& row : m_rows) {
+            widths[c] = std::max(widths[c], displayWidth(row[c]));
+            // Placeholders for "nothing" do not decide how a column of numbers aligns.
+            if (!row[c].empty() && row[c] != "-" && row[c] != "·" && !numeric(row[c])) rightAligned[c] = false;
+        }
+    }
+    std::string out;
+    auto line = [&](const std::vector<std::string>& cells) {
+        std::string text(indent);
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::size_t pad = widths[c] - displayWidth(cells[c]);
+            if (c > 0) text += "  ";
+            if (rightAligned[c]) text.append(pad, ' ');
+            text += cells[c];
+            if (!rightAligned[c]) text.append(pad, ' ');
+        }
+        while (!text.empty() && text.back() == ' ') text.pop_back();
+        out += text;
+        out += '\n';
+    };
+    line(m_headers);
+    for (const auto& row : m_rows) line(row);
+    return out;
+}
+
+} // namespace topodeck

@@ -1,0 +1,271 @@
+// `topodeckctl plan` end to end: exit codes, the JSON shape of every engine, what-if, capacity and
+// the errors operators get for bad input. The engines' own rules are tested in tests/unit.
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QSet>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "ctl_runner.h"
+
+namespace {
+
+const QString kCluster = QStringLiteral("plan/cluster.yaml");
+const QSet<QString> kUnusable = {QStringLiteral("b2-r2-n3"), QStringLiteral("b1-r2-n3")}; // NotReady, cordoned
+
+QJsonObject parseObject(const Run& run) {
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) return {};
+    return doc.object();
+}
+
+int podsOn(const QJsonObject& result) {
+    int pods = 0;
+    for (const QJsonValue& node : result.value(QStringLiteral("nodes")).toArray())
+        pods += node[QLatin1String("pods")].toInt();
+    return pods;
+}
+
+QStringList nodeNames(const QJsonObject& result) {
+    QStringList names;
+    for (const QJsonValue& node : result.value(QStringLiteral("nodes")).toArray())
+        names << node[QLatin1String("name")].toString();
+    return names;
+}
+
+} // namespace
+
+class TestPlan : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void helpDescribesTheCommand() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("--help")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("--compare"));
+        QVERIFY(run.out.contains("Exit status: 0 fits"));
+        QVERIFY(runCtl({QStringLiteral("--help")}).out.contains("plan"));
+    }
+
+    void badInputIsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString f = QStringLiteral("-f");
+        QTest::newRow("no gang") << QStringList{f, kCluster} << "say what to place";
+        QTest::newRow("no source") << QStringList{QStringLiteral("--pods"), QStringLiteral("2")}
+                                   << "--demo NAME or -f FILE";
+        QTest::newRow("unknown engine") << QStringList{f,
+                                                       kCluster,
+                                                       QStringLiteral("--pods"),
+                                                       QStringLiteral("1"),
+                                                       QStringLiteral("--engine"),
+                                                       QStringLiteral("yarn")}
+                                        << "unknown engine \"yarn\"";
+        QTest::newRow("bad quantity") << QStringList{f,
+                                                     kCluster,
+                                                     QStringLiteral("--pods"),
+                                                     QStringLiteral("1"),
+                                                     QStringLiteral("--request"),
+                                                     QStringLiteral("nvidia.com/gpu=8x")}
+                                      << "nvidia.com/gpu";
+        QTest::newRow("request without =") << QStringList{f,
+                                                          kCluster,
+                                                          QStringLiteral("--pods"),
+                                                          QStringLiteral("1"),
+                                                          QStringLiteral("--request"),
+                                                          QStringLiteral("gpu")}
+                                           << "RESOURCE=QUANTITY";
+        QTest::newRow("zero pods") << QStringList{f, kCluster, QStringLiteral("--pods"), QStringLiteral("0")}
+                                   << "--pods";
+        QTest::newRow("two gang sources") << QStringList{f,
+                                                         kCluster,
+                                                         QStringLiteral("--pods"),
+                                                         QStringLiteral("1"),
+                                                         QStringLiteral("--sbatch"),
+                                                         QStringLiteral("-N 1")}
+                                          << "one way";
+        QTest::newRow("unknown level") << QStringList{f,
+                                                      kCluster,
+                                                      QStringLiteral("--pods"),
+                                                      QStringLiteral("1"),
+                                                      QStringLiteral("--required"),
+                                                      QStringLiteral("galaxy"),
+                                                      QStringLiteral("--engine"),
+                                                      QStringLiteral("kueue-tas")}
+                                       << "galaxy";
+        QTest::newRow("bad manifest") << QStringList{f, kCluster, QStringLiteral("--manifest"),
+                                                     QStringLiteral("plan/bad-manifest.yaml")}
+                                      << "bad-manifest.yaml";
+        QTest::newRow("missing manifest")
+            << QStringList{f, kCluster, QStringLiteral("--manifest"), QStringLiteral("plan/nope.yaml")} << "nope.yaml";
+        QTest::newRow("bad drain") << QStringList{f,
+                                                  kCluster,
+                                                  QStringLiteral("--pods"),
+                                                  QStringLiteral("1"),
+                                                  QStringLiteral("--drain"),
+                                                  QStringLiteral("zzz")}
+                                   << "--drain zzz";
+        QTest::newRow("bad slurm version") << QStringList{f,
+                                                          kCluster,
+                                                          QStringLiteral("--pods"),
+                                                          QStringLiteral("1"),
+                                                          QStringLiteral("--slurm-version"),
+                                                          QStringLiteral("banana")}
+                                           << "--slurm-version";
+        QTest::newRow("missing slurm topology") << QStringList{f,
+                                                               kCluster,
+                                                               QStringLiteral("--pods"),
+                                                               QStringLiteral("1"),
+                                                               QStringLiteral("--slurm-topology"),
+                                                               QStringLiteral("plan/none.conf")}
+                                                << "none.conf";
+        QTest::newRow("capacity without shape")
+            << QStringList{f, kCluster, QStringLiteral("--capacity")} << "--request";
+    }
+    void badInputIsExitTwo() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run run = runCtl(QStringList{QStringLiteral("plan")} + args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith("topodeckctl: error: "), run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+
+    // Every engine, on the same question: the shape of the JSON, and pods only on usable nodes.
+    void compareRunsEveryEngine() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--pods"),
+                                QStringLiteral("2"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"),
+                                QStringLiteral("--required"), QStringLiteral("block"), QStringLiteral("--compare"),
+                                QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0 || run.exitCode == 3, run.err.constData());
+        const QJsonObject doc = parseObject(run);
+        const QJsonArray results = doc.value(QStringLiteral("results")).toArray();
+        QStringList engines;
+        for (const QJsonValue& value : results) {
+            const QJsonObject result = value.toObject();
+            const QString engine = result.value(QStringLiteral("engine")).toString();
+            engines << engine;
+            for (const char* key : {"feasible", "message", "nodes", "assignment", "chosen", "trace"})
+                QVERIFY2(result.contains(QLatin1String(key)),
+                         qPrintable(engine + QStringLiteral(" lacks ") + QLatin1String(key)));
+            QVERIFY2(!result.value(QStringLiteral("message")).toString().isEmpty(), qPrintable(engine));
+            if (!result.value(QStringLiteral("feasible")).toBool()) continue;
+            QCOMPARE(podsOn(result), 2);
+            for (const QString& node : nodeNames(result))
+                QVERIFY2(!kUnusable.contains(node), qPrintable(engine + QLatin1Char(' ') + node));
+        }
+        for (const QJsonValue& skipped : doc.value(QStringLiteral("skipped")).toArray())
+            engines << skipped[QLatin1String("engine")].toString();
+        engines.sort();
+        QCOMPARE(engines,
+                 (QStringList{QStringLiteral("kai"), QStringLiteral("kueue-tas"), QStringLiteral("slurm-block"),
+                              QStringLiteral("slurm-tree"), QStringLiteral("volcano")}));
+    }
+
+    // Worked by hand from Kueue's rules: both blocks fit 2 whole-node pods (the tainted, full,
+    // cordoned and NotReady nodes drop out), so BestFit takes the first by name, b1, and inside
+    // it the only two nodes with 8 free GPUs.
+    void kueueRequiredBlock() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--pods"),
+                                QStringLiteral("2"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"),
+                                QStringLiteral("--required"), QStringLiteral("block"), QStringLiteral("-o"),
+                                QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(result.value(QStringLiteral("engine")).toString(), QStringLiteral("kueue-tas"));
+        QCOMPARE(nodeNames(result), (QStringList{QStringLiteral("b1-r1-n3"), QStringLiteral("b1-r2-n2")}));
+        QCOMPARE(result.value(QStringLiteral("assignment"))[QLatin1String("levels")].toArray().first().toString(),
+                 QStringLiteral("kubernetes.io/hostname"));
+    }
+
+    void notFitIsExitThreeWithTheSchedulersMessage() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--pods"),
+                                QStringLiteral("3"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"),
+                                QStringLiteral("--required"), QStringLiteral("rack")});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.out.contains("kueue-tas: does not fit"), run.out.constData());
+        QVERIFY2(run.out.contains("topology \"default\""), run.out.constData());
+    }
+
+    void manifestCarriesAnnotationsAndTolerations() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
+                                QStringLiteral("plan/job-rack.yaml"), QStringLiteral("-o"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(podsOn(result), 4);
+        // 4 pods of 4 GPUs in one rack: only b2-r1 holds 4, with its tainted node tolerated.
+        const QStringList nodes = nodeNames(result);
+        QVERIFY(nodes.contains(QStringLiteral("b2-r1-n1")));
+        for (const QString& node : nodes) QVERIFY2(node.startsWith(QLatin1String("b2-r1-")), qPrintable(node));
+    }
+
+    void drainAndThenPlaceChangeTheAnswer() {
+        const QStringList base = {QStringLiteral("plan"),
+                                  QStringLiteral("-f"),
+                                  kCluster,
+                                  QStringLiteral("--pods"),
+                                  QStringLiteral("2"),
+                                  QStringLiteral("--request"),
+                                  QStringLiteral("nvidia.com/gpu=8"),
+                                  QStringLiteral("--required"),
+                                  QStringLiteral("block"),
+                                  QStringLiteral("-o"),
+                                  QStringLiteral("json")};
+        const Run drained = runCtl(base + QStringList{QStringLiteral("--drain"), QStringLiteral("b1-r1-n3")});
+        QCOMPARE(drained.exitCode, 0);
+        for (const QString& node : nodeNames(parseObject(drained)))
+            QVERIFY2(node.startsWith(QLatin1String("b2-")), qPrintable(node));
+
+        const Run both = runCtl(base + QStringList{QStringLiteral("--drain"), QStringLiteral("b1"),
+                                                   QStringLiteral("--drain"), QStringLiteral("b2-r2")});
+        QCOMPARE(both.exitCode, 3);
+
+        // Two earlier 2 x 8-GPU gangs take both blocks' whole free nodes.
+        const Run after =
+            runCtl(base + QStringList{QStringLiteral("--then-place"), QStringLiteral("plan/first-gangs.yaml")});
+        QCOMPARE(after.exitCode, 3);
+        const Run table = runCtl(QStringList(base.mid(0, base.size() - 2)) +
+                                 QStringList{QStringLiteral("--then-place"), QStringLiteral("plan/first-gangs.yaml")});
+        QVERIFY2(table.out.contains("What-if: placed first, in order"), table.out.constData());
+        QVERIFY2(table.out.contains("first-a"), table.out.constData());
+    }
+
+    void capacityCountsWholeNodes() {
+        const Run run =
+            runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--capacity"),
+                    QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"), QStringLiteral("--pods"),
+                    QStringLiteral("2"), QStringLiteral("-o"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject doc = parseObject(run);
+        const QJsonArray levels = doc.value(QStringLiteral("levels")).toArray();
+        // Whole free usable nodes: b1-r1-n3, b1-r2-n2, b2-r1-n2, b2-r2-n1; b2-r1-n1 is tainted.
+        QCOMPARE(doc.value(QStringLiteral("taintedNodesSkipped")).toInt(), 1);
+        QCOMPARE(levels.first()[QLatin1String("podsFit")].toInt(), 4);
+        QCOMPARE(levels.first()[QLatin1String("gangsFit")].toInt(), 2);
+        QCOMPARE(levels[1][QLatin1String("level")].toString(), QStringLiteral("block"));
+        QCOMPARE(levels[1][QLatin1String("gangsFit")].toInt(), 2); // b1: 2 pods, b2: 2 pods
+        QCOMPARE(levels[2][QLatin1String("gangsFit")].toInt(), 0); // no rack has two whole nodes
+        const Run table = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--capacity"),
+                                  QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8")});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("PODS FIT"), table.out.constData());
+    }
+
+    void compareOnTheDemoReadsWell() {
+        const Run run =
+            runCtl({QStringLiteral("plan"), QStringLiteral("--demo"), QStringLiteral("gb200"), QStringLiteral("--pods"),
+                    QStringLiteral("16"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=4"),
+                    QStringLiteral("--required"), QStringLiteral("rack"), QStringLiteral("--compare")});
+        QVERIFY2(run.exitCode == 0 || run.exitCode == 3, run.err.constData());
+        for (const char* text : {"ENGINE", "kueue-tas", "volcano", "kai", "slurm-tree", "slurm-block",
+                                 "Pods per domain", "What each scheduler would say"})
+            QVERIFY2(run.out.contains(text), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlan)
+#include "test_plan.moc"

@@ -1,0 +1,728 @@
+// `topodeckctl plan --engine slurm-tree --slurm-version 22.05` against a real Slurm 22.05 (Debian
+// 12): a 32-node cluster from slurm-fixture.sh (4 leaves x 8 nodes, 2 spines, 1 core, 8 fake GPUs
+// per node), partly occupied by real jobs, one node down and two drained. The test turns the live
+// cluster into a snapshot (Nodes and Pods, as topodeckctl reads clusters) and checks, request by
+// request, that plan names the nodes Slurm names:
+//  - `sbatch --test-only` is the oracle for requests without node Weights. Its answer is one of:
+//    starts now on <nodes> (the start time is now: plan must be feasible, say nothing about
+//    waiting, and name the same nodes); starts later (the start time is when running jobs end:
+//    plan must say not feasible, or that the job would wait, e.g. for --switches); or
+//    "allocation failure: <reason>" (plan must be not feasible and give Slurm's reason). For a
+//    --switches request that failure means "never within that many switches", but a real job
+//    waits max_switch_wait and then takes more (test-only does not model that fallback): plan
+//    must say it would wait, and fallsBackAfterSwitchWait checks its fallback against a real job.
+//  - test-only ignores node Weight, so weight-dependent requests are submitted for real on a
+//    cluster with Weights; the job's NodeList (or its staying pending) is the answer, and the job
+//    is cancelled before the next request.
+// Rows marked "differs" are the cases where the tree rules of 22.05 and 26.x part (scheduler-
+// semantics §2.2b); for those, plan with --slurm-version 26.05 must answer differently, which
+// shows the row really tests a 22.05 rule. The expected column pins Slurm's answer, so a change in
+// the occupancy that would make a row test nothing fails loudly.
+//
+// Needs root, munge and the Slurm daemons (installer/install-deps.sh); skipped without them
+// unless TOPODECK_REQUIRE_SLURM=1 (CI). The fixture's watchdog stops the cluster if this program
+// dies; TOPODECK_SLURM_PORT moves its ports (default 16817..16849). The cluster runs with
+// max_switch_wait=kSwitchWait (plan is told the same) so that the fallback is quick to watch.
+
+#include <QtCore/QDateTime>
+#include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QMap>
+#include <QtCore/QProcess>
+#include <QtCore/QProcessEnvironment>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QStandardPaths>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QThread>
+#include <QtTest/QtTest>
+
+#include <unistd.h>
+
+#include <memory>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QString describe() const {
+        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
+            .arg(exitCode)
+            .arg(QString::fromUtf8(out).trimmed(), QString::fromUtf8(err).trimmed());
+    }
+};
+
+Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 60000) {
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start(program, args);
+    Run result;
+    if (!process.waitForStarted(10000)) {
+        result.err = "could not start " + program.toUtf8();
+        return result;
+    }
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        result.err = "timed out: " + program.toUtf8() + ' ' + args.join(QLatin1Char(' ')).toUtf8();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+// What a scheduler (Slurm, or plan) answers for one request.
+struct Answer {
+    enum class Kind { Now, Later, Fails };
+    Kind kind = Kind::Fails;
+    QStringList nodes; // sorted; for Now
+    QString message;   // Slurm's reason for Fails; plan's message
+
+    // One line for comparisons and failure output.
+    QString summary() const {
+        switch (kind) {
+        case Kind::Now:
+            return QStringLiteral("now on ") + nodes.join(QLatin1Char(','));
+        case Kind::Later:
+            return QStringLiteral("later");
+        case Kind::Fails:
+            return QStringLiteral("fails: ") + message;
+        }
+        return {};
+    }
+};
+
+// One occupying job: its nodes and its sbatch options.
+struct Occupier {
+    QString nodes;
+    QStringList args;
+};
+
+// The occupancy every request sees. Nodes that can take --gres=gpu:8 per leaf: leaf01 2
+// (004,007), leaf02 3 (009,012,015), leaf03 4 (017,019,022,024), leaf04 5 (025,026,028,029,032);
+// partly used GPUs on 002 (4 of 8), 006 (1), 016 (7), 020 (2); 008 is held whole (--exclusive);
+// 028 runs a CPU-only job (so it is not idle for --exclusive but has all 8 GPUs free).
+const QList<Occupier> kOccupiers = {
+    {QStringLiteral("gpu-001"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-002"), {QStringLiteral("--gres=gpu:4")}},
+    {QStringLiteral("gpu-005"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-006"), {QStringLiteral("--gres=gpu:1")}},
+    {QStringLiteral("gpu-008"), {QStringLiteral("--gres=gpu:8"), QStringLiteral("--exclusive")}},
+    {QStringLiteral("gpu-010"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-011"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-014"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-016"), {QStringLiteral("--gres=gpu:7")}},
+    {QStringLiteral("gpu-018"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-020"), {QStringLiteral("--gres=gpu:2")}},
+    {QStringLiteral("gpu-021"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-027"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-[030-031]"), {QStringLiteral("--gres=gpu:8")}},
+    {QStringLiteral("gpu-028"), {QStringLiteral("--cpus-per-task=8")}},
+};
+const QString kDrained = QStringLiteral("gpu-003,gpu-023");
+const QString kDown = QStringLiteral("gpu-013");
+// The weighted cluster: leaf04 keeps Slurm's default Weight 1, everything else is heavier.
+const QString kWeights = QStringLiteral("gpu-[001-024]=10");
+
+const QString kTimeLimit = QStringLiteral(" -t 60");
+const int kSwitchWait = 15; // seconds
+
+bool contains(const QString& haystack, const QString& needle) {
+    return haystack.contains(needle, Qt::CaseInsensitive);
+}
+
+} // namespace
+
+class SlurmTreeRealTest : public QObject {
+    Q_OBJECT
+
+public:
+    ~SlurmTreeRealTest() override { stopCluster(); }
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup();
+
+    void matchesTestOnly_data();
+    void matchesTestOnly();
+    void fallsBackAfterSwitchWait();
+    void matchesWeightedJobs_data();
+    void matchesWeightedJobs();
+
+private:
+    QString startCluster(bool weighted);
+    void stopCluster();
+    QString occupy();
+    QString writeSnapshot();
+    QString waitUntilSettled(const QString& what);
+
+    Run slurm(const QString& tool, const QStringList& args) const { return run(tool, args, m_env); }
+    QStringList expandHostlist(const QString& hostlist) const;
+    Answer testOnly(const QString& args, QString* error) const;
+    Answer submitted(const QString& args, QString* error, int runWithinMs = 0);
+    Answer plan(const QString& args, const QString& version, bool weighted, QString* error) const;
+    void compareRow(const QString& args, const Answer& slurmAnswer, const QString& expected, bool differs,
+                    bool weighted);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QProcessEnvironment m_env;
+    QString m_topology;
+    QString m_snapshot;
+    int m_port = 16817;
+    bool m_running = false;
+    bool m_weighted = false;
+    bool m_anyFailed = false;
+};
+
+void SlurmTreeRealTest::initTestCase() {
+    const bool required = qEnvironmentVariable("TOPODECK_REQUIRE_SLURM") == QLatin1String("1");
+    QString missing;
+    if (geteuid() != 0) missing = QStringLiteral("not running as root (slurmd launches jobs, munged runs as munge)");
+    const QStringList sbin = {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")};
+    for (const QString& tool : {QStringLiteral("slurmctld"), QStringLiteral("slurmd"), QStringLiteral("munged")}) {
+        if (missing.isEmpty() && QStandardPaths::findExecutable(tool).isEmpty() &&
+            QStandardPaths::findExecutable(tool, sbin).isEmpty())
+            missing = tool + QStringLiteral(" is not installed (installer/install-deps.sh installs Slurm and munge)");
+    }
+    for (const QString& tool : {QStringLiteral("sbatch"), QStringLiteral("scontrol"), QStringLiteral("squeue")}) {
+        if (missing.isEmpty() && QStandardPaths::findExecutable(tool).isEmpty())
+            missing = tool + QStringLiteral(" is not installed (package slurm-client)");
+    }
+    if (!missing.isEmpty()) {
+        if (required) QFAIL(qPrintable(QStringLiteral("TOPODECK_REQUIRE_SLURM=1 but ") + missing));
+        QSKIP(qPrintable(QStringLiteral("real Slurm not available: ") + missing));
+    }
+    if (const QString port = qEnvironmentVariable("TOPODECK_SLURM_PORT"); !port.isEmpty()) m_port = port.toInt();
+    QVERIFY2(m_port > 1024 && m_port < 65000, "TOPODECK_SLURM_PORT must be a port number");
+
+    QElapsedTimer timer;
+    timer.start();
+    const QString error = startCluster(false);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    qInfo("cluster up and occupied in %lld ms (%s)", static_cast<long long>(timer.elapsed()),
+          qPrintable(m_dir->path()));
+}
+
+void SlurmTreeRealTest::cleanup() {
+    if (QTest::currentTestFailed()) m_anyFailed = true;
+}
+
+void SlurmTreeRealTest::cleanupTestCase() {
+    stopCluster();
+    if (m_dir && m_anyFailed) {
+        m_dir->setAutoRemove(false);
+        qInfo("kept the cluster's logs, configuration and snapshot in %s", qPrintable(m_dir->path()));
+    }
+}
+
+// Starts (or restarts) the fixture with or without Weights, occupies it and writes the snapshot.
+// Returns an error message, or "" on success.
+QString SlurmTreeRealTest::startCluster(bool weighted) {
+    stopCluster();
+    if (m_dir && m_anyFailed) {
+        m_dir->setAutoRemove(false);
+        qInfo("kept the logs, configuration and snapshot of the cluster before in %s", qPrintable(m_dir->path()));
+    }
+    m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/topodeck-slurm-XXXXXX"));
+    if (!m_dir->isValid()) return QStringLiteral("cannot make a temp dir: ") + m_dir->errorString();
+    QStringList args = {QStringLiteral("-d"), m_dir->path(),
+                        QStringLiteral("-P"), QString::number(m_port),
+                        QStringLiteral("-o"), QString::number(QCoreApplication::applicationPid())};
+    args << QStringLiteral("-s") << QString::number(kSwitchWait);
+    if (weighted) args << QStringLiteral("-W") << kWeights;
+    args << QStringLiteral("up");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const Run up = run(QStringLiteral(TOPODECK_SLURM_FIXTURE), args, env, 120000);
+    m_running = true; // even a failed `up` may have left something to stop
+    if (up.exitCode != 0) return QStringLiteral("slurm-fixture.sh up failed:\n") + up.describe();
+
+    QFile envFile(m_dir->path() + QStringLiteral("/env"));
+    if (!envFile.open(QIODevice::ReadOnly)) return QStringLiteral("the fixture wrote no env file");
+    const QStringList lines = QString::fromUtf8(envFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QString line : lines) {
+        line.remove(QRegularExpression(QStringLiteral("^export ")));
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        if (eq > 0) env.insert(line.left(eq), line.mid(eq + 1));
+    }
+    // A caller's Slurm variables would change what sbatch asks for.
+    for (const QString& key : env.keys()) {
+        if ((key.startsWith(QLatin1String("SLURM_")) || key.startsWith(QLatin1String("SBATCH_"))) &&
+            key != QLatin1String("SLURM_CONF") && key != QLatin1String("SBATCH_OUTPUT"))
+            env.remove(key);
+    }
+    m_env = env;
+    m_topology = env.value(QStringLiteral("TOPODECK_SLURM_TOPOLOGY"));
+    m_weighted = weighted;
+
+    if (QString error = occupy(); !error.isEmpty()) return error;
+    return writeSnapshot();
+}
+
+void SlurmTreeRealTest::stopCluster() {
+    if (!m_running || !m_dir) return;
+    m_running = false;
+    const Run down =
+        run(QStringLiteral(TOPODECK_SLURM_FIXTURE), {QStringLiteral("-d"), m_dir->path(), QStringLiteral("down")},
+            QProcessEnvironment::systemEnvironment(), 60000);
+    if (down.exitCode != 0) qWarning("slurm-fixture.sh down failed: %s", qPrintable(down.describe()));
+}
+
+QString SlurmTreeRealTest::occupy() {
+    for (const Occupier& occupier : kOccupiers) {
+        const QStringList nodes = expandHostlist(occupier.nodes);
+        QStringList args = {
+            QStringLiteral("--parsable"),  QStringLiteral("-J"), QStringLiteral("occupy"), QStringLiteral("-N"),
+            QString::number(nodes.size()), QStringLiteral("-w"), occupier.nodes,           QStringLiteral("-t"),
+            QStringLiteral("60")};
+        args << occupier.args << QStringLiteral("--wrap") << QStringLiteral("sleep 3600");
+        const Run submit = slurm(QStringLiteral("sbatch"), args);
+        if (submit.exitCode != 0) return QStringLiteral("sbatch of an occupying job failed:\n") + submit.describe();
+    }
+    const Run drain =
+        slurm(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("NodeName=") + kDrained,
+                                           QStringLiteral("State=DRAIN"), QStringLiteral("Reason=gpu-xid-79")});
+    if (drain.exitCode != 0) return QStringLiteral("scontrol drain failed:\n") + drain.describe();
+    const Run down = slurm(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("NodeName=") + kDown,
+                                                        QStringLiteral("State=DOWN"), QStringLiteral("Reason=dead")});
+    if (down.exitCode != 0) return QStringLiteral("scontrol down failed:\n") + down.describe();
+    return waitUntilSettled(QStringLiteral("the occupying jobs to run"));
+}
+
+// Waits until no job is pending and no node is completing (the state every request must see).
+QString SlurmTreeRealTest::waitUntilSettled(const QString& what) {
+    QElapsedTimer timer;
+    timer.start();
+    while (true) {
+        const Run pending =
+            slurm(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("PD,CF,CG"),
+                                             QStringLiteral("-o"), QStringLiteral("%i %T %r")});
+        const Run completing =
+            slurm(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("completing"),
+                                            QStringLiteral("-o"), QStringLiteral("%N")});
+        if (pending.exitCode == 0 && completing.exitCode == 0 && pending.out.trimmed().isEmpty() &&
+            completing.out.trimmed().isEmpty())
+            return {};
+        if (timer.elapsed() > 60000)
+            return QStringLiteral("timed out waiting for %1; squeue: %2 sinfo completing: %3")
+                .arg(what, QString::fromUtf8(pending.out + pending.err),
+                     QString::fromUtf8(completing.out + completing.err));
+        QThread::msleep(200);
+    }
+}
+
+QStringList SlurmTreeRealTest::expandHostlist(const QString& hostlist) const {
+    const Run expanded =
+        slurm(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("hostnames"), hostlist});
+    QStringList names = QString::fromUtf8(expanded.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    names.sort();
+    return names;
+}
+
+// The live cluster as topodeckctl reads clusters: a Node per Slurm node (GPUs, CPUs, memory; a
+// drained node is cordoned, a down node NotReady) labelled with its spine and leaf from
+// topology.conf, a Kueue Topology naming those levels, and one Pod per node holding what Slurm has
+// allocated there. 22.05's scontrol has no --json, so `scontrol -d -o show node` is parsed.
+QString SlurmTreeRealTest::writeSnapshot() {
+    QFile topologyFile(m_topology);
+    if (!topologyFile.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read ") + m_topology;
+    QMap<QString, QString> parentOf; // leaf -> spine, spine -> core
+    QMap<QString, QString> leafOf;   // node -> leaf
+    const QRegularExpression switchLine(QStringLiteral("^SwitchName=(\\S+)\\s+(Nodes|Switches)=(\\S+)"));
+    for (const QString& line : QString::fromUtf8(topologyFile.readAll()).split(QLatin1Char('\n'))) {
+        const QRegularExpressionMatch match = switchLine.match(line);
+        if (!match.hasMatch()) continue;
+        for (const QString& child : expandHostlist(match.captured(3))) {
+            if (match.captured(2) == QLatin1String("Nodes"))
+                leafOf[child] = match.captured(1);
+            else
+                parentOf[child] = match.captured(1);
+        }
+    }
+
+    const Run show = slurm(QStringLiteral("scontrol"), {QStringLiteral("-d"), QStringLiteral("-o"),
+                                                        QStringLiteral("show"), QStringLiteral("node")});
+    if (show.exitCode != 0) return QStringLiteral("scontrol show node failed:\n") + show.describe();
+    const QRegularExpression field(QStringLiteral("(\\w+)=(\\S*)"));
+    const QRegularExpression gpuCount(QStringLiteral("^gpu(?::[^:(,]+)?:(\\d+)"));
+    const auto gpus = [&](const QString& gres) {
+        const QRegularExpressionMatch match = gpuCount.match(gres);
+        return match.hasMatch() ? match.captured(1).toInt() : 0;
+    };
+
+    QString yaml =
+        QStringLiteral("# The live Slurm cluster, written by test_slurm_tree_real.cpp.\n"
+                       "apiVersion: v1\nkind: List\nitems:\n"
+                       "- apiVersion: kueue.x-k8s.io/v1beta1\n  kind: Topology\n  metadata: {name: slurm-tree}\n"
+                       "  spec:\n    levels:\n    - nodeLabel: topology.example.com/spine\n"
+                       "    - nodeLabel: topology.example.com/leaf\n    - nodeLabel: kubernetes.io/hostname\n");
+    int nodes = 0;
+    for (const QString& line : QString::fromUtf8(show.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QMap<QString, QString> values;
+        for (QRegularExpressionMatchIterator it = field.globalMatch(line); it.hasNext();) {
+            const QRegularExpressionMatch match = it.next();
+            if (!values.contains(match.captured(1))) values.insert(match.captured(1), match.captured(2));
+        }
+        const QString name = values.value(QStringLiteral("NodeName"));
+        if (name.isEmpty() || !leafOf.contains(name)) return QStringLiteral("node not in topology.conf: ") + line;
+        const QString leaf = leafOf.value(name);
+        const QStringList state = values.value(QStringLiteral("State")).split(QLatin1Char('+'));
+        const bool down =
+            state.first().startsWith(QLatin1String("DOWN")) || state.contains(QStringLiteral("NOT_RESPONDING"));
+        const bool drained = state.contains(QStringLiteral("DRAIN"));
+        yaml += QStringLiteral("- apiVersion: v1\n  kind: Node\n  metadata:\n    name: %1\n    labels:\n"
+                               "      kubernetes.io/hostname: %1\n      topology.example.com/spine: %2\n"
+                               "      topology.example.com/leaf: %3\n")
+                    .arg(name, parentOf.value(leaf), leaf);
+        if (drained) yaml += QStringLiteral("  spec:\n    unschedulable: true\n");
+        yaml += QStringLiteral(
+                    "  status:\n    allocatable: {cpu: \"%1\", memory: %2Mi, nvidia.com/gpu: \"%3\", pods: \"110\"}\n"
+                    "    conditions:\n    - {type: Ready, status: \"%4\"}\n")
+                    .arg(values.value(QStringLiteral("CPUTot")), values.value(QStringLiteral("RealMemory")))
+                    .arg(gpus(values.value(QStringLiteral("Gres"))))
+                    .arg(down ? QStringLiteral("False") : QStringLiteral("True"));
+        const int cpusUsed = values.value(QStringLiteral("CPUAlloc")).toInt();
+        const qint64 memoryUsed = values.value(QStringLiteral("AllocMem")).toLongLong();
+        const int gpusUsed = gpus(values.value(QStringLiteral("GresUsed")));
+        if (cpusUsed > 0 || memoryUsed > 0 || gpusUsed > 0) {
+            const QString gpuRequest =
+                gpusUsed > 0 ? QStringLiteral(", nvidia.com/gpu: \"%1\"").arg(gpusUsed) : QString();
+            const QString gpuLimit =
+                gpusUsed > 0 ? QStringLiteral("        limits: {nvidia.com/gpu: \"%1\"}\n").arg(gpusUsed) : QString();
+            yaml +=
+                QStringLiteral("- apiVersion: v1\n  kind: Pod\n  metadata: {name: slurm-jobs-%1, namespace: slurm}\n"
+                               "  spec:\n    nodeName: %1\n    containers:\n    - name: jobs\n      resources:\n"
+                               "        requests: {cpu: \"%2\", memory: %3Mi%4}\n%5  status: {phase: Running}\n")
+                    .arg(name, QString::number(cpusUsed), QString::number(memoryUsed), gpuRequest, gpuLimit);
+        }
+        ++nodes;
+    }
+    if (nodes != leafOf.size())
+        return QStringLiteral("scontrol showed %1 nodes, topology.conf has %2").arg(nodes).arg(leafOf.size());
+
+    m_snapshot =
+        m_dir->path() + (m_weighted ? QStringLiteral("/snapshot-weighted.yaml") : QStringLiteral("/snapshot.yaml"));
+    QFile out(m_snapshot);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(yaml.toUtf8()) < 0)
+        return QStringLiteral("cannot write ") + m_snapshot;
+    return {};
+}
+
+// `sbatch --test-only`: "sbatch: Job N to start at T using P processors on nodes H in partition
+// P" on stderr, or "allocation failure: <reason>" with exit code 1.
+Answer SlurmTreeRealTest::testOnly(const QString& args, QString* error) const {
+    const QDateTime asked = QDateTime::currentDateTime();
+    QStringList argv = {QStringLiteral("--test-only")};
+    argv << QString(args + kTimeLimit).split(QLatin1Char(' '), Qt::SkipEmptyParts) << QStringLiteral("--wrap")
+         << QStringLiteral("true");
+    const Run test = slurm(QStringLiteral("sbatch"), argv);
+    const QString text = QString::fromUtf8(test.err);
+    Answer answer;
+    static const QRegularExpression starts(
+        QStringLiteral("to start at (\\S+) using \\d+ processors on nodes (\\S+) in partition"));
+    static const QRegularExpression failure(QStringLiteral("allocation failure: ([^\\n]+)"));
+    if (const QRegularExpressionMatch match = starts.match(text); test.exitCode == 0 && match.hasMatch()) {
+        const QDateTime start = QDateTime::fromString(match.captured(1), Qt::ISODate);
+        if (!start.isValid()) *error = QStringLiteral("unreadable start time in: ") + text;
+        // The occupying jobs end an hour from now, so "later" is far from this margin.
+        answer.kind = start <= asked.addSecs(120) ? Answer::Kind::Now : Answer::Kind::Later;
+        answer.nodes = expandHostlist(match.captured(2));
+    } else if (const QRegularExpressionMatch failed = failure.match(text); failed.hasMatch()) {
+        answer.kind = Answer::Kind::Fails;
+        answer.message = failed.captured(1).trimmed();
+    } else {
+        *error = QStringLiteral("unexpected sbatch --test-only output:\n") + test.describe();
+    }
+    return answer;
+}
+
+// A real job: it runs now (its NodeList is the answer) or stays pending (later); cancelled after.
+// With runWithinMs, a pending job is watched until it runs (its nodes are then the answer).
+Answer SlurmTreeRealTest::submitted(const QString& args, QString* error, int runWithinMs) {
+    QStringList argv = {QStringLiteral("--parsable"), QStringLiteral("-J"), QStringLiteral("probe")};
+    argv << QString(args + kTimeLimit).split(QLatin1Char(' '), Qt::SkipEmptyParts) << QStringLiteral("--wrap")
+         << QStringLiteral("sleep 3600");
+    const Run submit = slurm(QStringLiteral("sbatch"), argv);
+    const QString id = QString::fromUtf8(submit.out).trimmed().section(QLatin1Char(';'), 0, 0);
+    if (submit.exitCode != 0 || id.isEmpty()) {
+        *error = QStringLiteral("sbatch failed:\n") + submit.describe();
+        return {};
+    }
+    Answer answer;
+    QString status;
+    QElapsedTimer timer;
+    timer.start();
+    while (true) {
+        const Run queue = slurm(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-j"), id,
+                                                           QStringLiteral("-o"), QStringLiteral("%T|%N|%r")});
+        status = QString::fromUtf8(queue.out).trimmed();
+        const QStringList parts = status.split(QLatin1Char('|'));
+        if (parts.size() == 3 && parts[0] == QLatin1String("RUNNING")) {
+            answer.kind = Answer::Kind::Now;
+            answer.nodes = expandHostlist(parts[1]);
+            break;
+        }
+        // Pending with a reason means the scheduler looked at it and could not start it.
+        if (parts.size() == 3 && parts[0] == QLatin1String("PENDING") && parts[2] != QLatin1String("None")) {
+            answer.kind = Answer::Kind::Later;
+            answer.message = parts[2];
+            if (runWithinMs == 0) break;
+        }
+        if (timer.elapsed() > 30000 + runWithinMs) {
+            if (answer.kind != Answer::Kind::Later || runWithinMs == 0)
+                *error = QStringLiteral("job %1 neither ran nor was held back within 30 s: %2").arg(id, status);
+            else
+                *error = QStringLiteral("job %1 still pending after %2 s: %3")
+                             .arg(id)
+                             .arg(timer.elapsed() / 1000)
+                             .arg(status);
+            break;
+        }
+        QThread::msleep(100);
+    }
+    const Run cancel = slurm(QStringLiteral("scancel"), {id});
+    if (cancel.exitCode != 0 && error->isEmpty()) *error = QStringLiteral("scancel failed:\n") + cancel.describe();
+    if (const QString settled = waitUntilSettled(QStringLiteral("job ") + id + QStringLiteral(" to end"));
+        !settled.isEmpty() && error->isEmpty())
+        *error = settled;
+    return answer;
+}
+
+// plan's JSON: {"engine","feasible","message","nodes":[{"name","pods"}],...} (an array of such
+// objects is read too). A feasible answer whose message speaks of waiting is "later".
+Answer SlurmTreeRealTest::plan(const QString& args, const QString& version, bool weighted, QString* error) const {
+    QStringList argv = {QStringLiteral("plan"),
+                        QStringLiteral("-f"),
+                        m_snapshot,
+                        QStringLiteral("--engine"),
+                        QStringLiteral("slurm-tree"),
+                        QStringLiteral("--slurm-version"),
+                        version,
+                        QStringLiteral("--slurm-topology"),
+                        m_topology,
+                        QStringLiteral("--sbatch"),
+                        args + kTimeLimit,
+                        QStringLiteral("--max-switch-wait"),
+                        QString::number(kSwitchWait),
+                        QStringLiteral("-o"),
+                        QStringLiteral("json")};
+    if (weighted) argv << QStringLiteral("--node-weight") << kWeights;
+    const Run planned = run(QStringLiteral(TOPODECKCTL_PATH), argv, QProcessEnvironment::systemEnvironment());
+    Answer answer;
+    if (planned.exitCode != 0 && planned.exitCode != 3) {
+        *error = QStringLiteral("topodeckctl %1 failed:\n%2").arg(argv.join(QLatin1Char(' ')), planned.describe());
+        return answer;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(planned.out, &parseError);
+    const QJsonObject object = !document.isArray()          ? document.object()
+                               : document.array().isEmpty() ? QJsonObject()
+                                                            : document.array().first().toObject();
+    if (parseError.error != QJsonParseError::NoError || !object.contains(QStringLiteral("feasible"))) {
+        *error = QStringLiteral("topodeckctl plan printed no result object:\n") + planned.describe();
+        return answer;
+    }
+    const bool feasible = object.value(QStringLiteral("feasible")).toBool();
+    if (feasible != (planned.exitCode == 0))
+        *error = QStringLiteral("exit code %1 disagrees with feasible=%2").arg(planned.exitCode).arg(feasible);
+    answer.message = object.value(QStringLiteral("message")).toString();
+    for (const QJsonValue& node : object.value(QStringLiteral("nodes")).toArray())
+        answer.nodes << node.toObject().value(QStringLiteral("name")).toString();
+    answer.nodes.sort();
+    answer.kind = !feasible                                          ? Answer::Kind::Fails
+                  : contains(answer.message, QStringLiteral("wait")) ? Answer::Kind::Later
+                                                                     : Answer::Kind::Now;
+    return answer;
+}
+
+// Slurm's answer against the pinned expectation, plan 22.05 against Slurm, and for "differs"
+// rows plan 26.05 against plan 22.05.
+void SlurmTreeRealTest::compareRow(const QString& args, const Answer& slurmAnswer, const QString& expected,
+                                   bool differs, bool weighted) {
+    // The pinned answer: a hostlist, "later", or "fails".
+    if (expected == QLatin1String("later") || expected == QLatin1String("fails")) {
+        QCOMPARE(slurmAnswer.summary().section(QLatin1Char(':'), 0, 0), expected);
+    } else {
+        QVERIFY2(slurmAnswer.kind == Answer::Kind::Now,
+                 qPrintable(
+                     QStringLiteral("Slurm answered \"%1\", the row expects %2").arg(slurmAnswer.summary(), expected)));
+        QCOMPARE(slurmAnswer.nodes, expandHostlist(expected));
+    }
+
+    QString error;
+    const Answer old = plan(args, QStringLiteral("22.05"), weighted, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString context = QStringLiteral("sbatch %1\n   Slurm 22.05: %2\n   plan 22.05:  %3 (message: %4)")
+                                .arg(args, slurmAnswer.summary(), old.summary(), old.message);
+    switch (slurmAnswer.kind) {
+    case Answer::Kind::Now:
+        QVERIFY2(old.kind == Answer::Kind::Now && old.nodes == slurmAnswer.nodes, qPrintable(context));
+        break;
+    case Answer::Kind::Later:
+        // Slurm would start it only when running jobs end (or after waiting for switches):
+        // plan must not place it now.
+        QVERIFY2(old.kind != Answer::Kind::Now, qPrintable(context));
+        break;
+    case Answer::Kind::Fails:
+        if (args.contains(QLatin1String("--switches")))
+            QVERIFY2(old.kind == Answer::Kind::Later, qPrintable(context));
+        else
+            QVERIFY2(old.kind == Answer::Kind::Fails && contains(old.message, slurmAnswer.message),
+                     qPrintable(context));
+        break;
+    }
+
+    if (differs) {
+        const Answer current = plan(args, QStringLiteral("26.05"), weighted, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(current.summary() != old.summary(),
+                 qPrintable(context + QStringLiteral("\n   plan 26.05:  %1 — the row should tell the versions apart")
+                                          .arg(current.summary())));
+    }
+}
+
+void SlurmTreeRealTest::matchesTestOnly_data() {
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("differs");
+    // gpu:8-capable nodes per leaf: 2, 3, 4, 5 (see kOccupiers); spine01 5, spine02 9.
+    QTest::newRow("one node: tightest leaf") << "-N 1 --gres=gpu:8"
+                                             << "gpu-004" << false;
+    // gpu:4 fits 4 nodes of leaf01, 3 of leaf02: 22.05 best-fits leaf02, 26.05 takes the first node.
+    QTest::newRow("one node: best fit vs first (26.05)") << "-N 1 --gres=gpu:4"
+                                                         << "gpu-009" << true;
+    QTest::newRow("one node, one GPU: leaf tie") << "-N 1 --gres=gpu:1"
+                                                 << "gpu-002" << false;
+    QTest::newRow("one leaf fits exactly") << "-N 4 --gres=gpu:8"
+                                           << "gpu-[017,019,022,024]" << false;
+    // leaf04 first; 1 left: 22.05 keeps the farther, tighter leaf01, 26.x the closer leaf03.
+    QTest::newRow("closer leaf: tighter far leaf kept (22.05)") << "-N 6 --gres=gpu:8"
+                                                                << "gpu-[004,025-026,028-029,032]" << true;
+    // leaf04, then 6 left: 22.05 still counts leaf04's nodes in spine02, so leaf03 wins the
+    // parent climb; 26.x sees spine02 with 4 and takes leaf02 first.
+    QTest::newRow("ancestor counts not reduced (22.05)") << "-N 11 --gres=gpu:8"
+                                                         << "gpu-[004,007,017,019,022,024-026,028-029,032]" << true;
+    QTest::newRow("every free node") << "-N 14 --gres=gpu:8"
+                                     << "gpu-[004,007,009,012,015,017,019,022,024-026,028-029,032]" << false;
+    QTest::newRow("one node too many: later") << "-N 15 --gres=gpu:8"
+                                              << "later" << false;
+    QTest::newRow("exclusive: idle nodes only") << "-N 2 --exclusive"
+                                                << "gpu-[004,007]" << false;
+    // Idle nodes per leaf: 2, 3, 4, 4 (gpu-028 runs a CPU-only job).
+    QTest::newRow("exclusive: closer leaf (22.05)") << "-N 6 --exclusive"
+                                                    << "gpu-[004,007,017,019,022,024]" << true;
+    QTest::newRow("switches=1: tightest leaf") << "-N 4 --switches=1 --gres=gpu:8"
+                                               << "gpu-[017,019,022,024]" << false;
+    QTest::newRow("switches=1: largest leaf") << "-N 5 --switches=1 --gres=gpu:8"
+                                              << "gpu-[025-026,028-029,032]" << false;
+    QTest::newRow("switches=1: waits for a leaf") << "-N 6 --switches=1 --gres=gpu:8"
+                                                  << "later" << false;
+    QTest::newRow("switches=1: larger than any leaf") << "-N 9 --switches=1 --gres=gpu:8"
+                                                      << "fails" << false;
+    // 22.05 waits out the switch wait; 26.x lowers the node count to 5 and fits leaf04 now.
+    QTest::newRow("switches=1 with a node range (22.05 waits)") << "-N 4-6 --switches=1 --gres=gpu:8"
+                                                                << "later" << true;
+    QTest::newRow("switches=2") << "-N 9 --switches=2 --gres=gpu:8"
+                                << "gpu-[017,019,022,024-026,028-029,032]" << false;
+    QTest::newRow("node range: the maximum in one leaf") << "-N 2-4 --gres=gpu:8"
+                                                         << "gpu-[017,019,022,024]" << false;
+    QTest::newRow("named nodes on two leaves, switches=1") << "-N 2 -w gpu-[004,009] --switches=1 --gres=gpu:8"
+                                                           << "fails" << false;
+    QTest::newRow("named busy node: later") << "-N 1 -w gpu-001 --gres=gpu:8"
+                                            << "later" << false;
+    QTest::newRow("excluded nodes") << "-N 3 -x gpu-[025-026] --gres=gpu:8"
+                                    << "gpu-[009,012,015]" << false;
+    // gpu:4 adds the partly used 002, 006 and 020: per leaf 4, 3, 5, 5.
+    QTest::newRow("four GPUs: closer leaf (22.05)") << "-N 8 --gres=gpu:4"
+                                                    << "gpu-[009,012,015,017,019-020,022,024]" << true;
+    QTest::newRow("two GPUs: a whole spine") << "-N 10 --gres=gpu:2"
+                                             << "gpu-[017,019-020,022,024-026,028-029,032]" << false;
+}
+
+void SlurmTreeRealTest::matchesTestOnly() {
+    QFETCH(QString, args);
+    QFETCH(QString, expected);
+    QFETCH(bool, differs);
+    if (m_weighted || !m_running) {
+        const QString error = startCluster(false);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    QString error;
+    const Answer slurmAnswer = testOnly(args, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    compareRow(args, slurmAnswer, expected, differs, false);
+}
+
+// A job that can never fit one leaf but asks for --switches=1 pends for max_switch_wait, then
+// runs on more leaves; plan must name those nodes (and say it would wait first).
+void SlurmTreeRealTest::fallsBackAfterSwitchWait() {
+    if (m_weighted || !m_running) {
+        const QString error = startCluster(false);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    const QString args = QStringLiteral("-N 9 --switches=1 --gres=gpu:8");
+    QString error;
+    QElapsedTimer timer;
+    timer.start();
+    const Answer slurmAnswer = submitted(args, &error, 120000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(slurmAnswer.kind == Answer::Kind::Now && timer.elapsed() >= kSwitchWait * 1000,
+             qPrintable(QStringLiteral("the job should pend %1 s, then run: %2 after %3 ms")
+                            .arg(kSwitchWait)
+                            .arg(slurmAnswer.summary())
+                            .arg(timer.elapsed())));
+    qInfo("ran after %lld ms on %s", static_cast<long long>(timer.elapsed()),
+          qPrintable(slurmAnswer.nodes.join(QLatin1Char(','))));
+    const Answer old = plan(args, QStringLiteral("22.05"), false, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(old.kind == Answer::Kind::Later && old.nodes == slurmAnswer.nodes,
+             qPrintable(
+                 QStringLiteral("sbatch %1\n   Slurm 22.05: pending, then %2\n   plan 22.05:  %3 on %4 (message: %5)")
+                     .arg(args, slurmAnswer.summary(), old.summary(), old.nodes.join(QLatin1Char(',')), old.message)));
+}
+
+void SlurmTreeRealTest::matchesWeightedJobs_data() {
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("differs");
+    // Same occupancy; leaf04 (5 gpu:8-capable nodes) has Weight 1, the rest Weight 10.
+    QTest::newRow("light nodes first") << "-N 2 --gres=gpu:8"
+                                       << "gpu-[025-026]" << false;
+    QTest::newRow("one node in the light group") << "-N 1 --gres=gpu:4"
+                                                 << "gpu-025" << false;
+    // 22.05 stops adding weight groups once the minimum (3) is covered: only leaf04's 5 nodes;
+    // 26.x adds the heavier group until the maximum (8).
+    QTest::newRow("node range: weight groups up to the minimum (22.05)") << "-N 3-8 --gres=gpu:8"
+                                                                         << "gpu-[025-026,028-029,032]" << true;
+    // leaf04 forced, 2 more from the heavy group: 22.05 keeps the farther, tighter leaf01.
+    QTest::newRow("forced light nodes, then closer leaf (22.05)") << "-N 7 --gres=gpu:8"
+                                                                  << "gpu-[004,007,025-026,028-029,032]" << true;
+    QTest::newRow("forced light nodes, then the closer leaf fits exactly")
+        << "-N 9 --gres=gpu:8"
+        << "gpu-[017,019,022,024-026,028-029,032]" << false;
+}
+
+void SlurmTreeRealTest::matchesWeightedJobs() {
+    QFETCH(QString, args);
+    QFETCH(QString, expected);
+    QFETCH(bool, differs);
+    if (!m_weighted || !m_running) {
+        const QString error = startCluster(true);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    QString error;
+    const Answer slurmAnswer = submitted(args, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    compareRow(args, slurmAnswer, expected, differs, true);
+}
+
+QTEST_GUILESS_MAIN(SlurmTreeRealTest)
+#include "test_slurm_tree_real.moc"
