@@ -490,8 +490,9 @@ void TestSlurmTopology::blocksFromNvlink() {
     spec.nvlinkLabel = clique;
     const TopologyIndex index = TopologyIndex::build(tc->state, spec);
     const SlurmTopology blocks = slurmBlocksFromIndex(tc->state, index);
-    // Blocks follow the racks: c2 lives in spine-a/rack-1, c1 first appears in spine-a/rack-2.
-    QCOMPARE(blocksText(blocks), QStringLiteral("c2 n1,n2\nc1 n3,n5"));
+    // Blocks follow the racks: c2 lives in spine-a/rack-1, c1 first appears in spine-a/rack-2;
+    // each is named after the rack of its first node.
+    QCOMPARE(blocksText(blocks), QStringLiteral("rack-1 n1,n2\nrack-2 n3,n5"));
     QCOMPARE(blocks.warnings.size(), std::size_t{1});
     QVERIFY(anyContains(blocks.warnings, "1 nodes lack an NVLink domain label (nvidia.com/gpu.clique)"));
     QVERIFY(slurmBlockNodesFromIndex(index).fromNvlink);

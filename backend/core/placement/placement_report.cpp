@@ -187,7 +187,8 @@ std::string renderPlacementTable(const PlacementResult& result, const GangReques
         const std::size_t shown = std::min(result.trace.size(), options.maxTraceLines);
         for (std::size_t i = 0; i < shown; ++i) {
             const TraceEntry& entry = result.trace[i];
-            out += entry.taken ? "    ✓ " : "    ✗ ";
+            // Engine-wide steps (no candidate named) are context, neither taken nor rejected.
+            out += entry.domain.empty() ? "    · " : entry.taken ? "    ✓ " : "    ✗ ";
             if (!entry.level.empty()) out += entry.level + ' ';
             out += entry.domain.empty() ? entry.reason : entry.domain + ": " + entry.reason;
             out += '\n';

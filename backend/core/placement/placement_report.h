@@ -11,7 +11,7 @@ namespace topodeck {
 
 struct PlacementRenderOptions {
     std::string source;             // e.g. "demo gb200"
-    std::size_t maxTraceLines = 40; // in the table; JSON always carries the engine's whole trace
+    std::size_t maxTraceLines = 24; // in the table; JSON always carries the engine's whole trace
 };
 
 // One engine's answer, for people: verdict, the scheduler's message, where each pod goes grouped

@@ -698,6 +698,21 @@ std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id) {
     return nodes;
 }
 
+// An NVLink domain's block is named after the rack (lowest switch-level domain) of its first
+// node, which people can find, instead of the clique id (often a UUID); "-2", "-3", ... when a
+// rack holds several domains. Without labels the clique id is all there is.
+std::string nvlinkBlockName(const TopologyIndex& index, NodeId firstNode, std::int32_t nvlink,
+                            std::unordered_set<std::string>& taken) {
+    const int levels = slurmSwitchLevels(index);
+    DomainId domain = index.node(firstNode).leaf;
+    while (domain != kNoDomain && index.domain(domain).level >= levels) domain = index.domain(domain).parent;
+    const bool named = domain != kNoDomain && index.domain(domain).level >= 0 && !index.domain(domain).unlabelled;
+    const std::string base = named ? index.domain(domain).value : index.nvlinkName(nvlink);
+    std::string name = base;
+    for (int n = 2; !taken.insert(name).second; ++n) name = base + '-' + std::to_string(n);
+    return name;
+}
+
 LabelledDomains labelledDomains(const TopologyIndex& index) {
     LabelledDomains result;
     const int depth = slurmSwitchLevels(index);
@@ -1048,6 +1063,7 @@ SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index) {
         // NVLink domains, met in the order of the lowest-level domains (unlabelled ones too: the
         // NVLink fabric does not need the scale-out labels).
         blocks.fromNvlink = true;
+        std::unordered_set<std::string> taken;
         std::vector<std::int32_t> blockOf(index.nvlinkDomainCount(), -1);
         std::vector<DomainId> stack{kRootDomain};
         while (!stack.empty()) {
@@ -1063,7 +1079,7 @@ SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index) {
                 std::int32_t& block = blockOf[static_cast<std::size_t>(nvlink)];
                 if (block < 0) {
                     block = static_cast<std::int32_t>(blocks.names.size());
-                    blocks.names.push_back(index.nvlinkName(nvlink));
+                    blocks.names.push_back(nvlinkBlockName(index, node, nvlink, taken));
                     blocks.nodes.emplace_back();
                 }
                 blocks.nodes[static_cast<std::size_t>(block)].push_back(node);
