@@ -3,6 +3,7 @@
 #include "terminal.h"
 
 #include "core/snapshot_reader.h"
+#include "core/topology_presets.h"
 
 #include <algorithm>
 
@@ -45,6 +46,28 @@ std::string ClusterSource::describe(const std::optional<DemoCluster>& loadedDemo
         return "demo " + loadedDemo->name + (loadedDemo->title.empty() ? "" : " · " + loadedDemo->title);
     }
     return file == "-" ? std::string("stdin") : file;
+}
+
+Result<HierarchyChoice> HierarchyChoice::fromArgs(const ParsedArgs& args) {
+    HierarchyChoice choice;
+    if (const std::string* levels = args.value("levels")) {
+        choice.levels = splitList(*levels);
+        if (choice.levels.empty()) return Error{"--levels needs at least one node-label key"};
+    }
+    if (const std::string* topology = args.value("topology")) {
+        if (!choice.levels.empty()) return Error{"use either --levels or --topology, not both"};
+        if (topology->empty()) return Error{"--topology needs a name"};
+        choice.topologyName = *topology;
+    }
+    if (const std::string* gpus = args.value("gpu-resources")) {
+        if (splitList(*gpus).empty()) return Error{"--gpu-resources needs at least one resource name"};
+        choice.gpus = GpuResources::fromList(*gpus);
+    }
+    return choice;
+}
+
+Result<TopologySpec> HierarchyChoice::resolve(const LoadedCluster& cluster) const {
+    return resolveTopology(cluster.state, topologyName, levels, cluster.demo ? &cluster.demo->topology : nullptr);
 }
 
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {

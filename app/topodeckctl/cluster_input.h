@@ -4,8 +4,10 @@
 
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
+#include "core/gpu_resources.h"
 #include "core/placement/hypernode.h"
 #include "core/result.h"
+#include "core/topology_spec.h"
 
 #include <memory>
 #include <optional>
@@ -29,6 +31,17 @@ struct LoadedCluster {
     ClusterState state;
     std::optional<DemoCluster> demo; // the demo's own hierarchy and, for --watch, its gangs
     std::vector<HyperNode> hyperNodes;
+};
+
+// How to read the hierarchy and what counts as a GPU: --levels, --topology, --gpu-resources.
+struct HierarchyChoice {
+    std::string topologyName;
+    std::vector<std::string> levels;
+    GpuResources gpus;
+
+    static Result<HierarchyChoice> fromArgs(const ParsedArgs& args);
+    // The flags' hierarchy, else the demo's own, else one detected from the nodes' labels.
+    Result<TopologySpec> resolve(const LoadedCluster& cluster) const;
 };
 
 // Reads the snapshot or builds the demo; the snapshot's warnings go to stderr (the first few).

@@ -26,9 +26,7 @@ namespace {
 
 struct PlanSettings {
     ClusterSource source;
-    std::string topologyName;
-    std::vector<std::string> levels;
-    GpuResources gpus;
+    HierarchyChoice hierarchy;
     std::vector<const PlacementEngine*> engines; // empty: chosen from the request
     bool compare = false;
     bool capacity = false;
@@ -103,15 +101,9 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     if (!source) return source.error();
     s.source = std::move(*source);
 
-    if (const std::string* levels = args.value("levels")) {
-        s.levels = splitList(*levels);
-        if (s.levels.empty()) return Error{"--levels needs at least one node-label key"};
-    }
-    if (const std::string* topology = args.value("topology")) {
-        if (!s.levels.empty()) return Error{"use either --levels or --topology, not both"};
-        s.topologyName = *topology;
-    }
-    if (const std::string* gpus = args.value("gpu-resources")) s.gpus = GpuResources::fromList(*gpus);
+    auto hierarchy = HierarchyChoice::fromArgs(args);
+    if (!hierarchy) return hierarchy.error();
+    s.hierarchy = std::move(*hierarchy);
     if (const std::string* output = args.value("output")) {
         if (*output == "json")
             s.json = true;
@@ -161,7 +153,7 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
         if (!parsed) return parsed.error();
         f.slices = std::move(*parsed);
     }
-    f.topologyName = s.topologyName;
+    f.topologyName = s.hierarchy.topologyName;
     s.flagsGiven = args.has("pods") || args.has("request") || args.has("required") || args.has("preferred") ||
                    f.unconstrained || !f.slices.empty();
 
@@ -292,10 +284,9 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s) {
     auto planned = std::make_unique<Planned>();
     planned->loaded = std::move(*loaded);
     const ClusterState& state = planned->loaded->state;
-    const auto& demo = planned->loaded->demo;
-    auto spec = resolveTopology(state, s.topologyName, s.levels, demo ? &demo->topology : nullptr);
+    auto spec = s.hierarchy.resolve(*planned->loaded);
     if (!spec) return spec.error();
-    planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.gpus);
+    planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.hierarchy.gpus);
     planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
     PlacementCluster& cluster = *planned->cluster;
 

@@ -23,9 +23,7 @@ namespace {
 
 struct ShowSettings {
     ClusterSource source;
-    std::string topologyName;
-    std::vector<std::string> levels;
-    GpuResources gpus;
+    HierarchyChoice hierarchy;
     bool json = false;
     bool watch = false;
     double interval = 1.0;
@@ -49,19 +47,9 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
     if (!source) return source.error();
     s.source = std::move(*source);
 
-    if (const std::string* levels = args.value("levels")) {
-        s.levels = splitList(*levels);
-        if (s.levels.empty()) return Error{"--levels needs at least one node-label key"};
-    }
-    if (const std::string* topology = args.value("topology")) {
-        if (!s.levels.empty()) return Error{"use either --levels or --topology, not both"};
-        if (topology->empty()) return Error{"--topology needs a name"};
-        s.topologyName = *topology;
-    }
-    if (const std::string* gpus = args.value("gpu-resources")) {
-        if (splitList(*gpus).empty()) return Error{"--gpu-resources needs at least one resource name"};
-        s.gpus = GpuResources::fromList(*gpus);
-    }
+    auto hierarchy = HierarchyChoice::fromArgs(args);
+    if (!hierarchy) return hierarchy.error();
+    s.hierarchy = std::move(*hierarchy);
 
     if (const std::string* depth = args.value("depth")) {
         auto value = parseIntValue("--depth", *depth, 0, std::numeric_limits<int>::max());
@@ -103,8 +91,7 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
 }
 
 Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
-    const auto& demo = shown.cluster->demo;
-    return resolveTopology(shown.cluster->state, s.topologyName, s.levels, demo ? &demo->topology : nullptr);
+    return s.hierarchy.resolve(*shown.cluster);
 }
 
 Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
@@ -114,7 +101,7 @@ Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
     shown->cluster = std::move(*cluster);
     auto spec = topologyFor(s, *shown);
     if (!spec) return spec.error();
-    shown->index = TopologyIndex::build(shown->cluster->state, std::move(*spec), s.gpus);
+    shown->index = TopologyIndex::build(shown->cluster->state, std::move(*spec), s.hierarchy.gpus);
     return shown;
 }
 
@@ -184,7 +171,7 @@ private:
             printWarning("topology changed and cannot be resolved: " + spec.error().message);
             return;
         }
-        m_shown->index = TopologyIndex::build(m_shown->cluster->state, std::move(*spec), m_settings.gpus);
+        m_shown->index = TopologyIndex::build(m_shown->cluster->state, std::move(*spec), m_settings.hierarchy.gpus);
     }
 
     std::optional<std::filesystem::file_time_type> modificationTime() const {
