@@ -84,7 +84,9 @@ CapacityReport buildCapacityReport(const PlacementCluster& cluster, const Resour
         for (DomainId child : domain.children) self(self, child);
     };
     visit(visit, kRootDomain);
-    report.levels.push_back(nodeLevel);
+    // A hostname level already is the per-node row.
+    const auto& levels = index.spec().levels;
+    if (levels.empty() || levels.back().nodeLabel != "kubernetes.io/hostname") report.levels.push_back(nodeLevel);
     return report;
 }
 
@@ -95,7 +97,8 @@ std::string renderCapacityTable(const CapacityReport& report, const CapacityRend
     out += '\n';
     if (report.taintedNodesSkipped > 0)
         out += "Left out: " + groupThousands(report.taintedNodesSkipped) +
-               " usable nodes with NoSchedule/NoExecute taints (a pod without tolerations cannot use them)\n";
+               (report.taintedNodesSkipped == 1 ? " usable node" : " usable nodes") +
+               " with NoSchedule/NoExecute taints (a pod without tolerations cannot use them)\n";
     out += '\n';
 
     TextTable summary({"LEVEL", "DOMAINS", "PODS FIT"});

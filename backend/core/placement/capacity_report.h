@@ -32,7 +32,7 @@ struct CapacityReport {
     std::int32_t gangSize = 0;
     // Pods without tolerations cannot use these, so they are left out (and counted here).
     std::int64_t taintedNodesSkipped = 0;
-    std::vector<LevelSummary> levels; // cluster first, then top level down, then "node"
+    std::vector<LevelSummary> levels; // cluster, the levels top down, then "node" (unless hostname is a level)
     std::vector<Row> rows;            // depth-first, natural order: the tree
 };
 
