@@ -163,7 +163,7 @@ std::string renderPlacementTable(const PlacementResult& result, const GangReques
     out += '\n';
     out += "  " + result.message + '\n';
     if (!result.chosen.empty()) out += "  chosen: " + chosenLine(result) + '\n';
-    if (!result.tiedWith.empty()) {
+    if (result.tiedWith.size() > 1) {
         out += "  tied, the scheduler picks one at random:";
         for (const std::string& tied : result.tiedWith) out += ' ' + tied;
         out += '\n';
@@ -241,9 +241,9 @@ std::string renderPlacementComparison(const std::vector<PlacementResult>& result
     out += "\nWhat each scheduler would say:\n";
     for (const PlacementResult& result : results) {
         out += "  " + result.engine + ": " + result.message + '\n';
-        if (!result.tiedWith.empty())
-            out += "  " + std::string(result.engine.size() + 2, ' ') + "tied with " +
-                   std::to_string(result.tiedWith.size()) + " candidates; the scheduler picks one at random\n";
+        if (result.tiedWith.size() > 1)
+            out += "  " + std::string(result.engine.size() + 2, ' ') + "one of " +
+                   std::to_string(result.tiedWith.size()) + " tied candidates; the scheduler picks one at random\n";
     }
     out += "\n(--engine NAME shows one engine's reasons, trace and caveats)\n";
     return out;
