@@ -461,7 +461,7 @@ const CommandSpec& planCommandSpec() {
             "  topodeckctl plan -f nodes.yaml --slurm-topology topology.conf --slurm-version 22.05 \\\n"
             "      --sbatch \"-N 16 --gres=gpu:8 --switches=1@10:00\"\n"
             "  # How many 8-pod x 8-GPU gangs fit per block right now, with one rack drained\n"
-            "  topodeckctl plan --demo h100 --capacity --request nvidia.com/gpu=8 --pods 8 --drain block-2/sb-1\n";
+            "  topodeckctl plan --demo h100 --capacity --request nvidia.com/gpu=8 --pods 8 --drain block-2/rack-2-1\n";
         std::string demos;
         for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
         s.flags = {
@@ -492,7 +492,8 @@ const CommandSpec& planCommandSpec() {
             {"node-weight", 0, "NODES=W", "Slurm node Weight for a hostlist, e.g. gpu-[001-008]=10 (repeatable)"},
             {"max-switch-wait", 0, "SECONDS", "Slurm SchedulerParameters=max_switch_wait (default 300)"},
             {"kueue-profile", 0, "PROFILE", "force best-fit or least-free-capacity (default: as Kueue decides)"},
-            {"volcano-binpack", 0, "RES=W,...", "Volcano hypernode.binpack weights (default cpu=1,memory=1)"},
+            {"volcano-binpack", 0, "RES=W,...",
+             "Volcano hypernode.binpack weights (default cpu=1,memory=1, and 1 for\neach GPU resource requested)"},
             {"drain", 0, "NODE|DOMAIN", "what-if: treat a node or a whole domain as drained (repeatable)"},
             {"then-place", 0, "FILE", "what-if: place these gangs first, in order (a manifest file)"},
             {"capacity", 0, "", "how many pods of --request fit per domain at each level right now"},
