@@ -1,5 +1,7 @@
 #include "cli_args.h"
 
+#include "terminal.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -95,6 +97,16 @@ Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::strin
         parsed.m_given.emplace_back(flag->name, parsed.m_values[flag->name]);
     }
     return parsed;
+}
+
+std::variant<ParsedArgs, int> parseCommandLine(const CommandSpec& spec, std::span<const std::string> args) {
+    auto parsed = parseArgs(spec, args);
+    if (!parsed) return usageError(parsed.error().message);
+    if (parsed->helpRequested()) {
+        writeStdout(helpText(spec));
+        return kExitOk;
+    }
+    return std::move(*parsed);
 }
 
 std::string helpText(const CommandSpec& spec) {

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace topodeck::cli {
@@ -54,6 +55,10 @@ private:
 Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args);
 
 std::string helpText(const CommandSpec& spec);
+
+// What every command does first: its flags, or, when parsing already ends the command, its exit
+// code (--help printed: kExitOk; a bad flag reported: kExitUsage).
+std::variant<ParsedArgs, int> parseCommandLine(const CommandSpec& spec, std::span<const std::string> args);
 
 // Flag values. Errors name the flag: "--depth wants a whole number >= 0, not \"x\"".
 Result<int> parseIntValue(std::string_view flag, std::string_view text, int min, int max);

@@ -507,13 +507,9 @@ const CommandSpec& planCommandSpec() {
 
 int runPlanCommand(std::span<const std::string> args) {
     const CommandSpec& spec = planCommandSpec();
-    auto parsed = parseArgs(spec, args);
-    if (!parsed) return usageError(parsed.error().message);
-    if (parsed->helpRequested()) {
-        writeStdout(helpText(spec));
-        return kExitOk;
-    }
-    auto settings = settingsFrom(*parsed);
+    auto parsed = parseCommandLine(spec, args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    auto settings = settingsFrom(std::get<ParsedArgs>(parsed));
     if (!settings) return usageError(settings.error().message);
     auto planned = prepare(*settings);
     if (!planned) return usageError(planned.error().message);

@@ -257,13 +257,9 @@ const CommandSpec& showCommandSpec() {
 
 int runShowCommand(std::span<const std::string> args) {
     const CommandSpec& spec = showCommandSpec();
-    auto parsed = parseArgs(spec, args);
-    if (!parsed) return usageError(parsed.error().message);
-    if (parsed->helpRequested()) {
-        writeStdout(helpText(spec));
-        return kExitOk;
-    }
-    auto settings = settingsFrom(*parsed);
+    auto parsed = parseCommandLine(spec, args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    auto settings = settingsFrom(std::get<ParsedArgs>(parsed));
     if (!settings) return usageError(settings.error().message);
     auto shown = load(*settings);
     if (!shown) return usageError(shown.error().message);
