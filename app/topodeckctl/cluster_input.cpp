@@ -70,6 +70,17 @@ Result<TopologySpec> HierarchyChoice::resolve(const LoadedCluster& cluster) cons
     return resolveTopology(cluster.state, topologyName, levels, cluster.demo ? &cluster.demo->topology : nullptr);
 }
 
+Result<ClusterArgs> ClusterArgs::fromArgs(const ParsedArgs& args, std::string_view command) {
+    if (!args.positionals().empty())
+        return Error{"unexpected argument \"" + args.positionals().front() + "\" (" + std::string(command) +
+                     " takes only flags)"};
+    auto source = ClusterSource::fromArgs(args);
+    if (!source) return source.error();
+    auto hierarchy = HierarchyChoice::fromArgs(args);
+    if (!hierarchy) return hierarchy.error();
+    return ClusterArgs{std::move(*source), std::move(*hierarchy)};
+}
+
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {
     auto loaded = std::make_unique<LoadedCluster>();
     if (!source.demo.empty()) {

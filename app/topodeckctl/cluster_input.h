@@ -44,6 +44,14 @@ struct HierarchyChoice {
     Result<TopologySpec> resolve(const LoadedCluster& cluster) const;
 };
 
+// What every command that reads a cluster takes: no positional arguments, where the cluster comes
+// from, and how to read its hierarchy.
+struct ClusterArgs {
+    ClusterSource source;
+    HierarchyChoice hierarchy;
+    static Result<ClusterArgs> fromArgs(const ParsedArgs& args, std::string_view command);
+};
+
 // Reads the snapshot or builds the demo; the snapshot's warnings go to stderr (the first few).
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source);
 

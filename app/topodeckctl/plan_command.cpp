@@ -95,15 +95,10 @@ std::string engineNames() {
 
 Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     PlanSettings s;
-    if (!args.positionals().empty())
-        return Error{"unexpected argument \"" + args.positionals().front() + "\" (plan takes only flags)"};
-    auto source = ClusterSource::fromArgs(args);
-    if (!source) return source.error();
-    s.source = std::move(*source);
-
-    auto hierarchy = HierarchyChoice::fromArgs(args);
-    if (!hierarchy) return hierarchy.error();
-    s.hierarchy = std::move(*hierarchy);
+    auto common = ClusterArgs::fromArgs(args, "plan");
+    if (!common) return common.error();
+    s.source = std::move(common->source);
+    s.hierarchy = std::move(common->hierarchy);
     if (const std::string* output = args.value("output")) {
         if (*output == "json")
             s.json = true;

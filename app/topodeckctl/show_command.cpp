@@ -40,16 +40,10 @@ struct Shown {
 
 Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
     ShowSettings s;
-    if (!args.positionals().empty())
-        return Error{"unexpected argument \"" + args.positionals().front() + "\" (show takes only flags)"};
-
-    auto source = ClusterSource::fromArgs(args);
-    if (!source) return source.error();
-    s.source = std::move(*source);
-
-    auto hierarchy = HierarchyChoice::fromArgs(args);
-    if (!hierarchy) return hierarchy.error();
-    s.hierarchy = std::move(*hierarchy);
+    auto common = ClusterArgs::fromArgs(args, "show");
+    if (!common) return common.error();
+    s.source = std::move(common->source);
+    s.hierarchy = std::move(common->hierarchy);
 
     if (const std::string* depth = args.value("depth")) {
         auto value = parseIntValue("--depth", *depth, 0, std::numeric_limits<int>::max());

@@ -26,6 +26,16 @@ struct TestNode {
     int podSlots = 110;
 };
 
+// A node with these level values and GPUs; the other fields keep their defaults.
+inline TestNode testNode(std::string name, std::vector<std::string> levelValues = {}, int gpus = 8, int usedGpus = 0) {
+    TestNode node;
+    node.name = std::move(name);
+    node.levelValues = std::move(levelValues);
+    node.gpus = gpus;
+    node.usedGpus = usedGpus;
+    return node;
+}
+
 // A state, its index and the engines' view of both, kept together so the borrowed references live.
 struct TestCluster {
     ClusterState state;

@@ -31,13 +31,6 @@ QStringList names(std::initializer_list<const char*> list) {
     return out;
 }
 
-TestNode testNode(std::string name, std::vector<std::string> levelValues = {}) {
-    TestNode node;
-    node.name = std::move(name);
-    node.levelValues = std::move(levelValues);
-    return node;
-}
-
 std::string dataPath(const char* name) {
     return std::string(TOPODECK_TEST_DATA_DIR) + "/volcano/" + name;
 }

@@ -25,15 +25,6 @@ const std::vector<std::string> kZoneRack = {kZone, kRack};
 // KAI's own tests label nodes like this.
 const std::vector<std::string> kRackSpine = {"k8s.io/rack", "k8s.io/spine"};
 
-TestNode node(std::string name, std::vector<std::string> values, int gpus = 8, int usedGpus = 0) {
-    TestNode n;
-    n.name = std::move(name);
-    n.levelValues = std::move(values);
-    n.gpus = gpus;
-    n.usedGpus = usedGpus;
-    return n;
-}
-
 TestNode down(TestNode n) {
     n.ready = false;
     return n;
@@ -61,15 +52,16 @@ std::unique_ptr<TestCluster> named(std::unique_ptr<TestCluster> c, const std::st
 
 // Two zones: z1 has racks r1 (16 free GPUs) and r2 (12), z2 has r1 (24).
 std::unique_ptr<TestCluster> twoZones() {
-    return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}), node("a2", {"z1", "r1"}),
-                                       node("b1", {"z1", "r2"}, 8, 4), node("b2", {"z1", "r2"}),
-                                       node("c1", {"z2", "r1"}), node("c2", {"z2", "r1"}), node("c3", {"z2", "r1"})});
+    return makeTestCluster(kZoneRack,
+                           {testNode("a1", {"z1", "r1"}), testNode("a2", {"z1", "r1"}),
+                            testNode("b1", {"z1", "r2"}, 8, 4), testNode("b2", {"z1", "r2"}),
+                            testNode("c1", {"z2", "r1"}), testNode("c2", {"z2", "r1"}), testNode("c3", {"z2", "r1"})});
 }
 
 // z1's racks hold 3, 3 and 2 pods of 4 GPUs, so no rack takes a segment of 4; z2's racks take 4 each.
 std::vector<TestNode> fragmentedZone() {
-    return {node("a1", {"z1", "r1"}), node("a2", {"z1", "r1"}, 8, 4), node("b1", {"z1", "r2"}),
-            node("b2", {"z1", "r2"}, 8, 4), node("d1", {"z1", "r3"})};
+    return {testNode("a1", {"z1", "r1"}), testNode("a2", {"z1", "r1"}, 8, 4), testNode("b1", {"z1", "r2"}),
+            testNode("b2", {"z1", "r2"}, 8, 4), testNode("d1", {"z1", "r3"})};
 }
 
 std::unique_ptr<TestCluster> buildCluster(const std::string& clusterName) {
@@ -77,118 +69,123 @@ std::unique_ptr<TestCluster> buildCluster(const std::string& clusterName) {
         {"two-zones", twoZones},
         {"tie",
          [] {
-             return makeTestCluster(kZoneRack, {node("b1", {"z1", "r2"}), node("a1", {"z1", "r1"})});
+             return makeTestCluster(kZoneRack, {testNode("b1", {"z1", "r2"}), testNode("a1", {"z1", "r1"})});
          }},
         {"one-rack",
          [] {
-             return makeTestCluster(kZoneRack, {node("n1", {"z1", "r1"}), node("n2", {"z1", "r1"}, 8, 4),
-                                                node("n10", {"z1", "r1"}, 8, 2)});
+             return makeTestCluster(kZoneRack, {testNode("n1", {"z1", "r1"}), testNode("n2", {"z1", "r1"}, 8, 4),
+                                                testNode("n10", {"z1", "r1"}, 8, 2)});
          }},
         {"name-tie",
          [] {
-             return makeTestCluster(kZoneRack, {node("n10", {"z1", "r1"}), node("n2", {"z1", "r1"})});
+             return makeTestCluster(kZoneRack, {testNode("n10", {"z1", "r1"}), testNode("n2", {"z1", "r1"})});
          }},
         {"unusable",
          [] {
-             return makeTestCluster(kZoneRack, {down(node("a1", {"z1", "r1"})), cordoned(node("a2", {"z1", "r1"})),
-                                                node("a3", {"z1", "r1"}), node("b1", {"z1", "r2"}, 8, 2)});
+             return makeTestCluster(kZoneRack,
+                                    {down(testNode("a1", {"z1", "r1"})), cordoned(testNode("a2", {"z1", "r1"})),
+                                     testNode("a3", {"z1", "r1"}), testNode("b1", {"z1", "r2"}, 8, 2)});
          }},
         {"fragmented",
          [] {
-             return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}, 8, 4), node("a2", {"z1", "r1"}, 8, 4),
-                                                node("a3", {"z1", "r1"}, 8, 4), node("a4", {"z1", "r1"}, 8, 4),
-                                                node("b1", {"z1", "r2"}), node("b2", {"z1", "r2"})});
+             return makeTestCluster(kZoneRack, {testNode("a1", {"z1", "r1"}, 8, 4), testNode("a2", {"z1", "r1"}, 8, 4),
+                                                testNode("a3", {"z1", "r1"}, 8, 4), testNode("a4", {"z1", "r1"}, 8, 4),
+                                                testNode("b1", {"z1", "r2"}), testNode("b2", {"z1", "r2"})});
          }},
         {"cpu-packed",
          [] {
-             return makeTestCluster(kZoneRack, {cpuBusy(node("x1", {"z1", "ra"}), 40), node("y1", {"z1", "rb"}, 8, 4)});
+             return makeTestCluster(kZoneRack,
+                                    {cpuBusy(testNode("x1", {"z1", "ra"}), 40), testNode("y1", {"z1", "rb"}, 8, 4)});
          }},
         {"no-cpu",
          [] {
-             return makeTestCluster(kZoneRack, {cpuBusy(node("x1", {"z1", "r0"}), 64), node("y1", {"z1", "r1"})});
+             return makeTestCluster(kZoneRack,
+                                    {cpuBusy(testNode("x1", {"z1", "r0"}), 64), testNode("y1", {"z1", "r1"})});
          }},
         {"segments",
          [] {
              std::vector<TestNode> nodes = fragmentedZone();
-             for (const char* name : {"c1", "c2"}) nodes.push_back(node(name, {"z2", "r1"}));
-             for (const char* name : {"e1", "e2"}) nodes.push_back(node(name, {"z2", "r2"}));
+             for (const char* name : {"c1", "c2"}) nodes.push_back(testNode(name, {"z2", "r1"}));
+             for (const char* name : {"e1", "e2"}) nodes.push_back(testNode(name, {"z2", "r2"}));
              return makeTestCluster(kZoneRack, nodes);
          }},
         {"segments-partial",
          [] {
-             return makeTestCluster(kZoneRack,
-                                    {node("a1", {"z1", "r1"}), node("a2", {"z1", "r1"}), node("b1", {"z1", "r2"}),
-                                     node("b2", {"z1", "r2"}), node("d1", {"z1", "r3"})});
+             return makeTestCluster(kZoneRack, {testNode("a1", {"z1", "r1"}), testNode("a2", {"z1", "r1"}),
+                                                testNode("b1", {"z1", "r2"}), testNode("b2", {"z1", "r2"}),
+                                                testNode("d1", {"z1", "r3"})});
          }},
         {"segments-stuck", [] { return makeTestCluster(kZoneRack, fragmentedZone()); }},
         {"segments-stuck-two-zones",
          [] {
              std::vector<TestNode> nodes = fragmentedZone();
-             nodes.push_back(node("c1", {"z2", "r1"}));
-             nodes.push_back(node("c2", {"z2", "r1"}, 8, 4));
+             nodes.push_back(testNode("c1", {"z2", "r1"}));
+             nodes.push_back(testNode("c2", {"z2", "r1"}, 8, 4));
              return makeTestCluster(kZoneRack, nodes);
          }},
         // u1 lacks the rack label, u2 both labels: KAI's tree leaves them out.
         {"unlabelled",
          [] {
-             return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}, 8, 6), node("b1", {"z1", "r2"}, 8, 8),
-                                                node("u1", {"z1", ""}), node("u2", {"", ""}, 8, 7)});
+             return makeTestCluster(kZoneRack, {testNode("a1", {"z1", "r1"}, 8, 6), testNode("b1", {"z1", "r2"}, 8, 8),
+                                                testNode("u1", {"z1", ""}), testNode("u2", {"", ""}, 8, 7)});
          }},
         {"roomy-rack",
          [] {
-             return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}), node("a2", {"z1", "r1"}),
-                                                node("b1", {"z1", "r2"}, 8, 6), node("b2", {"z1", "r2"}, 8, 4)});
+             return makeTestCluster(kZoneRack,
+                                    {testNode("a1", {"z1", "r1"}), testNode("a2", {"z1", "r1"}),
+                                     testNode("b1", {"z1", "r2"}, 8, 6), testNode("b2", {"z1", "r2"}, 8, 4)});
          }},
         {"single-rack",
          [] {
-             return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}), node("a2", {"z1", "r1"})});
+             return makeTestCluster(kZoneRack, {testNode("a1", {"z1", "r1"}), testNode("a2", {"z1", "r1"})});
          }},
         {"single-zone",
          [] {
-             return makeTestCluster(kZoneRack, {node("a1", {"z1", "r1"}), node("b1", {"z1", "r2"})});
+             return makeTestCluster(kZoneRack, {testNode("a1", {"z1", "r1"}), testNode("b1", {"z1", "r2"})});
          }},
         // KAI's allocateTopology_test.go clusters (2-GPU nodes, levels k8s.io/rack then k8s.io/spine).
         {"kai-same-rack",
          [] {
-             return named(
-                 makeTestCluster(kRackSpine,
-                                 {node("node0", {"rack1", "spine1"}, 2, 1), node("node1", {"rack1", "spine2"}, 2),
-                                  node("node2", {"rack2", "spine1"}, 2), node("node3", {"rack2", "spine2"}, 2)}),
-                 "cluster-topology");
+             return named(makeTestCluster(kRackSpine, {testNode("node0", {"rack1", "spine1"}, 2, 1),
+                                                       testNode("node1", {"rack1", "spine2"}, 2),
+                                                       testNode("node2", {"rack2", "spine1"}, 2),
+                                                       testNode("node3", {"rack2", "spine2"}, 2)}),
+                          "cluster-topology");
          }},
         {"kai-partial-rack",
          [] {
-             return named(makeTestCluster(kRackSpine, {node("node0", {"rack1", "spine1"}, 2, 1),
-                                                       node("node1", {"rack1", "spine2"}, 2)}),
+             return named(makeTestCluster(kRackSpine, {testNode("node0", {"rack1", "spine1"}, 2, 1),
+                                                       testNode("node1", {"rack1", "spine2"}, 2)}),
                           "cluster-topology");
          }},
         {"kai-pending",
          [] {
-             return named(
-                 makeTestCluster(kRackSpine,
-                                 {node("node0", {"rack1", "spine1"}, 2, 1), node("node1", {"rack1", "spine2"}, 2),
-                                  node("node2", {"rack2", "spine1"}, 2, 1), node("node3", {"rack2", "spine2"}, 2)}),
-                 "cluster-topology");
+             return named(makeTestCluster(kRackSpine, {testNode("node0", {"rack1", "spine1"}, 2, 1),
+                                                       testNode("node1", {"rack1", "spine2"}, 2),
+                                                       testNode("node2", {"rack2", "spine1"}, 2, 1),
+                                                       testNode("node3", {"rack2", "spine2"}, 2)}),
+                          "cluster-topology");
          }},
         {"kai-combined",
          [] {
-             return named(
-                 makeTestCluster(kRackSpine,
-                                 {node("node0", {"rack1", "spine1"}, 2, 2), node("node1", {"rack1", "spine2"}, 2, 1),
-                                  node("node2", {"rack2", "spine1"}, 2, 1), node("node3", {"rack2", "spine2"}, 2, 1)}),
-                 "cluster-topology");
+             return named(makeTestCluster(kRackSpine, {testNode("node0", {"rack1", "spine1"}, 2, 2),
+                                                       testNode("node1", {"rack1", "spine2"}, 2, 1),
+                                                       testNode("node2", {"rack2", "spine1"}, 2, 1),
+                                                       testNode("node3", {"rack2", "spine2"}, 2, 1)}),
+                          "cluster-topology");
          }},
         {"kai-rack-only",
          [] {
-             return named(makeTestCluster({"k8s.io/rack"}, {node("node0", {"rack1"}, 1, 1), node("node1", {"rack1"}, 1),
-                                                            node("node2", {"rack2"}, 1), node("node3", {"rack2"}, 1)}),
-                          "cluster-topology");
+             return named(
+                 makeTestCluster({"k8s.io/rack"}, {testNode("node0", {"rack1"}, 1, 1), testNode("node1", {"rack1"}, 1),
+                                                   testNode("node2", {"rack2"}, 1), testNode("node3", {"rack2"}, 1)}),
+                 "cluster-topology");
          }},
         {"kai-preferred",
          [] {
-             return named(
-                 makeTestCluster({"k8s.io/rack"}, {node("node0", {"rack1"}, 2, 1), node("node1", {"rack2"}, 2, 1)}),
-                 "cluster-topology");
+             return named(makeTestCluster({"k8s.io/rack"},
+                                          {testNode("node0", {"rack1"}, 2, 1), testNode("node1", {"rack2"}, 2, 1)}),
+                          "cluster-topology");
          }},
     };
     return builders.at(clusterName)();
@@ -618,7 +615,7 @@ private Q_SLOTS:
         QVERIFY(!engine.description().empty());
         auto c = twoZones();
         QVERIFY(engine.unavailableReason(*c->cluster, request(ask(1, 8, kRack))).empty());
-        auto flat = makeTestCluster({}, {node("a1", {})});
+        auto flat = makeTestCluster({}, {testNode("a1", {})});
         QVERIFY(!engine.unavailableReason(*flat->cluster, request(ask(1, 8, kRack))).empty());
         QVERIFY(engine.place(*flat->cluster, request(ask(1, 8, kRack)), {}).invalidRequest);
     }

@@ -51,15 +51,6 @@ GangRequest withTolerations(GangRequest request, std::vector<Toleration> tolerat
     return request;
 }
 
-TestNode node(std::string name, std::vector<std::string> values, int gpus, int usedGpus = 0) {
-    TestNode n;
-    n.name = std::move(name);
-    n.levelValues = std::move(values);
-    n.gpus = gpus;
-    n.usedGpus = usedGpus;
-    return n;
-}
-
 TestNode tainted(TestNode n, Taint taint) {
     n.taints.push_back(std::move(taint));
     return n;
@@ -73,14 +64,14 @@ TestNode labelled(TestNode n, std::string key, std::string value) {
 // Kueue's defaultNodes, one GPU standing for one CPU: b1/r1: x3; b1/r2: x5, x1, x6; b2/r1: x2;
 // b2/r2: x4 (2 GPUs).
 std::vector<TestNode> defaultNodes() {
-    return {node("x3", {"b1", "r1"}, 1), node("x5", {"b1", "r2"}, 1), node("x1", {"b1", "r2"}, 1),
-            node("x6", {"b1", "r2"}, 1), node("x2", {"b2", "r1"}, 1), node("x4", {"b2", "r2"}, 2)};
+    return {testNode("x3", {"b1", "r1"}, 1), testNode("x5", {"b1", "r2"}, 1), testNode("x1", {"b1", "r2"}, 1),
+            testNode("x6", {"b1", "r2"}, 1), testNode("x2", {"b2", "r1"}, 1), testNode("x4", {"b2", "r2"}, 2)};
 }
 
 // Kueue's scatteredNodes: b1/r1: x3 (4), x5, x1; b2/r1: x6 (2), x2.
 std::vector<TestNode> scatteredNodes() {
-    return {node("x3", {"b1", "r1"}, 4), node("x5", {"b1", "r1"}, 1), node("x1", {"b1", "r1"}, 1),
-            node("x6", {"b2", "r1"}, 2), node("x2", {"b2", "r1"}, 1)};
+    return {testNode("x3", {"b1", "r1"}, 4), testNode("x5", {"b1", "r1"}, 1), testNode("x1", {"b1", "r1"}, 1),
+            testNode("x6", {"b2", "r1"}, 2), testNode("x2", {"b2", "r1"}, 1)};
 }
 
 struct Case {
@@ -152,29 +143,32 @@ const std::vector<Case>& cases() {
         c.push_back(failsWith("block required; 5 pods exceed the largest block", twoLevels, defaultNodes(),
                               gang(5, gpus(1), Mode::Required, kBlock),
                               R"(topology "default" allows to fit only 4 out of 5 pod(s))"));
-        c.push_back(fits("block required; fewest racks before fewest nodes", threeLevels,
-                         {node("x3", {"b1", "r1"}, 2), node("x5", {"b1", "r2"}, 2), node("x1", {"b1", "r3"}, 1),
-                          node("x6", {"b1", "r3"}, 1), node("x2", {"b1", "r3"}, 1), node("x4", {"b1", "r3"}, 1)},
-                         gang(4, gpus(1), Mode::Required, kBlock), "x1:1 x2:1 x4:1 x6:1", "block=b1"));
-        c.push_back(fits("block required; the node that takes the whole gang", threeLevels,
-                         {node("x3", {"b1", "r1"}, 2), node("x5", {"b1", "r1"}, 1), node("x1", {"b1", "r1"}, 1)},
-                         gang(2, gpus(1), Mode::Required, kBlock), "x3:2"));
+        c.push_back(
+            fits("block required; fewest racks before fewest nodes", threeLevels,
+                 {testNode("x3", {"b1", "r1"}, 2), testNode("x5", {"b1", "r2"}, 2), testNode("x1", {"b1", "r3"}, 1),
+                  testNode("x6", {"b1", "r3"}, 1), testNode("x2", {"b1", "r3"}, 1), testNode("x4", {"b1", "r3"}, 1)},
+                 gang(4, gpus(1), Mode::Required, kBlock), "x1:1 x2:1 x4:1 x6:1", "block=b1"));
+        c.push_back(
+            fits("block required; the node that takes the whole gang", threeLevels,
+                 {testNode("x3", {"b1", "r1"}, 2), testNode("x5", {"b1", "r1"}, 1), testNode("x1", {"b1", "r1"}, 1)},
+                 gang(2, gpus(1), Mode::Required, kBlock), "x3:2"));
         c.push_back(fits("tie on capacity: bytewise name order (r10 before r9)", twoLevels,
-                         {node("a", {"b1", "r9"}, 2), node("b", {"b1", "r10"}, 2)},
+                         {testNode("a", {"b1", "r9"}, 2), testNode("b", {"b1", "r10"}, 2)},
                          gang(2, gpus(1), Mode::Required, kRack), "b1,r10:2", "block=b1 rack=b1/r10"));
         c.push_back(fits("tie on slices: fewer free pods first", threeLevels,
-                         {node("n1", {"b1", "ra"}, 5), node("n2", {"b1", "rb"}, 4)},
+                         {testNode("n1", {"b1", "ra"}, 5), testNode("n2", {"b1", "rb"}, 4)},
                          gang(4, gpus(1), Mode::Required, kRack, {{kRack, 2}}), "n2:4", "block=b1 rack=b1/rb"));
         c.push_back(fits("preferred rack climbs to the block", threeLevels, defaultNodes(),
                          gang(4, gpus(1), Mode::Preferred, kRack), "x3:1 x1:1 x5:1 x6:1", "block=b1"));
         c.push_back(fits("preferred at the top: BestFit finishes with the tightest block", {kBlock},
-                         {node("b1", {"b1"}, 2), node("b2", {"b2"}, 1), node("b3", {"b3"}, 4)},
+                         {testNode("b1", {"b1"}, 2), testNode("b2", {"b2"}, 1), testNode("b3", {"b3"}, 4)},
                          gang(5, gpus(1), Mode::Preferred, kBlock), "b2:1 b3:4", ""));
         // Blocks get 4 + 1, but the racks of both are pooled: rack r3 (block b2) takes 3.
-        c.push_back(fits("pooled descent moves pods between sibling blocks", threeLevels,
-                         {node("n1", {"b1", "r1"}, 1), node("n2", {"b1", "r1"}, 1), node("n3", {"b1", "r2"}, 1),
-                          node("n4", {"b1", "r2"}, 1), node("n5", {"b2", "r3"}, 3)},
-                         gang(5, gpus(1), Mode::Preferred, kRack), "n1:1 n2:1 n5:3", "block=b1 block=b2"));
+        c.push_back(
+            fits("pooled descent moves pods between sibling blocks", threeLevels,
+                 {testNode("n1", {"b1", "r1"}, 1), testNode("n2", {"b1", "r1"}, 1), testNode("n3", {"b1", "r2"}, 1),
+                  testNode("n4", {"b1", "r2"}, 1), testNode("n5", {"b2", "r3"}, 3)},
+                 gang(5, gpus(1), Mode::Preferred, kRack), "n1:1 n2:1 n5:3", "block=b1 block=b2"));
 
         // --- LeastFreeCapacity (unconstrained, implied, forced) ------------------------------------
         c.push_back(fits("implied: LeastFreeCapacity fills the smallest nodes first", threeLevels, scatteredNodes(),
@@ -183,76 +177,79 @@ const std::vector<Case>& cases() {
                          gang(6, gpus(1)), "x3:4 x6:2", std::nullopt, Profile::BestFit));
         c.push_back(fits("unconstrained: one pod on the first least-free node", threeLevels, defaultNodes(),
                          gang(1, gpus(1), Mode::Unconstrained), "x3:1", "block=b1 rack=b1/r1 hostname=b1/r1/x3"));
-        c.push_back(fits("unconstrained: the least free node that takes all", threeLevels,
-                         {node("n1", {"b1", "r1"}, 4), node("n2", {"b1", "r1"}, 2), node("n3", {"b1", "r2"}, 3)},
-                         gang(2, gpus(1), Mode::Unconstrained), "n2:2"));
+        c.push_back(
+            fits("unconstrained: the least free node that takes all", threeLevels,
+                 {testNode("n1", {"b1", "r1"}, 4), testNode("n2", {"b1", "r1"}, 2), testNode("n3", {"b1", "r2"}, 3)},
+                 gang(2, gpus(1), Mode::Unconstrained), "n2:2"));
         c.push_back(failsWith("LeastFreeCapacity forced on a required request", twoLevels, defaultNodes(),
                               gang(4, gpus(1), Mode::Required, kRack),
                               R"(topology "default" allows to fit only 3 out of 4 pod(s))",
                               Profile::LeastFreeCapacity));
-        c.push_back(fits("slice-only request: from the top, least free block", threeLevels,
-                         {node("n1", {"b1", "r1"}, 2), node("n2", {"b2", "r2"}, 4), node("n3", {"b2", "r3"}, 2)},
-                         gang(2, gpus(1), Mode::Implied, {}, {{kRack, 2}}), "n1:2", "block=b1"));
+        c.push_back(
+            fits("slice-only request: from the top, least free block", threeLevels,
+                 {testNode("n1", {"b1", "r1"}, 2), testNode("n2", {"b2", "r2"}, 4), testNode("n3", {"b2", "r3"}, 2)},
+                 gang(2, gpus(1), Mode::Implied, {}, {{kRack, 2}}), "n1:2", "block=b1"));
 
         // --- node filters, exclusions and capacity ------------------------------------------------
         c.push_back(failsWith(
             "exclusions: taint, nodeSelector and resource, sorted", {kHost},
-            {labelled(tainted(node("n1", {}, 8), {"key", "value", "NoSchedule"}), "pool", "a"),
-             labelled(node("n2", {}, 8), "pool", "b"), node("n3", {}, 8),
+            {labelled(tainted(testNode("n1", {}, 8), {"key", "value", "NoSchedule"}), "pool", "a"),
+             labelled(testNode("n2", {}, 8), "pool", "b"), testNode("n3", {}, 8),
              [] {
-                 TestNode n = labelled(node("n4", {}, 8), "pool", "a");
+                 TestNode n = labelled(testNode("n4", {}, 8), "pool", "a");
                  n.usedCpus = 10;
                  return n;
              }()},
             withSelector(gang(1, resources({{"cpu", "64"}}), Mode::Required, kHost), {{"pool", "a"}}),
             R"(topology "default" doesn't allow to fit any of 1 pod(s). Total nodes: 4; excluded: nodeSelector: 2, resource "cpu": 1, taint "key=value:NoSchedule": 1)"));
         c.push_back(fits("tolerated and PreferNoSchedule taints do not exclude", {kBlock, kHost},
-                         {tainted(node("n1", {"b1"}, 8), {"gpu", "true", "NoSchedule"}),
-                          tainted(node("n2", {"b1"}, 8), {"soft", "", "PreferNoSchedule"})},
+                         {tainted(testNode("n1", {"b1"}, 8), {"gpu", "true", "NoSchedule"}),
+                          tainted(testNode("n2", {"b1"}, 8), {"soft", "", "PreferNoSchedule"})},
                          withTolerations(gang(2, gpus(8), Mode::Required, kBlock), {{"gpu", "Exists", "", ""}}),
                          "n1:1 n2:1"));
         c.push_back(failsWith(
             "allows to fit only, with the exclusions", {kBlock, kHost},
-            {tainted(node("n1", {"b1"}, 8), {"maint", "", "NoExecute"}), node("n2", {"b1"}, 8),
-             node("n3", {"b1"}, 8, 4)},
+            {tainted(testNode("n1", {"b1"}, 8), {"maint", "", "NoExecute"}), testNode("n2", {"b1"}, 8),
+             testNode("n3", {"b1"}, 8, 4)},
             gang(3, gpus(8), Mode::Required, kBlock),
             R"(topology "default" allows to fit only 1 out of 3 pod(s). Total nodes: 3; excluded: resource "nvidia.com/gpu": 1, taint "maint:NoExecute": 1)"));
         c.push_back(failsWith(
             "NotReady and cordoned nodes are not counted", {kHost},
             {[] {
-                 TestNode n = node("n1", {}, 8);
+                 TestNode n = testNode("n1", {}, 8);
                  n.ready = false;
                  return n;
              }(),
              [] {
-                 TestNode n = node("n2", {}, 8);
+                 TestNode n = testNode("n2", {}, 8);
                  n.cordoned = true;
                  return n;
              }(),
-             node("n3", {}, 8), tainted(node("n4", {}, 8), {"t", "x", "NoSchedule"})},
+             testNode("n3", {}, 8), tainted(testNode("n4", {}, 8), {"t", "x", "NoSchedule"})},
             gang(2, gpus(8), Mode::Required, kHost),
             R"(topology "default" allows to fit only 1 out of 2 pod(s). Total nodes: 2; excluded: taint "t=x:NoSchedule": 1)"));
         c.push_back(failsWith(
             "nodes without every level label are not used", threeLevels,
-            {node("n1", {"b1", "r1"}, 8), node("n2", {"b1", ""}, 8),
-             tainted(node("n3", {"b1", "r1"}, 8), {"t", "", "NoSchedule"})},
+            {testNode("n1", {"b1", "r1"}, 8), testNode("n2", {"b1", ""}, 8),
+             tainted(testNode("n3", {"b1", "r1"}, 8), {"t", "", "NoSchedule"})},
             gang(2, gpus(8), Mode::Required, kBlock),
             R"(topology "default" allows to fit only 1 out of 2 pod(s). Total nodes: 2; excluded: taint "t:NoSchedule": 1)"));
         c.push_back(failsWith(
             "fragmented nodes fit no whole pod", threeLevels,
-            {node("n1", {"b1", "r1"}, 8, 4), node("n2", {"b1", "r1"}, 8, 4)}, gang(1, gpus(8), Mode::Required, kRack),
+            {testNode("n1", {"b1", "r1"}, 8, 4), testNode("n2", {"b1", "r1"}, 8, 4)},
+            gang(1, gpus(8), Mode::Required, kRack),
             R"(topology "default" doesn't allow to fit any of 1 pod(s). Total nodes: 2; excluded: resource "nvidia.com/gpu": 2)"));
         c.push_back(fits("rack leaves sum capacity, so fragmentation is invisible", twoLevels,
-                         {node("n1", {"b1", "r1"}, 8, 4), node("n2", {"b1", "r1"}, 8, 4)},
+                         {testNode("n1", {"b1", "r1"}, 8, 4), testNode("n2", {"b1", "r1"}, 8, 4)},
                          gang(1, gpus(8), Mode::Required, kRack), "b1,r1:1"));
         c.push_back(fits("a zero request is ignored", {kHost}, {[] {
-                             TestNode n = node("n1", {}, 8);
+                             TestNode n = testNode("n1", {}, 8);
                              n.usedCpus = 64;
                              return n;
                          }()},
                          gang(2, resources({{"nvidia.com/gpu", "1"}, {"cpu", "0"}}), Mode::Required, kHost), "n1:2"));
         c.push_back(failsWith("allocatable pods limit the count", {kHost}, {[] {
-                                  TestNode n = node("n1", {}, 8);
+                                  TestNode n = testNode("n1", {}, 8);
                                   n.podSlots = 2;
                                   return n;
                               }()},
@@ -260,7 +257,7 @@ const std::vector<Case>& cases() {
                               R"(topology "default" allows to fit only 2 out of 3 pod(s))"));
         c.push_back(failsWith(
             "no pod slots left", {kHost}, {[] {
-                TestNode n = node("n1", {}, 8);
+                TestNode n = testNode("n1", {}, 8);
                 n.podSlots = 0;
                 return n;
             }()},
@@ -268,14 +265,14 @@ const std::vector<Case>& cases() {
             R"(topology "default" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "pods": 1)"));
         c.push_back(failsWith(
             "limiting resources tie: the first name", {kHost}, {[] {
-                TestNode n = node("n1", {}, 8, 8);
+                TestNode n = testNode("n1", {}, 8, 8);
                 n.usedCpus = 64;
                 return n;
             }()},
             gang(1, resources({{"nvidia.com/gpu", "1"}, {"cpu", "1"}}), Mode::Required, kHost),
             R"(topology "default" doesn't allow to fit any of 1 pod(s). Total nodes: 1; excluded: resource "cpu": 1)"));
         c.push_back(failsWith("no domains at the level", twoLevels, {[] {
-                                  TestNode n = node("n1", {"b1", "r1"}, 8);
+                                  TestNode n = testNode("n1", {"b1", "r1"}, 8);
                                   n.ready = false;
                                   return n;
                               }()},
@@ -284,31 +281,34 @@ const std::vector<Case>& cases() {
 
         // --- slices ---------------------------------------------------------------------------------
         c.push_back(fits("slices: pooled to racks, then per rack", threeLevels,
-                         {node("n1", {"b1", "r1"}, 1), node("n2", {"b1", "r1"}, 1), node("n3", {"b1", "r1"}, 1),
-                          node("n4", {"b1", "r2"}, 2)},
+                         {testNode("n1", {"b1", "r1"}, 1), testNode("n2", {"b1", "r1"}, 1),
+                          testNode("n3", {"b1", "r1"}, 1), testNode("n4", {"b1", "r2"}, 2)},
                          gang(4, gpus(1), Mode::Required, kBlock, {{kRack, 2}}), "n1:1 n2:1 n4:2", "block=b1"));
-        c.push_back(fits("slices: below the slice level the smallest nodes fill first", threeLevels,
-                         {node("n1", {"b1", "r1"}, 2), node("n2", {"b1", "r1"}, 1), node("n3", {"b1", "r1"}, 1)},
-                         gang(2, gpus(1), Mode::Required, kRack, {{kRack, 2}}), "n2:1 n3:1"));
-        c.push_back(fits("no slices: the same rack packs one node", threeLevels,
-                         {node("n1", {"b1", "r1"}, 2), node("n2", {"b1", "r1"}, 1), node("n3", {"b1", "r1"}, 1)},
-                         gang(2, gpus(1), Mode::Required, kRack), "n1:2"));
+        c.push_back(
+            fits("slices: below the slice level the smallest nodes fill first", threeLevels,
+                 {testNode("n1", {"b1", "r1"}, 2), testNode("n2", {"b1", "r1"}, 1), testNode("n3", {"b1", "r1"}, 1)},
+                 gang(2, gpus(1), Mode::Required, kRack, {{kRack, 2}}), "n2:1 n3:1"));
+        c.push_back(
+            fits("no slices: the same rack packs one node", threeLevels,
+                 {testNode("n1", {"b1", "r1"}, 2), testNode("n2", {"b1", "r1"}, 1), testNode("n3", {"b1", "r1"}, 1)},
+                 gang(2, gpus(1), Mode::Required, kRack), "n1:2"));
         c.push_back(failsWith("slices: too few whole slices", threeLevels,
-                              {node("n1", {"b1", "r1"}, 1), node("n2", {"b1", "r2"}, 3)},
+                              {testNode("n1", {"b1", "r1"}, 1), testNode("n2", {"b1", "r2"}, 3)},
                               gang(4, gpus(1), Mode::Required, kBlock, {{kRack, 2}}),
                               R"(topology "default" allows to fit only 1 out of 2 slice(s))"));
         c.push_back(fits("multi-layer slices: rack 4, hostname 2", threeLevels,
-                         {node("x1", {"b1", "r1"}, 2), node("x2", {"b1", "r1"}, 2), node("x3", {"b1", "r2"}, 2),
-                          node("x4", {"b1", "r2"}, 2)},
+                         {testNode("x1", {"b1", "r1"}, 2), testNode("x2", {"b1", "r1"}, 2),
+                          testNode("x3", {"b1", "r2"}, 2), testNode("x4", {"b1", "r2"}, 2)},
                          gang(8, gpus(1), Mode::Required, kBlock, {{kRack, 4}, {kHost, 2}}), "x1:2 x2:2 x3:2 x4:2"));
-        c.push_back(fits("multi-layer slices: odd nodes hold whole inner slices only", threeLevels,
-                         {node("x1", {"b1", "r1"}, 3), node("x2", {"b1", "r1"}, 1), node("x3", {"b1", "r2"}, 4),
-                          node("x4", {"b1", "r3"}, 3), node("x5", {"b1", "r3"}, 2)},
-                         gang(8, gpus(1), Mode::Required, kBlock, {{kRack, 4}, {kHost, 2}}), "x3:4 x4:2 x5:2"));
+        c.push_back(
+            fits("multi-layer slices: odd nodes hold whole inner slices only", threeLevels,
+                 {testNode("x1", {"b1", "r1"}, 3), testNode("x2", {"b1", "r1"}, 1), testNode("x3", {"b1", "r2"}, 4),
+                  testNode("x4", {"b1", "r3"}, 3), testNode("x5", {"b1", "r3"}, 2)},
+                 gang(8, gpus(1), Mode::Required, kBlock, {{kRack, 4}, {kHost, 2}}), "x3:4 x4:2 x5:2"));
         c.push_back(failsWith(
             "multi-layer slices: the per-layer message", threeLevels,
-            {node("x1", {"b1", "r1"}, 3), node("x2", {"b1", "r1"}, 1), node("x3", {"b1", "r2"}, 2),
-             node("x4", {"b1", "r2"}, 2)},
+            {testNode("x1", {"b1", "r1"}, 3), testNode("x2", {"b1", "r1"}, 1), testNode("x3", {"b1", "r2"}, 2),
+             testNode("x4", {"b1", "r2"}, 2)},
             gang(8, gpus(1), Mode::Required, kBlock, {{kRack, 4}, {kHost, 2}}),
             R"(topology "default" doesn't allow to fit; 1/2 slice(s) fit on level cloud.com/topology-rack; 3/4 slice(s) fit on level kubernetes.io/hostname)"));
 
@@ -423,7 +423,7 @@ private Q_SLOTS:
     }
 
     void topologyNameIsQuoted() {
-        auto cluster = makeTestCluster({kRack, kHost}, {node("n1", {"r1"}, 8)});
+        auto cluster = makeTestCluster({kRack, kHost}, {testNode("n1", {"r1"}, 8)});
         TopologySpec spec = TopologySpec::fromLabelKeys({kRack, kHost});
         spec.name = "gb200-tas";
         cluster->index = std::make_unique<TopologyIndex>(TopologyIndex::build(cluster->state, spec));
@@ -437,7 +437,7 @@ private Q_SLOTS:
     }
 
     void drainedNodesAreSkipped() {
-        auto cluster = makeTestCluster({kBlock, kHost}, {node("n1", {"b1"}, 8), node("n2", {"b1"}, 8)});
+        auto cluster = makeTestCluster({kBlock, kHost}, {testNode("n1", {"b1"}, 8), testNode("n2", {"b1"}, 8)});
         cluster->cluster->drain(*cluster->state.findNode("n1"));
         const PlacementResult result =
             kueueTasEngine().place(*cluster->cluster, gang(1, gpus(8), Mode::Required, kBlock), {});
@@ -446,7 +446,7 @@ private Q_SLOTS:
     }
 
     void assumedUsageIsSubtracted() {
-        auto cluster = makeTestCluster({kBlock, kHost}, {node("n1", {"b1"}, 8), node("n2", {"b1"}, 8)});
+        auto cluster = makeTestCluster({kBlock, kHost}, {testNode("n1", {"b1"}, 8), testNode("n2", {"b1"}, 8)});
         cluster->cluster->assume(*cluster->state.findNode("n2"), gpus(6), 1);
         const PlacementResult result =
             kueueTasEngine().place(*cluster->cluster, gang(3, gpus(2), Mode::Required, kBlock), {});
@@ -479,9 +479,9 @@ private Q_SLOTS:
 
     void pooledDescentIsTraced() {
         auto cluster =
-            makeTestCluster({kBlock, kRack, kHost},
-                            {node("n1", {"b1", "r1"}, 1), node("n2", {"b1", "r1"}, 1), node("n3", {"b1", "r2"}, 1),
-                             node("n4", {"b1", "r2"}, 1), node("n5", {"b2", "r3"}, 3)});
+            makeTestCluster({kBlock, kRack, kHost}, {testNode("n1", {"b1", "r1"}, 1), testNode("n2", {"b1", "r1"}, 1),
+                                                     testNode("n3", {"b1", "r2"}, 1), testNode("n4", {"b1", "r2"}, 1),
+                                                     testNode("n5", {"b2", "r3"}, 3)});
         const PlacementResult result =
             kueueTasEngine().place(*cluster->cluster, gang(5, gpus(1), Mode::Preferred, kRack), {});
         QVERIFY(result.feasible);
@@ -497,7 +497,7 @@ private Q_SLOTS:
 
     void traceIsBounded() {
         std::vector<TestNode> nodes;
-        for (int i = 0; i < 10; ++i) nodes.push_back(node("n" + std::to_string(i), {"b1"}, 8));
+        for (int i = 0; i < 10; ++i) nodes.push_back(testNode("n" + std::to_string(i), {"b1"}, 8));
         auto cluster = makeTestCluster({kBlock, kHost}, nodes);
         EngineOptions options;
         options.maxTraceEntries = 3;

@@ -30,11 +30,7 @@ QStringList list(std::initializer_list<const char*> items) {
 }
 
 TestNode node(std::string name, std::vector<std::string> levels, int usedGpus = 0) {
-    TestNode n;
-    n.name = std::move(name);
-    n.levelValues = std::move(levels);
-    n.usedGpus = usedGpus;
-    return n;
+    return testNode(std::move(name), std::move(levels), 8, usedGpus);
 }
 
 // Two spines of two racks of four 8-GPU nodes: n1-n4 in r1, n5-n8 in r2 (spine s1), n9-n12 in
