@@ -13,9 +13,14 @@ build_packages=(
 # The real-Slurm integration test runs its own munged, slurmctld and slurmd daemons (Debian 12
 # ships Slurm 22.05). Not slurm-wlm-emulator: it replaces slurmctld/slurmd system-wide with
 # front-end builds that do not work.
+# The Kubernetes integration tests build a real kube-apiserver from Debian's kubernetes source
+# package (tests/integration/kube/build-kube-apiserver.sh) and run it over Debian's etcd; the fault
+# proxy speaks TLS through OpenSSL.
 test_packages=(
   libbenchmark-dev xvfb xauth
   slurmctld slurmd slurm-client munge
+  golang-go etcd-server etcd-client golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev
+  openssl libssl-dev ca-certificates
 )
 run_packages=(
   qt6-qpa-plugins libqt6svg6 fonts-dejavu-core fonts-noto-core fonts-noto-cjk

@@ -94,7 +94,6 @@ Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) 
     auto snapshot = readInput(source.file);
     if (!snapshot) return snapshot.error();
     printWarnings(snapshot->warnings);
-    loaded->hyperNodes = std::move(snapshot->hyperNodes);
     std::move(*snapshot).applyTo(loaded->state);
     return loaded;
 }

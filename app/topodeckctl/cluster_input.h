@@ -30,7 +30,6 @@ struct ClusterSource {
 struct LoadedCluster {
     ClusterState state;
     std::optional<DemoCluster> demo; // the demo's own hierarchy and, for --watch, its gangs
-    std::vector<HyperNode> hyperNodes;
 };
 
 // How to read the hierarchy and what counts as a GPU: --levels, --topology, --gpu-resources.

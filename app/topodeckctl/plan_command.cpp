@@ -285,8 +285,11 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s) {
     planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
     PlacementCluster& cluster = *planned->cluster;
 
-    if (!planned->loaded->hyperNodes.empty())
-        cluster.setHyperNodes(std::make_shared<const std::vector<HyperNode>>(std::move(planned->loaded->hyperNodes)));
+    if (!state.hyperNodes().empty()) {
+        auto hyperNodes = std::make_shared<std::vector<HyperNode>>();
+        for (const auto& [name, hyperNode] : state.hyperNodes()) hyperNodes->push_back(hyperNode);
+        cluster.setHyperNodes(std::move(hyperNodes));
+    }
     if (!s.slurmTopologyFile.empty()) {
         auto topologies = readSlurmTopologyFile(s.slurmTopologyFile);
         if (!topologies) return topologies.error();

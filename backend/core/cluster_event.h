@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/node.h"
+#include "core/placement/hypernode.h"
 #include "core/pod.h"
+#include "core/resource_flavor.h"
 #include "core/topology_spec.h"
 
 #include <string>
@@ -27,10 +29,23 @@ struct TopologyUpserted {
 };
 struct TopologyDeleted {
     std::string name;
+    std::string origin{}; // "kueue" or "kai" (a Kueue and a KAI Topology may share a name); empty: either
+};
+struct HyperNodeUpserted {
+    HyperNode hyperNode;
+};
+struct HyperNodeDeleted {
+    std::string name;
+};
+struct ResourceFlavorUpserted {
+    ResourceFlavor flavor;
+};
+struct ResourceFlavorDeleted {
+    std::string name;
 };
 
 // What every source (API watch, Slurm poll, snapshot file, demo simulator) turns the world into.
-using ClusterEvent =
-    std::variant<NodeUpserted, NodeDeleted, PodUpserted, PodDeleted, TopologyUpserted, TopologyDeleted>;
+using ClusterEvent = std::variant<NodeUpserted, NodeDeleted, PodUpserted, PodDeleted, TopologyUpserted, TopologyDeleted,
+                                  HyperNodeUpserted, HyperNodeDeleted, ResourceFlavorUpserted, ResourceFlavorDeleted>;
 
 } // namespace topodeck

@@ -207,7 +207,22 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 m_topologies[e.spec.name] = std::move(e.spec);
                 applied.topologiesChanged = true;
             } else if constexpr (std::is_same_v<E, TopologyDeleted>) {
-                applied.topologiesChanged = m_topologies.erase(e.name) > 0;
+                const auto it = m_topologies.find(e.name);
+                if (it != m_topologies.end() && (e.origin.empty() || it->second.origin == e.origin)) {
+                    m_topologies.erase(it);
+                    applied.topologiesChanged = true;
+                }
+            } else if constexpr (std::is_same_v<E, HyperNodeUpserted>) {
+                std::string name = e.hyperNode.name;
+                m_hyperNodes[std::move(name)] = std::move(e.hyperNode);
+                applied.hyperNodesChanged = true;
+            } else if constexpr (std::is_same_v<E, HyperNodeDeleted>) {
+                applied.hyperNodesChanged = m_hyperNodes.erase(e.name) > 0;
+            } else if constexpr (std::is_same_v<E, ResourceFlavorUpserted>) {
+                std::string name = e.flavor.name;
+                m_flavors[std::move(name)] = std::move(e.flavor);
+            } else if constexpr (std::is_same_v<E, ResourceFlavorDeleted>) {
+                m_flavors.erase(e.name);
             }
         },
         event);

@@ -38,11 +38,13 @@ struct NodeRecord {
 struct AppliedEvent {
     NodeId nodes[2] = {0, 0};
     int nodeCount = 0;
-    bool topologiesChanged = false;
+    bool topologiesChanged = false; // a Kueue/KAI Topology, which may change the hierarchy
+    bool hyperNodesChanged = false;
 };
 
 // Everything the sources told us: nodes (dense ids), per-node usage from bound pods, topology
-// objects. Applying one pod event is O(resources of that pod).
+// objects (Kueue and KAI Topologies, Kueue ResourceFlavors, Volcano HyperNodes). Applying one pod
+// event is O(resources of that pod).
 class ClusterState {
 public:
     // Takes the event by value: sources hand over their objects with std::move.
@@ -66,6 +68,8 @@ public:
     }
 
     const std::map<std::string, TopologySpec, std::less<>>& topologies() const { return m_topologies; }
+    const std::map<std::string, HyperNode, std::less<>>& hyperNodes() const { return m_hyperNodes; }
+    const std::map<std::string, ResourceFlavor, std::less<>>& resourceFlavors() const { return m_flavors; }
     std::uint64_t generation() const { return m_generation; }
 
 private:
@@ -119,6 +123,8 @@ private:
     std::vector<Pod> m_pods;
     IdTable m_podIds;
     std::map<std::string, TopologySpec, std::less<>> m_topologies;
+    std::map<std::string, HyperNode, std::less<>> m_hyperNodes;
+    std::map<std::string, ResourceFlavor, std::less<>> m_flavors;
     std::size_t m_presentNodes = 0;
     std::uint64_t m_generation = 0;
 };

@@ -4,6 +4,7 @@
 #include "core/node.h"
 #include "core/placement/hypernode.h"
 #include "core/pod.h"
+#include "core/resource_flavor.h"
 #include "core/result.h"
 #include "core/topology_spec.h"
 
@@ -21,19 +22,20 @@ struct Snapshot {
     std::vector<Node> nodes;
     std::vector<Pod> pods;
     std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
-    // Volcano HyperNodes. ClusterState does not hold them: takeEvents() and applyTo() leave them
-    // here for the caller to keep beside the state.
-    std::vector<HyperNode> hyperNodes;
+    std::vector<HyperNode> hyperNodes;     // Volcano
+    std::vector<ResourceFlavor> resourceFlavors;
     std::vector<std::string> warnings;
 
-    // Moves the objects out as events, nodes first, then pods, then topologies.
+    // Moves the objects out as events, nodes first, then pods, then the topology objects.
     std::vector<ClusterEvent> takeEvents();
+    // Only the Topologies, HyperNodes and ResourceFlavors, as events.
+    std::vector<ClusterEvent> takeTopologyEvents();
     // The same, applied straight to a state (no event list in between: cheaper at cluster size).
     void applyTo(ClusterState& state) &&;
 };
 
 // Reads a Kubernetes List (kind: List, or NodeList/PodList, or a single object) exactly as
-// `kubectl get nodes,pods,topologies,hypernodes -A -o yaml|json` prints it. JSON is parsed with an
+// `kubectl get nodes,pods,topologies,resourceflavors,hypernodes -A -o yaml|json` prints it. JSON is parsed with an
 // on-demand parser so that cluster-sized files (hundreds of MB) load in seconds; YAML through
 // yaml-cpp. Errors name the object ("Node gpu-17") and the field ("status.allocatable[cpu]").
 Result<Snapshot> readSnapshotText(std::string_view text, std::string_view sourceName = "input");

@@ -157,6 +157,79 @@ void appendTopology(std::string& out, std::string_view name, const TopologySpec&
     out += "]}}";
 }
 
+void appendStringMap(std::string& out, const std::vector<std::pair<std::string, std::string>>& entries) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, value] : entries) appendMember(out, first, key, value);
+    out += '}';
+}
+
+void appendHyperNodeMember(std::string& out, const HyperNodeMember& member) {
+    out += member.type == HyperNodeMember::Type::Node ? R"({"type":"Node","selector":{)"
+                                                      : R"({"type":"HyperNode","selector":{)";
+    switch (member.selector) {
+    case HyperNodeMember::Selector::Exact:
+        out += R"("exactMatch":{"name":)";
+        appendJsonString(out, member.value);
+        out += '}';
+        break;
+    case HyperNodeMember::Selector::Regex:
+        out += R"("regexMatch":{"pattern":)";
+        appendJsonString(out, member.value);
+        out += '}';
+        break;
+    case HyperNodeMember::Selector::Label:
+        out += R"("labelMatch":{"matchLabels":)";
+        appendStringMap(out, member.matchLabels);
+        out += R"(,"matchExpressions":[)";
+        for (std::size_t i = 0; i < member.matchExpressions.size(); ++i) {
+            const HyperNodeLabelRequirement& requirement = member.matchExpressions[i];
+            out += i == 0 ? "{" : ",{";
+            bool first = true;
+            appendMember(out, first, "key", requirement.key);
+            appendMember(out, first, "operator", requirement.op);
+            out += R"(,"values":[)";
+            for (std::size_t v = 0; v < requirement.values.size(); ++v) {
+                if (v > 0) out += ',';
+                appendJsonString(out, requirement.values[v]);
+            }
+            out += "]}";
+        }
+        out += "]}";
+        break;
+    }
+    out += "}}";
+}
+
+void appendHyperNode(std::string& out, const HyperNode& hyperNode) {
+    out += R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":)";
+    appendJsonString(out, hyperNode.name);
+    out += R"(},"spec":{"tier":)";
+    out += std::to_string(hyperNode.tier);
+    if (!hyperNode.tierName.empty()) {
+        out += R"(,"tierName":)";
+        appendJsonString(out, hyperNode.tierName);
+    }
+    out += R"(,"members":[)";
+    for (std::size_t i = 0; i < hyperNode.members.size(); ++i) {
+        if (i > 0) out += ',';
+        appendHyperNodeMember(out, hyperNode.members[i]);
+    }
+    out += "]}}";
+}
+
+void appendResourceFlavor(std::string& out, const ResourceFlavor& flavor) {
+    out += R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ResourceFlavor","metadata":{"name":)";
+    appendJsonString(out, flavor.name);
+    out += R"(},"spec":{"nodeLabels":)";
+    appendStringMap(out, flavor.nodeLabels);
+    if (!flavor.topologyName.empty()) {
+        out += R"(,"topologyName":)";
+        appendJsonString(out, flavor.topologyName);
+    }
+    out += "}}";
+}
+
 } // namespace
 
 std::string writeSnapshotJson(const ClusterState& state) {
@@ -194,6 +267,14 @@ std::string writeSnapshotJson(const ClusterState& state) {
     for (const auto& [name, spec] : state.topologies()) {
         separate();
         appendTopology(out, name, spec);
+    }
+    for (const auto& [name, flavor] : state.resourceFlavors()) {
+        separate();
+        appendResourceFlavor(out, flavor);
+    }
+    for (const auto& [name, hyperNode] : state.hyperNodes()) {
+        separate();
+        appendHyperNode(out, hyperNode);
     }
     out += "\n]}\n";
     return out;

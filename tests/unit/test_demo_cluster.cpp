@@ -77,7 +77,11 @@ bool sameEvent(const ClusterEvent& a, const ClusterEvent& b) {
                 return x.nameSpace == y.nameSpace && x.name == y.name;
             else if constexpr (std::is_same_v<E, TopologyUpserted>)
                 return x.spec == y.spec;
-            else // NodeDeleted, TopologyDeleted
+            else if constexpr (std::is_same_v<E, HyperNodeUpserted>)
+                return x.hyperNode == y.hyperNode;
+            else if constexpr (std::is_same_v<E, ResourceFlavorUpserted>)
+                return x.flavor == y.flavor;
+            else // NodeDeleted, TopologyDeleted, HyperNodeDeleted, ResourceFlavorDeleted
                 return x.name == y.name;
         },
         a);

@@ -361,12 +361,14 @@ void TestHyperNode::reader_yamlAndJson() {
         QCOMPARE(s2.tier, 2);
         QCOMPARE(s2.members, (std::vector<HyperNodeMember>{child("s0"), child("s1")}));
 
-        // And they resolve against the nodes read with them.
+        // They move into the state with the nodes, and resolve against them.
         Snapshot copy = *snapshot;
         ClusterState state;
-        const std::vector<HyperNode> hyperNodes = copy.hyperNodes;
         std::move(copy).applyTo(state);
-        QCOMPARE(copy.hyperNodes.size(), std::size_t(3)); // left beside the state
+        QCOMPARE(state.hyperNodes().size(), std::size_t(3));
+        std::vector<HyperNode> hyperNodes;
+        for (const auto& [name, hyperNode] : state.hyperNodes()) hyperNodes.push_back(hyperNode);
+        QCOMPARE(hyperNodes, snapshot->hyperNodes); // by name, as in the file
         const Result<HyperNodeTree> tree = resolveHyperNodes(hyperNodes, state);
         QVERIFY(tree.ok());
         QCOMPARE(nodesOf(*tree, state, "s1"), (names({"gpu-b1", "gpu-b2"})));

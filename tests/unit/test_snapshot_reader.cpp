@@ -216,19 +216,22 @@ void TestSnapshotReader::yamlAndJsonAgree() {
 void TestSnapshotReader::takeEventsOrder() {
     Snapshot snapshot = readOrFail(dataPath("reader-cluster.yaml"));
     const std::vector<ClusterEvent> events = snapshot.takeEvents();
-    QCOMPARE(events.size(), std::size_t(5 + 6 + 2));
+    QCOMPARE(events.size(), std::size_t(5 + 6 + 2 + 1));
     for (std::size_t i = 0; i < events.size(); ++i) {
-        const std::size_t expected = i < 5 ? 0 : i < 11 ? 2 : 4; // NodeUpserted, PodUpserted, TopologyUpserted
+        // NodeUpserted, PodUpserted, TopologyUpserted, HyperNodeUpserted
+        const std::size_t expected = i < 5 ? 0 : i < 11 ? 2 : i < 13 ? 4 : 6;
         QCOMPARE(events[i].index(), expected);
     }
     QCOMPARE(qs(std::get<NodeUpserted>(events[0]).node.name), QStringLiteral("gpu-a1"));
-    QVERIFY(snapshot.nodes.empty() && snapshot.pods.empty() && snapshot.topologies.empty());
+    QVERIFY(snapshot.nodes.empty() && snapshot.pods.empty() && snapshot.topologies.empty() &&
+            snapshot.hyperNodes.empty());
 
     ClusterState state;
     for (const ClusterEvent& event : events) state.apply(event);
     QCOMPARE(state.presentNodeCount(), std::size_t(5));
     QCOMPARE(state.podCount(), std::size_t(6));
     QCOMPARE(state.topologies().size(), std::size_t(2));
+    QCOMPARE(state.hyperNodes().size(), std::size_t(1));
 }
 
 void TestSnapshotReader::multiDocumentYaml() {

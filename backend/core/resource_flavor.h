@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+
+// A Kueue ResourceFlavor (kueue.x-k8s.io), as far as the topology views need it: which nodes it
+// stands for and which Topology, if any, Kueue's TAS reads for it.
+struct ResourceFlavor {
+    std::string name;
+    std::string topologyName;                                    // spec.topologyName; empty without TAS
+    std::vector<std::pair<std::string, std::string>> nodeLabels; // spec.nodeLabels, sorted by key
+    friend bool operator==(const ResourceFlavor&, const ResourceFlavor&) = default;
+};
+
+} // namespace topodeck
