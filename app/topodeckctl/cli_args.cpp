@@ -178,6 +178,11 @@ int usageError(std::string_view message) {
     return kExitUsage;
 }
 
+int runtimeError(std::string_view message) {
+    std::fprintf(stderr, "topodeckctl: error: %.*s\n", static_cast<int>(message.size()), message.data());
+    return kExitFailure;
+}
+
 void printWarning(std::string_view message) {
     std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()), message.data());
 }

@@ -67,6 +67,8 @@ std::vector<std::string> splitList(std::string_view commaSeparated);
 
 // "topodeckctl: error: <message>" on stderr; returns kExitUsage so callers can `return usageError(...)`.
 int usageError(std::string_view message);
+// The same for a failure outside topodeckctl (a server that cannot be reached); returns kExitFailure.
+int runtimeError(std::string_view message);
 void printWarning(std::string_view message);
 
 } // namespace topodeck::cli

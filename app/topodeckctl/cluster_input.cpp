@@ -30,22 +30,55 @@ Result<Snapshot> readInput(const std::string& file) {
 Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
     const std::string* demo = args.value("demo");
     const std::string* file = args.value("filename");
-    if ((demo != nullptr) == (file != nullptr)) return Error{"give either --demo NAME or -f FILE"};
+    const std::string* context = args.value("context");
+    const std::string* kubeconfig = args.value("kubeconfig");
+    const bool inCluster = args.has("in-cluster");
+    const bool live = context || kubeconfig || inCluster;
+    if (int(demo != nullptr) + int(file != nullptr) + int(live) != 1)
+        return Error{"give one of --demo NAME, -f FILE, or a live cluster (--context NAME, --kubeconfig FILE, "
+                     "--in-cluster)"};
     ClusterSource source;
     if (demo != nullptr) source.demo = *demo;
     if (file != nullptr) {
         if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
         source.file = *file;
     }
+    if (live) {
+        if (inCluster && (context || kubeconfig)) return Error{"--in-cluster takes no --context or --kubeconfig"};
+        if (context && context->empty()) return Error{"--context needs a name"};
+        if (kubeconfig && kubeconfig->empty()) return Error{"--kubeconfig needs a file"};
+        source.live = LiveTarget{context ? *context : std::string(), kubeconfig ? *kubeconfig : std::string(),
+                                 inCluster};
+    }
+    if (const std::string* timeout = args.value("sync-timeout")) {
+        if (!live) return Error{"--sync-timeout only applies to a live cluster"};
+        auto seconds = parseSecondsValue("--sync-timeout", *timeout);
+        if (!seconds) return seconds.error();
+        source.syncTimeout = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
+    }
     return source;
 }
 
-std::string ClusterSource::describe(const std::optional<DemoCluster>& loadedDemo, bool forPeople) const {
+std::string ClusterSource::describe(const std::optional<DemoCluster>& loadedDemo, bool forPeople,
+                                    const LiveConnection* connection) const {
     if (loadedDemo) {
         if (!forPeople) return "demo:" + loadedDemo->name;
         return "demo " + loadedDemo->name + (loadedDemo->title.empty() ? "" : " · " + loadedDemo->title);
     }
+    if (connection) {
+        const KubeConnection& c = connection->connection();
+        return forPeople ? "context " + c.contextName + " · " + c.server : "context:" + c.contextName;
+    }
     return file == "-" ? std::string("stdin") : file;
+}
+
+std::vector<FlagSpec> liveClusterFlags() {
+    return {
+        {"context", 0, "NAME", "a live cluster: this kubeconfig context (kubectl's rules for finding the\nkubeconfig)"},
+        {"kubeconfig", 0, "FILE", "a live cluster from this kubeconfig only (its current-context unless\n--context)"},
+        {"in-cluster", 0, "", "a live cluster: this pod's service account"},
+        {"sync-timeout", 0, "SECONDS", "how long to wait for a live cluster to be listed (default 60)"},
+    };
 }
 
 Result<HierarchyChoice> HierarchyChoice::fromArgs(const ParsedArgs& args) {
@@ -91,11 +124,27 @@ Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) 
         loaded->demo = std::move(*demo);
         return loaded;
     }
+    if (source.live) {
+        auto live = LiveConnection::open(*source.live);
+        if (!live) return live.error();
+        ClusterState& state = loaded->state;
+        Status synced = (*live)->waitForSync(source.syncTimeout, [&](ClusterEvent&& event) {
+            (void)state.apply(std::move(event));
+        });
+        if (!synced) return Error{"context \"" + (*live)->connection().contextName + "\": " + synced.error().message};
+        printWarnings(resourceProblems((*live)->status()));
+        loaded->live = std::move(*live);
+        return loaded;
+    }
     auto snapshot = readInput(source.file);
     if (!snapshot) return snapshot.error();
     printWarnings(snapshot->warnings);
     std::move(*snapshot).applyTo(loaded->state);
     return loaded;
+}
+
+int reportLoadError(const ClusterSource& source, const Error& error) {
+    return source.live ? runtimeError(error.message) : usageError(error.message);
 }
 
 } // namespace topodeck::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli_args.h"
+#include "live_connection.h"
 
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
@@ -9,6 +10,7 @@
 #include "core/result.h"
 #include "core/topology_spec.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,21 +18,29 @@
 
 namespace topodeck::cli {
 
-// Where a command reads its cluster from: --demo NAME or -f FILE ("-" = stdin).
+// Where a command reads its cluster from: --demo NAME, -f FILE ("-" = stdin), or a live cluster
+// (--context NAME, --kubeconfig FILE, --in-cluster).
 struct ClusterSource {
     std::string demo;
     std::string file;
+    std::optional<LiveTarget> live;
+    std::chrono::milliseconds syncTimeout{60000};
 
-    // Exactly one of --demo / -f, as every cluster-reading command wants.
+    // Exactly one of --demo / -f / a live cluster, as every cluster-reading command wants.
     static Result<ClusterSource> fromArgs(const ParsedArgs& args);
-    // "demo gb200 · <title>" for people, "demo:gb200" for JSON, or the file name.
-    std::string describe(const std::optional<DemoCluster>& demo, bool forPeople) const;
+    // "demo gb200 · <title>" for people, "demo:gb200" for JSON, the file name, or the context.
+    std::string describe(const std::optional<DemoCluster>& demo, bool forPeople,
+                         const LiveConnection* live = nullptr) const;
 };
 
 struct LoadedCluster {
     ClusterState state;
-    std::optional<DemoCluster> demo; // the demo's own hierarchy and, for --watch, its gangs
+    std::optional<DemoCluster> demo;     // the demo's own hierarchy and, for --watch, its gangs
+    std::unique_ptr<LiveConnection> live; // a live cluster, still watched (for --watch)
 };
+
+// The flags that choose a live cluster, shared by every command that reads one.
+std::vector<FlagSpec> liveClusterFlags();
 
 // How to read the hierarchy and what counts as a GPU: --levels, --topology, --gpu-resources.
 struct HierarchyChoice {
@@ -51,7 +61,10 @@ struct ClusterArgs {
     static Result<ClusterArgs> fromArgs(const ParsedArgs& args, std::string_view command);
 };
 
-// Reads the snapshot or builds the demo; the snapshot's warnings go to stderr (the first few).
+// Reads the snapshot, builds the demo, or connects and waits until the live cluster is synced;
+// warnings go to stderr (the first few).
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source);
+// Reports a loadCluster() error: bad input (exit 2), or a live cluster out of reach (exit 1).
+int reportLoadError(const ClusterSource& source, const Error& error);
 
 } // namespace topodeck::cli

@@ -4,7 +4,11 @@
 #include "cli_args.h"
 #include "plan_command.h"
 #include "show_command.h"
+#include "snapshot_command.h"
 #include "terminal.h"
+
+#include <spdlog/cfg/env.h>
+#include <spdlog/spdlog.h>
 
 #include <array>
 #include <cstdio>
@@ -27,13 +31,14 @@ struct Command {
 const std::array kCommands = {
     Command{"show", "Show the topology tree with GPU occupancy per domain", runShowCommand},
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
+    Command{"snapshot", "Save a live cluster to a file for offline what-if planning", runSnapshotCommand},
     Command{"version", "Print the topodeckctl version", runVersion},
 };
 
 std::string mainHelp() {
     std::string out = "topodeckctl shows GPU cluster topology (which racks, blocks and NVLink domains hold free\n"
-                      "GPUs) and dry-runs gang placements under Kueue, Volcano, KAI and Slurm rules, on a\n"
-                      "snapshot file (as kubectl prints it) or an embedded demo cluster.\n\n"
+                      "GPUs) and dry-runs gang placements under Kueue, Volcano, KAI and Slurm rules, on a live\n"
+                      "Kubernetes cluster, a snapshot file (as kubectl prints it) or an embedded demo cluster.\n\n"
                       "Usage:\n  topodeckctl <command> [flags]\n\nCommands:\n";
     for (const Command& command : kCommands) {
         out += "  ";
@@ -63,6 +68,9 @@ int runVersion(std::span<const std::string> args) {
 
 int main(int argc, char** argv) {
     using namespace topodeck::cli;
+    // Diagnostics only when asked for (SPDLOG_LEVEL=info, debug, ...): the output is the report.
+    spdlog::set_level(spdlog::level::err);
+    spdlog::cfg::load_env_levels();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         std::fputs(mainHelp().c_str(), stderr);

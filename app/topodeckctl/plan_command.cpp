@@ -273,11 +273,11 @@ struct Planned {
     std::unique_ptr<PlacementCluster> cluster;
 };
 
-Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s) {
-    auto loaded = loadCluster(s.source);
-    if (!loaded) return loaded.error();
+Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<LoadedCluster> loaded) {
     auto planned = std::make_unique<Planned>();
-    planned->loaded = std::move(*loaded);
+    planned->loaded = std::move(loaded);
+    // A dry-run plans on the cluster as it was listed; later changes are not followed.
+    if (planned->loaded->live) planned->loaded->live->stop();
     const ClusterState& state = planned->loaded->state;
     auto spec = s.hierarchy.resolve(*planned->loaded);
     if (!spec) return spec.error();
@@ -339,7 +339,7 @@ Result<std::vector<std::string>> placeEarlierGangs(const std::string& file, cons
 int runCapacity(const PlanSettings& s, const Planned& planned) {
     const CapacityReport report = buildCapacityReport(*planned.cluster, s.flags.perPod, s.flags.pods);
     CapacityRenderOptions options;
-    options.source = s.source.describe(planned.loaded->demo, !s.json);
+    options.source = s.source.describe(planned.loaded->demo, !s.json, planned.loaded->live.get());
     options.depth = s.depth;
     if (!s.drains.empty() && !s.json)
         options.source += " · after draining " + std::to_string(s.drains.size()) + " target(s)";
@@ -412,7 +412,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
 
     PlacementRenderOptions options;
     options.source =
-        s.source.describe(planned.loaded->demo, true) + " · levels " + describeTopology(planned.index.spec());
+        s.source.describe(planned.loaded->demo, true, planned.loaded->live.get()) + " · levels " + describeTopology(planned.index.spec());
     std::string out;
     if (!s.drains.empty()) {
         out += "What-if: drained";
@@ -447,9 +447,9 @@ const CommandSpec& planCommandSpec() {
             "goes, the domain chosen at each level, the scheduler's own message, and why each candidate\n"
             "domain was taken or passed over. --compare asks every engine that applies.\n"
             "Exit status: 0 fits (with --compare: every engine), 3 does not fit, 2 bad input.";
-        s.usage = "topodeckctl plan (--demo NAME | -f FILE) (--pods N --request RES=QTY | --manifest FILE |\n"
-                  "                   --sbatch \"ARGS\") [flags]\n"
-                  "  topodeckctl plan (--demo NAME | -f FILE) --capacity --request RES=QTY [--pods N]";
+        s.usage = "topodeckctl plan (--demo NAME | -f FILE | --context NAME) (--pods N --request RES=QTY |\n"
+                  "                   --manifest FILE | --sbatch \"ARGS\") [flags]\n"
+                  "  topodeckctl plan (--demo NAME | -f FILE | --context NAME) --capacity --request RES=QTY [--pods N]";
         s.examples =
             "  # 16 pods of 4 GPUs inside one rack, every scheduler side by side\n"
             "  topodeckctl plan --demo gb200 --pods 16 --request nvidia.com/gpu=4 --required rack --compare\n"
@@ -498,6 +498,8 @@ const CommandSpec& planCommandSpec() {
             {"depth", 0, "N", "with --capacity: list N levels of domains (0 = summary only)"},
             {"output", 'o', "FORMAT", "table (default) or json"},
         };
+        const std::vector<FlagSpec> live = liveClusterFlags();
+        s.flags.insert(s.flags.begin() + 2, live.begin(), live.end());
         return s;
     }();
     return spec;
@@ -509,7 +511,9 @@ int runPlanCommand(std::span<const std::string> args) {
     if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
     auto settings = settingsFrom(std::get<ParsedArgs>(parsed));
     if (!settings) return usageError(settings.error().message);
-    auto planned = prepare(*settings);
+    auto loaded = loadCluster(settings->source);
+    if (!loaded) return reportLoadError(settings->source, loaded.error());
+    auto planned = prepare(*settings, std::move(*loaded));
     if (!planned) return usageError(planned.error().message);
     return settings->capacity ? runCapacity(*settings, **planned) : runPlan(*settings, **planned);
 }

@@ -88,15 +88,19 @@ Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
     return s.hierarchy.resolve(*shown.cluster);
 }
 
-Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
-    auto cluster = loadCluster(s.source);
-    if (!cluster) return cluster.error();
+Result<std::unique_ptr<Shown>> indexCluster(const ShowSettings& s, std::unique_ptr<LoadedCluster> cluster) {
     auto shown = std::make_unique<Shown>();
-    shown->cluster = std::move(*cluster);
+    shown->cluster = std::move(cluster);
     auto spec = topologyFor(s, *shown);
     if (!spec) return spec.error();
     shown->index = TopologyIndex::build(shown->cluster->state, std::move(*spec), s.hierarchy.gpus);
     return shown;
+}
+
+Result<std::unique_ptr<Shown>> load(const ShowSettings& s) {
+    auto cluster = loadCluster(s.source);
+    if (!cluster) return cluster.error();
+    return indexCluster(s, std::move(*cluster));
 }
 
 std::string formatSeconds(double seconds) {
@@ -116,6 +120,7 @@ public:
     int run() {
         draw();
         if (!m_settings.watch) {
+            m_shown->cluster->live.reset(); // stops its threads before the process ends
             // The process ends right after: let the OS reclaim a cluster's worth of objects at
             // once instead of running half a million destructors (a tenth of a big `show`).
             // A global keeps it reachable, so leak checkers know it is meant.
@@ -136,14 +141,15 @@ private:
     // One watch step; true when there is something new to draw.
     bool advance() {
         if (m_simulator) {
-            bool topologyChanged = false;
-            for (const ClusterEvent& event : m_simulator->step(m_shown->cluster->state)) {
-                const AppliedEvent applied = m_shown->cluster->state.apply(event);
-                topologyChanged = topologyChanged || applied.topologiesChanged;
-                m_shown->index.apply(m_shown->cluster->state, applied);
-            }
-            if (topologyChanged) rebuildIndex();
+            applyEvents(m_simulator->step(m_shown->cluster->state));
             return true;
+        }
+        if (LiveConnection* live = m_shown->cluster->live.get()) {
+            const bool changed = applyEvents(live->takeEvents());
+            const LiveStatus status = live->status();
+            const bool statusChanged = describeStatus(status) != describeStatus(m_liveStatus);
+            m_liveStatus = status;
+            return changed || statusChanged;
         }
         // A file: re-read it when it changed, keeping the last good view if the new text is bad
         // (it may be half written).
@@ -157,6 +163,25 @@ private:
         }
         m_shown = std::move(*reloaded);
         return true;
+    }
+
+    // True when there were events; the index follows them, and is rebuilt when a Topology object
+    // changed the hierarchy.
+    template <class Events> bool applyEvents(Events&& events) {
+        bool topologyChanged = false;
+        for (auto& event : events) {
+            const AppliedEvent applied = m_shown->cluster->state.apply(std::move(event));
+            topologyChanged = topologyChanged || applied.topologiesChanged;
+            m_shown->index.apply(m_shown->cluster->state, applied);
+        }
+        if (topologyChanged) rebuildIndex();
+        return !events.empty();
+    }
+
+    static std::string describeStatus(const LiveStatus& status) {
+        std::string text = describeLinkState(status);
+        for (const std::string& problem : resourceProblems(status)) text += '\n' + problem;
+        return text;
     }
 
     void rebuildIndex() {
@@ -178,7 +203,12 @@ private:
     void draw() {
         ++m_frames;
         ShowOptions options = m_settings.render;
-        options.source = m_settings.source.describe(m_shown->cluster->demo, !m_settings.json);
+        const LiveConnection* live = m_shown->cluster->live.get();
+        options.source = m_settings.source.describe(m_shown->cluster->demo, !m_settings.json, live);
+        if (live) {
+            if (m_frames == 1) m_liveStatus = live->status();
+            options.live = &m_liveStatus;
+        }
         if (m_settings.json) {
             writeStdout(renderShowJson(m_shown->index, m_shown->cluster->state, options));
             return;
@@ -203,6 +233,7 @@ private:
     std::unique_ptr<Shown> m_shown;
     std::optional<DemoSimulator> m_simulator;
     std::optional<std::filesystem::file_time_type> m_fileTime;
+    LiveStatus m_liveStatus;
     int m_frames = 0;
 };
 
@@ -215,15 +246,20 @@ const CommandSpec& showCommandSpec() {
         s.summary = "Show the topology tree with GPU occupancy per domain";
         s.description = "Show the cluster's hierarchy (for example block > rack) as a tree. Per domain: GPUs used\n"
                         "and total, an occupancy bar, free GPUs, the most free GPUs on one node, and nodes not\n"
-                        "ready or cordoned. GPUs on such nodes count as unavailable, never as free.";
-        s.usage = "topodeckctl show (--demo NAME | -f FILE) [flags]";
+                        "ready or cordoned. GPUs on such nodes count as unavailable, never as free.\n\n"
+                        "A live cluster is listed and watched through its API server (the kubeconfig as kubectl\n"
+                        "reads it, exec credential plugins included); the header says whether it is synced,\n"
+                        "reconnecting or stale, and what it may not read.";
+        s.usage = "topodeckctl show (--demo NAME | -f FILE | --context NAME | --kubeconfig FILE | --in-cluster) [flags]";
         s.examples = "  # The embedded GB200 NVL72 demo, scalable units only\n"
                      "  topodeckctl show --demo gb200 --depth 1\n"
                      "  # A snapshot taken with kubectl, with the hierarchy read from two node labels\n"
                      "  kubectl get nodes,pods -A -o json | topodeckctl show -f - \\\n"
                      "      --levels topology.k8s.aws/network-node-layer-2,topology.k8s.aws/network-node-layer-3\n"
                      "  # Follow the demo's simulated workload\n"
-                     "  topodeckctl show --demo h100 --watch\n";
+                     "  topodeckctl show --demo h100 --watch\n"
+                     "  # A live cluster, as kubectl reaches it, redrawn as its watches report changes\n"
+                     "  topodeckctl show --context prod --watch\n";
         std::string demos;
         for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
         s.flags = {
@@ -240,10 +276,12 @@ const CommandSpec& showCommandSpec() {
             {"color", 0, "", "colour even when stdout is not a terminal"},
             {"no-color", 0, "", "no colour (also when NO_COLOR is set)"},
             {"bar-width", 0, "N", "occupancy bar width in columns (default 20)"},
-            {"watch", 'w', "", "redraw as the demo simulator runs, or when the file changes"},
+            {"watch", 'w', "", "redraw as the demo simulator runs, the file changes, or the live cluster\nchanges"},
             {"interval", 0, "SECONDS", "with --watch: time between updates (default 1)"},
             {"ticks", 0, "N", "with --watch: stop after N redraws"},
         };
+        const std::vector<FlagSpec> live = liveClusterFlags();
+        s.flags.insert(s.flags.begin() + 2, live.begin(), live.end());
         return s;
     }();
     return spec;
@@ -255,7 +293,9 @@ int runShowCommand(std::span<const std::string> args) {
     if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
     auto settings = settingsFrom(std::get<ParsedArgs>(parsed));
     if (!settings) return usageError(settings.error().message);
-    auto shown = load(*settings);
+    auto cluster = loadCluster(settings->source);
+    if (!cluster) return reportLoadError(settings->source, cluster.error());
+    auto shown = indexCluster(*settings, std::move(*cluster));
     if (!shown) return usageError(shown.error().message);
     return ShowRunner(std::move(*settings), std::move(*shown)).run();
 }

@@ -312,6 +312,19 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     };
 
     field("Source:", options.source.empty() ? std::string("-") : options.source);
+    if (options.live) {
+        const LinkState state = options.live->state;
+        const std::string_view style =
+            state == LinkState::Synced ? ansi::green : state == LinkState::Error ? ansi::red : ansi::yellow;
+        label("Live:");
+        styler.append(out, describeLinkState(*options.live), style);
+        out += '\n';
+        for (const std::string& problem : resourceProblems(*options.live)) {
+            out.append(kHeaderLabelWidth, ' ');
+            styler.append(out, "⚠ " + problem, ansi::yellow);
+            out += '\n';
+        }
+    }
     field("Topology:", topologyLine(index.spec()));
     // The label keys in level order: what to put on a node to place it in the hierarchy.
     std::vector<std::string> keys;
@@ -477,6 +490,7 @@ public:
         key(1, "source");
         appendJsonString(m_out, m_options.source);
         m_out += ",\n";
+        if (m_options.live) writeLive(*m_options.live);
         writeTopology();
         writeDomainBody(kRootDomain, 1);
         m_out += "}\n";
@@ -496,6 +510,39 @@ private:
         key(level, name);
         appendInt(m_out, value);
         m_out += last ? "\n" : ",\n";
+    }
+
+    void stringField(int level, std::string_view name, std::string_view value, bool last = false) {
+        key(level, name);
+        appendJsonString(m_out, value);
+        m_out += last ? "\n" : ",\n";
+    }
+
+    void writeLive(const LiveStatus& live) {
+        key(1, "live");
+        m_out += "{\n";
+        stringField(2, "state", linkStateName(live.state));
+        stringField(2, "since", live.since.time_since_epoch().count() == 0 ? std::string() : formatUtc(live.since));
+        stringField(2, "message", live.message);
+        key(2, "resources");
+        m_out += "[\n";
+        for (std::size_t i = 0; i < live.resources.size(); ++i) {
+            const ResourceHealth& r = live.resources[i];
+            indent(3);
+            m_out += "{\"resource\": ";
+            appendJsonString(m_out, r.resource);
+            m_out += ", \"state\": ";
+            appendJsonString(m_out, resourceStateName(r.state));
+            m_out += ", \"objects\": ";
+            appendInt(m_out, static_cast<std::int64_t>(r.objects));
+            m_out += ", \"message\": ";
+            appendJsonString(m_out, r.message);
+            m_out += i + 1 < live.resources.size() ? "},\n" : "}\n";
+        }
+        indent(2);
+        m_out += "]\n";
+        indent(1);
+        m_out += "},\n";
     }
 
     void writeTopology() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/cluster_state.h"
+#include "core/live_status.h"
 #include "core/topology_index.h"
 
 #include <string>
@@ -14,6 +15,7 @@ struct ShowOptions {
     bool color = false;     // ANSI colours (the caller decides whether the terminal wants them)
     int barWidth = 20;      // occupancy bar cells
     bool showNodes = false; // list nodes under the deepest domains shown
+    const LiveStatus* live = nullptr; // a live source's connection state and problems; null otherwise
 };
 
 // The hierarchy as an aligned tree with occupancy bars, for people at a terminal.

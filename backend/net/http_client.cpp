@@ -179,6 +179,7 @@ struct HttpClient::Transfer {
     CURL* easy = nullptr;
     HttpResponse response;
     std::function<bool(std::string_view)> onData; // set: stream(); unset: send() buffers the body
+    std::function<void(long)> onHeaders;
     std::string* errorBody = nullptr;
     bool stoppedByCaller = false;
     bool callbackFailed = false;
@@ -187,13 +188,18 @@ struct HttpClient::Transfer {
 namespace {
 
 size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
-    auto& response = *static_cast<HttpResponse*>(userdata);
+    auto& transfer = *static_cast<HttpClient::Transfer*>(userdata);
+    HttpResponse& response = transfer.response;
     const std::string_view line(data, size * count);
     try {
         if (line.starts_with("HTTP/")) {
             response.headers.clear(); // a new response after `100 Continue` or a proxy's CONNECT
         } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
             response.headers.emplace_back(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+        } else if (trim(line).empty() && transfer.onHeaders) {
+            long status = 0;
+            curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+            if (status >= 200) transfer.onHeaders(status);
         }
     } catch (...) {
         return 0;
@@ -263,10 +269,12 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request) {
     return std::move(transfer.response);
 }
 
-Result<long> HttpClient::stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData) {
+Result<long> HttpClient::stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData,
+                               std::function<void(long status)> onHeaders) {
     m_errorBody.clear();
     Transfer transfer;
     transfer.onData = std::move(onData);
+    transfer.onHeaders = std::move(onHeaders);
     transfer.errorBody = &m_errorBody;
     if (Status status = perform(request, transfer); !status) return status.error();
     return transfer.response.status;
@@ -336,7 +344,7 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     if (headers) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get());
 
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer.response);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
     curl_easy_setopt(
         easy, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* userdata) -> size_t {

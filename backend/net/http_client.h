@@ -76,10 +76,17 @@ public:
 
     Result<HttpResponse> send(const HttpRequest& request);
 
+    // For later requests, e.g. a client certificate an exec credential plugin handed out. libcurl
+    // opens a new connection for a new certificate rather than reuse one made with the old.
+    void setTlsOptions(TlsOptions tls) { m_options.tls = std::move(tls); }
+
     // Streams a 2xx response body to onData as it arrives; returning false stops the transfer
     // cleanly (the result is then the status). The body of any other status is not streamed but
     // kept in errorBody() (first 64 KiB), e.g. for a Kubernetes Status object. Returns the status.
-    Result<long> stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData);
+    // onHeaders, when set, hears the final status as soon as the headers are in: a watch that the
+    // server accepted is established before its first event arrives.
+    Result<long> stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData,
+                        std::function<void(long status)> onHeaders = {});
     const std::string& errorBody() const { return m_errorBody; }
 
     // Aborts the running transfer promptly; this and every later transfer fail with a "cancelled"
@@ -87,9 +94,10 @@ public:
     void cancel();
     void resetCancel();
 
+    struct Transfer; // one transfer's state, shared with libcurl's callbacks; not for users
+
 private:
     struct Handles; // libcurl handles, kept out of the header so users need no curl headers
-    struct Transfer;
     Status perform(const HttpRequest& request, Transfer& transfer);
 
     HttpClientOptions m_options;

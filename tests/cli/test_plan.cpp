@@ -56,7 +56,7 @@ private Q_SLOTS:
         const QString f = QStringLiteral("-f");
         QTest::newRow("no gang") << QStringList{f, kCluster} << "say what to place";
         QTest::newRow("no source") << QStringList{QStringLiteral("--pods"), QStringLiteral("2")}
-                                   << "--demo NAME or -f FILE";
+                                   << "--demo NAME, -f FILE, or a live cluster";
         QTest::newRow("unknown engine") << QStringList{f,
                                                        kCluster,
                                                        QStringLiteral("--pods"),

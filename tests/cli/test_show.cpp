@@ -221,8 +221,8 @@ private Q_SLOTS:
         row("unknown flag", {"show", "--demo", "h100", "--colour"}, "unknown flag --colour");
         row("unknown short flag", {"show", "-x"}, "unknown flag -x");
         row("flag without value", {"show", "--demo"}, "flag --demo needs a value");
-        row("no source", {"show"}, "give either --demo NAME or -f FILE");
-        row("two sources", {"show", "--demo", "h100", "-f", "x.yaml"}, "give either --demo NAME or -f FILE");
+        row("no source", {"show"}, "give one of --demo NAME, -f FILE, or a live cluster");
+        row("two sources", {"show", "--demo", "h100", "-f", "x.yaml"}, "give one of --demo NAME, -f FILE, or a live cluster");
         row("unknown demo", {"show", "--demo", "a100"}, "a100");
         row("bad output", {"show", "--demo", "h100", "-o", "yaml"}, "unsupported output format \"yaml\"");
         row("bad depth", {"show", "--demo", "h100", "--depth", "two"}, "--depth wants a whole number");

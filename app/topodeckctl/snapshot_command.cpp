@@ -1,0 +1,101 @@
+#include "snapshot_command.h"
+
+#include "cluster_input.h"
+#include "terminal.h"
+
+#include "core/snapshot_writer.h"
+#include "core/text_format.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <variant>
+
+namespace topodeck::cli {
+namespace {
+
+std::string count(std::size_t n, std::string_view one, std::string_view many) {
+    return groupThousands(static_cast<std::int64_t>(n)) + ' ' + std::string(n == 1 ? one : many);
+}
+
+// Written beside the target and renamed over it, so a failed or interrupted write never leaves a
+// half file where a good one was.
+Status writeFileAtomically(const std::string& path, std::string_view text) {
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    if (!file) return Error{"cannot write " + temporary + ": " + std::strerror(errno)};
+    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) {
+        const std::string why = std::strerror(errno);
+        std::remove(temporary.c_str());
+        return Error{"cannot write " + path + ": " + why};
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(temporary.c_str());
+        return Error{"cannot write " + path + ": " + why};
+    }
+    return {};
+}
+
+} // namespace
+
+const CommandSpec& snapshotCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "snapshot";
+        s.summary = "Save a live cluster to a file for offline what-if planning";
+        s.description =
+            "Lists a live cluster and writes what topodeck reads of it (nodes, the pods that hold resources,\n"
+            "Kueue and KAI Topologies, Kueue ResourceFlavors, Volcano HyperNodes) as one Kubernetes List in\n"
+            "JSON, the format `-f` reads back: show, plan and the GUI then work on the frozen cluster.\n"
+            "The file is written whole or not at all.";
+        s.usage = "topodeckctl snapshot (--context NAME | --kubeconfig FILE | --in-cluster | --demo NAME | -f FILE)\n"
+                  "                      -o FILE";
+        s.examples = "  topodeckctl snapshot --context prod -o prod-$(date +%F).json\n"
+                     "  topodeckctl plan -f prod-2026-12-01.json --pods 64 --request nvidia.com/gpu=8 --required rack\n";
+        s.flags = liveClusterFlags();
+        s.flags.push_back({"demo", 0, "NAME", "an embedded demo cluster"});
+        s.flags.push_back({"filename", 'f', "FILE", "a snapshot file (re-written in topodeck's form)"});
+        s.flags.push_back({"output", 'o', "FILE", "where to write the snapshot; - for stdout"});
+        return s;
+    }();
+    return spec;
+}
+
+int runSnapshotCommand(std::span<const std::string> args) {
+    auto parsed = parseCommandLine(snapshotCommandSpec(), args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    const ParsedArgs& flags = std::get<ParsedArgs>(parsed);
+    if (!flags.positionals().empty())
+        return usageError("unexpected argument \"" + flags.positionals().front() + "\" (snapshot takes only flags)");
+    const std::string* output = flags.value("output");
+    if (!output || output->empty()) return usageError("snapshot needs -o FILE (or -o - for stdout)");
+    auto source = ClusterSource::fromArgs(flags);
+    if (!source) return usageError(source.error().message);
+    auto loaded = loadCluster(*source);
+    if (!loaded) return reportLoadError(*source, loaded.error());
+    if ((*loaded)->live) (*loaded)->live->stop();
+
+    const ClusterState& state = (*loaded)->state;
+    const std::string json = writeSnapshotJson(state);
+    if (*output == "-") {
+        writeStdout(json);
+    } else if (Status written = writeFileAtomically(*output, json); !written) {
+        return runtimeError(written.error().message);
+    }
+    const std::string summary =
+        count(state.presentNodeCount(), "node", "nodes") + ", " + count(state.podCount(), "pod", "pods") + ", " +
+        count(state.topologies().size(), "Topology", "Topologies") + ", " +
+        count(state.resourceFlavors().size(), "ResourceFlavor", "ResourceFlavors") + ", " +
+        count(state.hyperNodes().size(), "HyperNode", "HyperNodes");
+    const std::string from = source->describe((*loaded)->demo, true, (*loaded)->live.get());
+    std::fprintf(stderr, "%s: %s%s\n", from.c_str(), summary.c_str(),
+                 *output == "-" ? "" : (" written to " + *output).c_str());
+    return kExitOk;
+}
+
+} // namespace topodeck::cli

@@ -1,0 +1,91 @@
+#include "core/live_status.h"
+
+#include <ctime>
+
+namespace topodeck {
+
+namespace {
+
+std::tm utcTime(std::chrono::system_clock::time_point time) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
+    std::tm parts{};
+    gmtime_r(&seconds, &parts);
+    return parts;
+}
+
+std::string clockTime(std::chrono::system_clock::time_point time) {
+    const std::tm parts = utcTime(time);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%H:%M:%S UTC", &parts);
+    return buffer;
+}
+
+} // namespace
+
+std::string_view linkStateName(LinkState state) {
+    switch (state) {
+    case LinkState::Connecting:
+        return "connecting";
+    case LinkState::Synced:
+        return "synced";
+    case LinkState::Reconnecting:
+        return "reconnecting";
+    case LinkState::Stale:
+        return "stale";
+    case LinkState::Error:
+        return "error";
+    }
+    return "unknown";
+}
+
+std::string_view resourceStateName(ResourceHealth::State state) {
+    using State = ResourceHealth::State;
+    switch (state) {
+    case State::Waiting:
+        return "waiting";
+    case State::Listing:
+        return "listing";
+    case State::Synced:
+        return "synced";
+    case State::Reconnecting:
+        return "reconnecting";
+    case State::NotInstalled:
+        return "not installed";
+    case State::Forbidden:
+        return "forbidden";
+    case State::Unauthorized:
+        return "unauthorized";
+    case State::Failing:
+        return "failing";
+    }
+    return "unknown";
+}
+
+std::string formatUtc(std::chrono::system_clock::time_point time) {
+    const std::tm parts = utcTime(time);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &parts);
+    return buffer;
+}
+
+std::string describeLinkState(const LiveStatus& status) {
+    std::string text(linkStateName(status.state));
+    if (status.state == LinkState::Stale) text += " since " + clockTime(status.since);
+    else if (status.state != LinkState::Connecting && status.since.time_since_epoch().count() != 0)
+        text += " at " + clockTime(status.since);
+    if (!status.message.empty()) text += ": " + status.message;
+    return text;
+}
+
+std::vector<std::string> resourceProblems(const LiveStatus& status) {
+    std::vector<std::string> out;
+    for (const ResourceHealth& resource : status.resources) {
+        if (resource.message.empty()) continue;
+        if (resource.state == ResourceHealth::State::Synced || resource.state == ResourceHealth::State::NotInstalled)
+            continue;
+        out.push_back(resource.title + ": " + resource.message);
+    }
+    return out;
+}
+
+} // namespace topodeck

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+// How a live source (a Kubernetes API server, Slurm) is doing as a whole.
+enum class LinkState {
+    Connecting,   // the first list of everything is not complete yet
+    Synced,       // everything listed, every watch running
+    Reconnecting, // a watch was lost and is being re-established; the data may lag
+    Stale,        // reconnecting for longer than the source's patience: the data is as of `since`
+    Error,        // nothing usable: no connection, bad credentials, no permission to list nodes
+};
+
+// One kind of object a live source lists and watches.
+struct ResourceHealth {
+    enum class State {
+        Waiting,      // not asked yet
+        Listing,      // listing (again, after a 410 or a reconnect, when everSynced)
+        Synced,       // listed and watched
+        Reconnecting, // the watch was lost; retrying
+        NotInstalled, // a CRD that the cluster does not have (404 on discovery): simply absent
+        Forbidden,    // 403: no permission to list it
+        Unauthorized, // 401: the server does not accept the credentials
+        Failing,      // the server or the network keeps failing; retrying
+    };
+    std::string resource; // "pods", "topologies.kueue.x-k8s.io"
+    std::string title;    // for people: "pods", "Kueue Topologies"
+    State state = State::Waiting;
+    std::string message;  // what went wrong and what it means, e.g. "no permission to list pods: occupancy unavailable"
+    std::size_t objects = 0;
+    bool required = false; // nothing can be shown without it (nodes)
+    bool everSynced = false;
+    // When the current state began; for a resource that had synced, when it stopped being live.
+    std::chrono::system_clock::time_point since{};
+};
+
+struct LiveStatus {
+    LinkState state = LinkState::Connecting;
+    std::chrono::system_clock::time_point since{}; // when `state` began; for Stale, when the data stopped
+    std::string message;                           // the main problem, or empty
+    std::string origin;                            // e.g. "context prod (https://10.0.0.1:6443)"
+    std::vector<ResourceHealth> resources;
+};
+
+std::string_view linkStateName(LinkState state);              // "synced", "stale", ...
+std::string_view resourceStateName(ResourceHealth::State state); // "forbidden", "not installed", ...
+// "stale since 14:03:07 (UTC)" and the like, one line for people.
+std::string describeLinkState(const LiveStatus& status);
+// The resources with something to say, "pods: no permission to list pods: occupancy unavailable".
+std::vector<std::string> resourceProblems(const LiveStatus& status);
+// An RFC 3339 UTC timestamp, as Kubernetes writes them.
+std::string formatUtc(std::chrono::system_clock::time_point time);
+
+} // namespace topodeck
