@@ -390,8 +390,12 @@ private:
         }
         if (outcome.retryAfter > delay) delay = std::min(outcome.retryAfter, options.backoffMax);
         std::string message = outcome.message;
-        if (state == State::Failing || state == State::Reconnecting || state == State::Unauthorized)
-            message += "; retrying in " + std::to_string((delay.count() + 500) / 1000) + " s";
+        if (state == State::Failing || state == State::Reconnecting || state == State::Unauthorized) {
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, delay < std::chrono::seconds(10) ? "%.1f" : "%.0f",
+                          static_cast<double>(delay.count()) / 1000.0);
+            message += "; retrying in " + std::string(seconds) + " s";
+        }
         if (!stopping()) {
             if (state == State::NotInstalled)
                 spdlog::debug("{}: not installed", m_name);

@@ -1,0 +1,188 @@
+#pragma once
+
+// Shared by the Kubernetes integration tests: a small labelled GPU cluster on a real API server,
+// topodeckctl runs, and a KubeSource followed in-process.
+
+#include "kube_test_cluster.h"
+
+#include "core/cluster_state.h"
+#include "net/kube_source.h"
+
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QString>
+#include <QtCore/QStringList>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+namespace kubetest {
+
+inline constexpr int kNodes = 16;        // gpu-01 .. gpu-16, 4 per rack, 2 racks per block
+inline constexpr int kGpusPerNode = 8;
+inline constexpr int kUsedGpus = 38;     // 4 x 8 (train-a) + 4 (infer-0) + 2 (debug-0)
+inline constexpr int kUnavailableGpus = 16; // gpu-04 NotReady, gpu-08 cordoned
+inline constexpr int kPods = 6;          // bound and not finished
+
+inline std::string nodeName(int i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "gpu-%02d", i);
+    return name;
+}
+inline std::string rackOf(int i) {
+    return "r" + std::to_string((i - 1) / 4 + 1);
+}
+inline std::string blockOf(int i) {
+    return "b" + std::to_string((i - 1) / 8 + 1);
+}
+
+inline const std::string kHyperNodeB2 =
+    R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":"hn-b2"},)"
+    R"("spec":{"tier":2,"tierName":"block","members":[{"type":"HyperNode","selector":{"exactMatch":{"name":"hn-r4"}}}]}})";
+
+// The CRDs, the nodes, the pods and the topology objects every Kubernetes test starts from.
+inline topodeck::Status populate(KubeTestCluster& cluster) {
+    using topodeck::Status;
+    if (Status s = cluster.installCrd("kueue.x-k8s.io", "topologies", "Topology", {"v1beta1", "v1alpha1"}); !s) return s;
+    if (Status s = cluster.installCrd("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor", {"v1beta1"}); !s) return s;
+    if (Status s = cluster.installCrd("kai.scheduler", "topologies", "Topology", {"v1alpha1"}); !s) return s;
+    if (Status s = cluster.installCrd("topology.volcano.sh", "hypernodes", "HyperNode", {"v1alpha1"}); !s) return s;
+    for (int i = 1; i <= kNodes; ++i) {
+        const std::map<std::string, std::string> labels = {{"example.com/block", blockOf(i)},
+                                                           {"example.com/rack", rackOf(i)},
+                                                           {"kubernetes.io/hostname", nodeName(i)},
+                                                           {"nvidia.com/gpu.clique", "clique-" + rackOf(i)},
+                                                           {"pool", "gpu"}};
+        if (Status s = cluster.expect("POST", "/api/v1/nodes", nodeJson(nodeName(i), labels, kGpusPerNode, i != 4, i == 8));
+            !s)
+            return s;
+    }
+    const std::vector<std::tuple<std::string, std::string, int, std::string>> pods = {
+        {"train-a-0", "gpu-01", 8, "train-a"}, {"train-a-1", "gpu-02", 8, "train-a"},
+        {"train-a-2", "gpu-03", 8, "train-a"}, {"train-a-3", "gpu-05", 8, "train-a"},
+        {"infer-0", "gpu-09", 4, "infer"},     {"debug-0", "gpu-10", 2, ""},
+        {"done-0", "gpu-11", 8, "done"}};
+    for (const auto& [name, node, gpus, job] : pods)
+        if (Status s = cluster.expect("POST", "/api/v1/namespaces/default/pods", podJson("default", name, node, gpus, job)); !s)
+            return s;
+    // A finished pod holds nothing, and the source does not even list it.
+    if (Status s = cluster.patch("/api/v1/namespaces/default/pods/done-0/status", R"({"status":{"phase":"Succeeded"}})"); !s)
+        return s;
+    // A pod the scheduler has not placed: not bound, not listed.
+    if (Status s = cluster.expect("POST", "/api/v1/namespaces/default/pods",
+                                  R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending-0"},)"
+                                  R"("spec":{"containers":[{"name":"c","image":"x"}]}})");
+        !s)
+        return s;
+    const std::vector<std::pair<std::string, std::string>> objects = {
+        {"/apis/kueue.x-k8s.io/v1beta1/topologies",
+         R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Topology","metadata":{"name":"gpu-topology"},)"
+         R"("spec":{"levels":[{"nodeLabel":"example.com/block"},{"nodeLabel":"example.com/rack"},)"
+         R"({"nodeLabel":"kubernetes.io/hostname"}]}})"},
+        {"/apis/kueue.x-k8s.io/v1beta1/resourceflavors",
+         R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ResourceFlavor","metadata":{"name":"h100"},)"
+         R"("spec":{"nodeLabels":{"pool":"gpu"},"topologyName":"gpu-topology"}})"},
+        {"/apis/kai.scheduler/v1alpha1/topologies",
+         R"({"apiVersion":"kai.scheduler/v1alpha1","kind":"Topology","metadata":{"name":"kai-topology"},)"
+         R"("spec":{"levels":[{"nodeLabel":"example.com/block"},{"nodeLabel":"example.com/rack"}]}})"},
+        {"/apis/topology.volcano.sh/v1alpha1/hypernodes",
+         R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":"hn-r4"},)"
+         R"("spec":{"tier":1,"tierName":"rack","members":[{"type":"Node","selector":{"regexMatch":{"pattern":"^gpu-1[3-6]$"}}}]}})"},
+        {"/apis/topology.volcano.sh/v1alpha1/hypernodes", kHyperNodeB2},
+    };
+    for (const auto& [path, body] : objects)
+        if (Status s = cluster.expect("POST", path, body); !s) return s;
+    return {};
+}
+
+struct CtlRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+    QString describe() const {
+        return QStringLiteral("exit %1\nstderr: %2\nstdout: %3")
+            .arg(exitCode)
+            .arg(QString::fromUtf8(err).trimmed(), QString::fromUtf8(out.left(2000)).trimmed());
+    }
+};
+
+inline CtlRun runCtl(const QStringList& args, int timeoutMs = 60000) {
+    QProcess process;
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start(QStringLiteral(TOPODECKCTL_PATH), args);
+    CtlRun run;
+    if (!process.waitForStarted(10000)) return run;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+// A KubeSource applied to a ClusterState on the test's thread, with every event kept for checks.
+class FollowedSource {
+public:
+    FollowedSource(topodeck::KubeConnection connection, topodeck::KubeSourceOptions options = {})
+        : m_source(std::move(connection), topodeck::ExecEnvironment{}, options) {
+        m_source.start([] {});
+    }
+    ~FollowedSource() { m_source.stop(); }
+
+    // Applies what arrived; true once `done(state)` holds, false after `timeout`.
+    bool waitUntil(const std::function<bool(const topodeck::ClusterState&)>& done,
+                   std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (true) {
+            pump();
+            if (done(state)) return true;
+            if (std::chrono::steady_clock::now() >= deadline) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    bool waitForStatus(topodeck::LinkState wanted, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (m_source.status().state != wanted) {
+            pump();
+            if (std::chrono::steady_clock::now() >= deadline) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        pump();
+        return true;
+    }
+    void pump() {
+        for (topodeck::ClusterEvent& event : m_source.takeEvents()) {
+            events.push_back(event);
+            (void)state.apply(std::move(event));
+        }
+    }
+    topodeck::LiveStatus status() const { return m_source.status(); }
+    topodeck::ResourceHealth resource(const std::string& name) const {
+        for (const topodeck::ResourceHealth& r : m_source.status().resources)
+            if (r.resource == name) return r;
+        return {};
+    }
+
+    topodeck::ClusterState state;
+    std::vector<topodeck::ClusterEvent> events;
+
+private:
+    topodeck::KubeSource m_source;
+};
+
+// GPUs requested by the pods bound to present nodes.
+inline long long usedGpus(const topodeck::ClusterState& state) {
+    long long used = 0;
+    for (topodeck::NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const topodeck::NodeRecord& record = state.record(id);
+        if (record.present) used += record.usage.requested.get("nvidia.com/gpu").value();
+    }
+    return used;
+}
+
+} // namespace kubetest
