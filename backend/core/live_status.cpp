@@ -55,6 +55,8 @@ std::string_view resourceStateName(ResourceHealth::State state) {
         return "forbidden";
     case State::Unauthorized:
         return "unauthorized";
+    case State::Unreachable:
+        return "unreachable";
     case State::Failing:
         return "failing";
     }

@@ -27,7 +27,8 @@ struct ResourceHealth {
         NotInstalled, // a CRD that the cluster does not have (404 on discovery): simply absent
         Forbidden,    // 403: no permission to list it
         Unauthorized, // 401: the server does not accept the credentials
-        Failing,      // the server or the network keeps failing; retrying
+        Unreachable,  // no answer at all (connection refused, TLS, timeout) before it ever synced; retrying
+        Failing,      // the server answers with errors (5xx, 429, unreadable data); retrying
     };
     std::string resource; // "pods", "topologies.kueue.x-k8s.io"
     std::string title;    // for people: "pods", "Kueue Topologies"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstring>
 
 namespace topodeck {
@@ -240,8 +241,13 @@ std::string failureMessage(CURL* easy, CURLcode code, const char* errorBuffer, c
 } // namespace
 
 HttpClient::HttpClient(HttpClientOptions options) : m_options(std::move(options)), m_handles(new Handles) {
-    // Magic statics make the one-time global init thread-safe.
-    static const bool initialised = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    // Magic statics make the one-time global init thread-safe. A peer that closes a TLS
+    // connection makes OpenSSL's write raise SIGPIPE, which would end the whole process (libcurl
+    // does not guard against it with CURLOPT_NOSIGNAL): every client of this class wants it off.
+    static const bool initialised = [] {
+        std::signal(SIGPIPE, SIG_IGN);
+        return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    }();
     if (!initialised) return;
     m_handles->multi = curl_multi_init();
     m_handles->easy = curl_easy_init();

@@ -225,7 +225,10 @@ private:
         status.since = m_syncedAt;
         for (const ResourceHealth& r : status.resources) {
             LinkState state = LinkState::Synced;
-            if (r.state == State::Unauthorized || (r.required && (r.state == State::Forbidden || (r.state == State::Failing && !r.everSynced))))
+            // Nothing to show, and no reason to think waiting helps: credentials, permissions, or
+            // no server to talk to. A server that answers with errors may recover: connecting.
+            if (r.state == State::Unauthorized ||
+                (r.required && (r.state == State::Forbidden || (r.state == State::Unreachable && !r.everSynced))))
                 state = LinkState::Error;
             else if (r.state == State::Synced || r.state == State::NotInstalled || r.state == State::Forbidden)
                 continue; // a forbidden resource other than nodes is a problem of its own; the rest is live
@@ -360,7 +363,8 @@ public:
 
 private:
     struct Outcome {
-        enum Kind { Done, Relist, Retry, Forbidden, NotInstalled, Unauthorized } kind = Done;
+        // Retry: the server answered with an error; Unreachable: no answer (connection, TLS, timeout).
+        enum Kind { Done, Relist, Retry, Unreachable, Forbidden, NotInstalled, Unauthorized } kind = Done;
         std::string message;
         milliseconds retryAfter{0};
     };
@@ -385,12 +389,16 @@ private:
         case Outcome::Unauthorized:
             state = State::Unauthorized;
             break;
+        case Outcome::Unreachable:
+            if (!m_synced) state = State::Unreachable;
+            break;
         default:
             break;
         }
         if (outcome.retryAfter > delay) delay = std::min(outcome.retryAfter, options.backoffMax);
         std::string message = outcome.message;
-        if (state == State::Failing || state == State::Reconnecting || state == State::Unauthorized) {
+        if (state == State::Failing || state == State::Unreachable || state == State::Reconnecting ||
+            state == State::Unauthorized) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, delay < std::chrono::seconds(10) ? "%.1f" : "%.0f",
                           static_cast<double>(delay.count()) / 1000.0);
@@ -400,7 +408,7 @@ private:
             if (state == State::NotInstalled)
                 spdlog::debug("{}: not installed", m_name);
             else
-                spdlog::warn("{}: {}", m_name, message);
+                spdlog::info("{}: {}", m_name, message);
         }
         m_source.report(m_index, state, std::move(message));
         return m_source.sleep(delay, m_index);
@@ -437,7 +445,7 @@ private:
         const milliseconds timeout = m_source.m_options.requestTimeout;
         Result<HttpResponse> groupResponse = m_client.get("/apis/" + group, timeout);
         if (!groupResponse) {
-            wait({Outcome::Retry, groupResponse.error().message, milliseconds(0)});
+            wait({Outcome::Unreachable, groupResponse.error().message, milliseconds(0)});
             return false;
         }
         if (groupResponse->status != 200) {
@@ -509,7 +517,7 @@ private:
             if (!continueToken.empty()) query += "&continue=" + urlEncode(continueToken);
             if (query.size() > 1 && query[1] == '&') query.erase(1, 1);
             Result<HttpResponse> response = m_client.get(m_path + (query.size() > 1 ? query : ""), options.requestTimeout);
-            if (!response) return {Outcome::Retry, response.error().message, milliseconds(0)};
+            if (!response) return {Outcome::Unreachable, response.error().message, milliseconds(0)};
             if (response->status == 410 && !continueToken.empty()) {
                 // The continue token expired (etcd compacted past it): start over, as a new pass
                 // so that what only the abandoned pass saw is not kept; after two such restarts
@@ -590,7 +598,7 @@ private:
         });
         if (!status) {
             if (outcome.kind != Outcome::Done) return outcome;
-            return {Outcome::Retry, "watch lost: " + status.error().message, milliseconds(0)};
+            return {Outcome::Unreachable, "watch lost: " + status.error().message, milliseconds(0)};
         }
         if (outcome.kind != Outcome::Done) return outcome;
         if (*status == 410) return {Outcome::Relist, "410 Gone: resourceVersion " + m_resourceVersion + " is too old", milliseconds(0)};

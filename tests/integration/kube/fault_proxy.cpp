@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <functional>
 
@@ -176,6 +177,8 @@ int connectLoopback(int port) {
 } // namespace
 
 FaultProxy::FaultProxy(Options options) : m_options(std::move(options)) {
+    std::signal(SIGPIPE, SIG_IGN); // a client that goes away mid-write must not end the test
+
     SSL_CTX* server = SSL_CTX_new(TLS_server_method());
     SSL_CTX* client = SSL_CTX_new(TLS_client_method());
     m_serverContext = server;

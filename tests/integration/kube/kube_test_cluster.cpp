@@ -9,6 +9,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <spdlog/cfg/env.h>
+#include <spdlog/spdlog.h>
+
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -42,6 +45,9 @@ bool kubeTestsRequired() {
 }
 
 std::unique_ptr<KubeTestCluster> KubeTestCluster::start(QString& why) {
+    // The sources report every reconnect at info; tests provoke hundreds. SPDLOG_LEVEL=info shows them.
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::cfg::load_env_levels();
     for (const char* tool : {"etcd", "openssl", "curl", "etcdctl"}) {
         if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty()) {
             why = QStringLiteral("%1 is not installed (installer/install-deps.sh installs it)").arg(QLatin1String(tool));

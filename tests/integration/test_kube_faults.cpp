@@ -1,0 +1,331 @@
+// The KubeSource (and topodeckctl) against a real kube-apiserver through FaultProxy: dropped
+// watches, 410 Gone injected and from real etcd compaction (a watch from a compacted
+// resourceVersion, an expired continue token), 5xx, slow answers, 403, and the server gone for a
+// while. After each, the source's state must equal the server's, no event may be applied twice
+// (a reconnect without changes emits nothing), and the status must say what happened.
+
+#include "fault_proxy.h"
+#include "kube_test_support.h"
+
+#include "net/kubeconfig.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <set>
+
+using namespace topodeck;
+using namespace kubetest;
+using namespace std::chrono_literals;
+
+namespace {
+
+// What a ClusterState holds, comparable: nodes with labels and readiness, pods with their node
+// and GPUs, topology objects by name.
+std::set<std::string> contentOf(const ClusterState& state) {
+    std::set<std::string> out;
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (!record.present) continue;
+        std::string line = "node " + record.node->name + (record.node->ready ? " ready" : " not-ready") +
+                           (record.node->unschedulable ? " cordoned" : "");
+        for (const auto& [key, value] : record.node->labels) line += ' ' + key + '=' + value;
+        out.insert(line);
+    }
+    state.forEachPod([&](const Pod& pod) {
+        out.insert("pod " + pod.nameSpace + '/' + pod.name + " on " + pod.nodeName + ' ' +
+                   std::to_string(pod.requests.get("nvidia.com/gpu").value()));
+    });
+    for (const auto& [name, spec] : state.topologies()) out.insert("topology " + spec.origin + '/' + name);
+    for (const auto& [name, hyperNode] : state.hyperNodes()) out.insert("hypernode " + name);
+    for (const auto& [name, flavor] : state.resourceFlavors()) out.insert("flavor " + name);
+    return out;
+}
+
+QString describe(const std::set<std::string>& a, const std::set<std::string>& b) {
+    QString text;
+    for (const std::string& line : a)
+        if (!b.count(line)) text += QStringLiteral("\n  only followed: ") + QString::fromStdString(line);
+    for (const std::string& line : b)
+        if (!a.count(line)) text += QStringLiteral("\n  only on the server: ") + QString::fromStdString(line);
+    return text;
+}
+
+} // namespace
+
+class TestKubeFaults : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QString why;
+        m_cluster = KubeTestCluster::start(why);
+        if (!m_cluster) {
+            if (kubeTestsRequired()) QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+        const Status populated = populate(*m_cluster);
+        QVERIFY2(populated.ok(), populated.ok() ? "" : populated.error().message.c_str());
+        m_proxy = std::make_unique<FaultProxy>(FaultProxy::Options{m_cluster->port(), m_cluster->value("CA"),
+                                                                  m_cluster->value("SERVER_CERT"),
+                                                                  m_cluster->value("SERVER_KEY")});
+        QVERIFY(m_proxy->ok());
+        Result<Kubeconfig> config = loadKubeconfig(KubeconfigLocation{m_cluster->value("KUBECONFIG"), {}, {}});
+        QVERIFY(config.ok());
+        Result<KubeConnection> direct = resolveKubeContext(*config, "admin");
+        QVERIFY(direct.ok());
+        m_direct = *direct;
+        m_proxied = *direct;
+        m_proxied.server = m_proxy->url();
+    }
+
+    void cleanupTestCase() {
+        m_proxy.reset();
+        m_cluster.reset();
+    }
+
+    void init() {
+        m_proxy->refuseConnections(false);
+        m_proxy->holdWatches(false);
+        m_proxy->resume();
+    }
+
+    // Watches dropped mid-stream, again and again while the cluster changes: nothing is lost,
+    // and a reconnect after which nothing changed applies nothing.
+    void droppedWatchesLoseNothing() {
+        FollowedSource followed(m_proxied, fastOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        for (int round = 0; round < 5; ++round) {
+            const std::string pod = "drop-" + std::to_string(round);
+            QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", pod, "gpu-14", 1)).ok());
+            m_proxy->dropWatches();
+            QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", "{\"metadata\":{\"labels\":{\"round\":\"" + std::to_string(round) + "\"}}}").ok());
+            if (round > 0) {
+                const std::string gone = "drop-" + std::to_string(round - 1);
+                QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/" + gone + "?gracePeriodSeconds=0").ok());
+            }
+        }
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_proxy->count("watch=1") >= 5 * 2);
+
+        // Quiet now: drop again; the watches resume where they were and bring nothing new.
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        const std::size_t before = followed.events.size();
+        const int watches = m_proxy->count("watch=1");
+        m_proxy->dropWatches();
+        QTRY_VERIFY_WITH_TIMEOUT(m_proxy->count("watch=1") >= watches + 6, 20000); // all six back
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        followed.pump();
+        QCOMPARE(followed.events.size(), before);
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/drop-4?gracePeriodSeconds=0").ok());
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"metadata":{"labels":{"round":null}}})").ok());
+    }
+
+    // A 410 on a watch (injected) makes the source relist: it emits exactly what changed while
+    // it was away, and deletes what vanished.
+    void injectedGoneRelistsExactlyTheChanges() {
+        FollowedSource followed(m_proxied, fastOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        m_proxy->refuseConnections(true);
+        m_proxy->dropWatches();
+        QTRY_COMPARE_WITH_TIMEOUT(m_proxy->watchesOpen(), 0, 10000);
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/debug-0?gracePeriodSeconds=0").ok());
+        QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", "gone-1", "gpu-16", 4)).ok());
+        m_proxy->expireNextWatch("GET /api/v1/pods?watch=1");
+        const int podLists = m_proxy->count("GET /api/v1/pods?limit=");
+        const std::size_t before = followed.events.size();
+        m_proxy->refuseConnections(false);
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QCOMPARE(m_proxy->count("GET /api/v1/pods?limit="), podLists + 1); // one relist
+        // The relist brought two pod events, not the other pods again.
+        int podEvents = 0;
+        for (std::size_t i = before; i < followed.events.size(); ++i)
+            if (std::holds_alternative<PodUpserted>(followed.events[i]) || std::holds_alternative<PodDeleted>(followed.events[i]))
+                ++podEvents;
+        QCOMPARE(podEvents, 2);
+        restoreDebugPod();
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/gone-1?gracePeriodSeconds=0").ok());
+    }
+
+    // A real 410: etcd compacted past the pod watch's resourceVersion while it was away (pods
+    // are watched from etcd itself on the test server).
+    void compactionGoneRelists() {
+        FollowedSource followed(m_proxied, fastOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        m_proxy->refuseConnections(true);
+        m_proxy->dropWatches();
+        QTRY_COMPARE_WITH_TIMEOUT(m_proxy->watchesOpen(), 0, 10000);
+        QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", "compacted-1", "gpu-16", 2)).ok());
+        QVERIFY(m_cluster->patch("/api/v1/namespaces/default/pods/debug-0/status", R"({"status":{"phase":"Failed"}})").ok());
+        const Status compacted = m_cluster->compact();
+        QVERIFY2(compacted.ok(), compacted.ok() ? "" : compacted.error().message.c_str());
+        const int podLists = m_proxy->count("GET /api/v1/pods?limit=");
+        m_proxy->refuseConnections(false);
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QCOMPARE(m_proxy->count("GET /api/v1/pods?limit="), podLists + 1);
+        QVERIFY(followed.state.findPod("default", "compacted-1"));
+        QVERIFY(!followed.state.findPod("default", "debug-0")); // Failed: no longer holds its GPUs
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/compacted-1?gracePeriodSeconds=0").ok());
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/debug-0?gracePeriodSeconds=0").ok());
+        restoreDebugPod();
+    }
+
+    // A real expired continue token: the list of pods is paged two at a time, and etcd is
+    // compacted between two pages. The source starts the list over and ends with the truth.
+    void expiredContinueTokenRestartsTheList() {
+        KubeSourceOptions options = fastOptions();
+        options.pageSize = 2;
+        m_proxy->pauseNext("GET /api/v1/pods?limit=2&fieldSelector");
+        m_proxy->pauseNext("continue=");
+        FollowedSource followed(m_proxied, options);
+        // The first page is held back; let it through, then hold the second.
+        QTRY_VERIFY_WITH_TIMEOUT(m_proxy->count("GET /api/v1/pods?limit=2") >= 1, 10000);
+        m_proxy->resume();
+        m_proxy->pauseNext("continue=");
+        QTRY_VERIFY_WITH_TIMEOUT(m_proxy->count("continue=") >= 1, 10000);
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"metadata":{"labels":{"paged":"yes"}}})").ok());
+        QVERIFY(m_cluster->compact().ok());
+        m_proxy->resume();
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_proxy->count("GET /api/v1/pods?limit=2&fieldSelector") >= 2); // started over
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"metadata":{"labels":{"paged":null}}})").ok());
+    }
+
+    // 5xx on the first lists: Connecting with the reason, then synced.
+    void serverErrorsAreRetried() {
+        m_proxy->failNext("GET /api/v1/nodes?limit", 503, 3);
+        m_proxy->failNext("GET /apis/kueue.x-k8s.io", 500, 2);
+        FollowedSource followed(m_proxied, fastOptions());
+        bool sawReason = false;
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            const LiveStatus status = followed.status();
+            sawReason = sawReason || status.message.find("503 Service Unavailable") != std::string::npos;
+            return status.state == LinkState::Synced;
+        }));
+        QVERIFY(sawReason);
+        QVERIFY(m_proxy->count("GET /api/v1/nodes?limit") >= 4); // three 503s, then the list
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+
+        // And a watch that fails to come back twice.
+        m_proxy->failNext("watch=1", 500, 2);
+        m_proxy->dropWatches();
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-14", R"({"metadata":{"labels":{"after5xx":"yes"}}})").ok());
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-14", R"({"metadata":{"labels":{"after5xx":null}}})").ok());
+    }
+
+    // A list answer slower than the request timeout is abandoned and asked again.
+    void slowAnswersTimeOutAndRetry() {
+        KubeSourceOptions options = fastOptions();
+        options.requestTimeout = 1500ms;
+        m_proxy->delayNext("GET /api/v1/nodes?limit", 4000ms);
+        FollowedSource followed(m_proxied, options);
+        QVERIFY(followed.waitForStatus(LinkState::Synced, 30s));
+        QVERIFY(m_proxy->count("GET /api/v1/nodes?limit") >= 2);
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+    }
+
+    // 403 for one resource: that resource says so, the rest is synced.
+    void forbiddenResourceIsAState() {
+        m_proxy->failNext("GET /apis/kueue.x-k8s.io/v1beta1/resourceflavors?limit", 403, 1);
+        FollowedSource followed(m_proxied, fastOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        const ResourceHealth flavors = followed.resource("resourceflavors.kueue.x-k8s.io");
+        QCOMPARE(flavors.state, ResourceHealth::State::Forbidden);
+        QCOMPARE(QString::fromStdString(flavors.message), QStringLiteral("no permission to list Kueue ResourceFlavors: flavors unknown"));
+        QVERIFY(followed.state.resourceFlavors().empty());
+        QVERIFY(followed.state.presentNodeCount() == std::size_t(kNodes));
+    }
+
+    // The server away: reconnecting, then stale since the moment it went; back: synced, with
+    // what changed meanwhile.
+    void serverAwayIsStaleThenRecovers() {
+        KubeSourceOptions options = fastOptions();
+        options.staleAfter = 1500ms;
+        FollowedSource followed(m_proxied, options);
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        const auto lost = std::chrono::system_clock::now();
+        m_proxy->refuseConnections(true);
+        m_proxy->dropWatches();
+        QVERIFY(followed.waitForStatus(LinkState::Reconnecting, 5s));
+        QVERIFY(followed.waitForStatus(LinkState::Stale, 10s));
+        const LiveStatus stale = followed.status();
+        QVERIFY(stale.since >= lost - 1s && stale.since <= lost + 2s);
+        QVERIFY2(describeLinkState(stale).starts_with("stale since "), describeLinkState(stale).c_str());
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"spec":{"unschedulable":true}})").ok());
+        m_proxy->refuseConnections(false);
+        QVERIFY(followed.waitForStatus(LinkState::Synced, 30s));
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"spec":{"unschedulable":false}})").ok());
+    }
+
+    // A CRD installed while watching is found; one removed takes its objects with it.
+    void crdsComeAndGo() {
+        KubeSourceOptions options = fastOptions();
+        options.rediscoverEvery = 500ms;
+        FollowedSource followed(m_direct, options);
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QCOMPARE(followed.state.hyperNodes().size(), std::size_t(2));
+        QVERIFY(m_cluster->removeCrd("topology.volcano.sh", "hypernodes").ok());
+        QVERIFY(followed.waitUntil([](const ClusterState& s) { return s.hyperNodes().empty(); }));
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            return followed.resource("hypernodes.topology.volcano.sh").state == ResourceHealth::State::NotInstalled;
+        }));
+        QCOMPARE(followed.status().state, LinkState::Synced); // absent is not a problem
+        QVERIFY(m_cluster->installCrd("topology.volcano.sh", "hypernodes", "HyperNode", {"v1alpha1"}).ok());
+        QVERIFY(m_cluster->expect("POST", "/apis/topology.volcano.sh/v1alpha1/hypernodes", kHyperNodeB2).ok());
+        QVERIFY(followed.waitUntil([](const ClusterState& s) { return s.hyperNodes().size() == 1; }));
+    }
+
+    // topodeckctl through the proxy shrugs off a failing first list too.
+    void showThroughFaults() {
+        QTemporaryDir dir;
+        const std::string kubeconfig = m_cluster->writeKubeconfig(dir.path().toStdString(), "proxied", "admin", m_proxy->url());
+        m_proxy->failNext("GET /api/v1/pods?limit", 502, 2);
+        const CtlRun run = runCtl({QStringLiteral("show"), QStringLiteral("--kubeconfig"), QString::fromStdString(kubeconfig),
+                                   QStringLiteral("--levels"), QStringLiteral("example.com/rack"), QStringLiteral("-o"),
+                                   QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json().value(QStringLiteral("gpus_used")).toInt(), kUsedGpus);
+        QVERIFY(m_proxy->count("GET /api/v1/pods?limit") >= 3);
+    }
+
+private:
+    static KubeSourceOptions fastOptions() {
+        KubeSourceOptions options;
+        options.backoffInitial = 100ms;
+        options.backoffMax = 1000ms;
+        options.requestTimeout = 10000ms;
+        return options;
+    }
+
+    // The followed state ends equal to a fresh list of the server (within 20 s).
+    bool converges(FollowedSource& followed) {
+        FollowedSource truth(m_direct);
+        if (!truth.waitForStatus(LinkState::Synced)) {
+            m_lastDifference = QStringLiteral("the direct source did not sync");
+            return false;
+        }
+        const std::set<std::string> expected = contentOf(truth.state);
+        const bool same = followed.waitUntil([&](const ClusterState& s) { return contentOf(s) == expected; });
+        m_lastDifference = same ? QString() : describe(contentOf(followed.state), expected);
+        return same;
+    }
+
+    void restoreDebugPod() {
+        Result<HttpResponse> pod = m_cluster->call("GET", "/api/v1/namespaces/default/pods/debug-0");
+        QVERIFY(pod.ok());
+        if (pod->status == 404)
+            QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", "debug-0", "gpu-10", 2)).ok());
+    }
+
+    std::unique_ptr<KubeTestCluster> m_cluster;
+    std::unique_ptr<FaultProxy> m_proxy;
+    KubeConnection m_direct;
+    KubeConnection m_proxied;
+    QString m_lastDifference;
+};
+
+QTEST_GUILESS_MAIN(TestKubeFaults)
+#include "test_kube_faults.moc"
