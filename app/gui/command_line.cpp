@@ -21,6 +21,21 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         {QStringLiteral("f"), QStringLiteral("file")},
         QCoreApplication::translate("CommandLine", "Open a snapshot file (kubectl get nodes,pods -A -o yaml|json)."),
         QStringLiteral("file"));
+    const QCommandLineOption contextOption(
+        QStringLiteral("context"),
+        QCoreApplication::translate("CommandLine",
+                                    "Connect to this kubeconfig context (repeat for several clusters, one window "
+                                    "each)."),
+        QStringLiteral("name"));
+    const QCommandLineOption kubeconfigOption(
+        QStringLiteral("kubeconfig"),
+        QCoreApplication::translate("CommandLine",
+                                    "Read only this kubeconfig (default: KUBECONFIG, else ~/.kube/config); with no "
+                                    "--context, its current context."),
+        QStringLiteral("file"));
+    const QCommandLineOption inClusterOption(
+        QStringLiteral("in-cluster"),
+        QCoreApplication::translate("CommandLine", "Connect with this pod's service account."));
     const QCommandLineOption levelsOption(
         QStringLiteral("levels"),
         QCoreApplication::translate("CommandLine",
@@ -52,8 +67,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
-    parser.addOptions({demoOption, fileOption, levelsOption, topologyOption, gpuResourcesOption, simulateOption,
-                       screenshotOption, selectOption});
+    parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption, levelsOption,
+                       topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -74,8 +89,15 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         return Outcome::Error;
     }
     const bool fileGiven = parser.isSet(fileOption) || !positional.isEmpty();
-    if (parser.isSet(demoOption) && fileGiven) {
-        m_message = QCoreApplication::translate("CommandLine", "give either --demo or --file, not both");
+    const bool liveGiven = parser.isSet(contextOption) || parser.isSet(kubeconfigOption) || parser.isSet(inClusterOption);
+    if (int(parser.isSet(demoOption)) + int(fileGiven) + int(liveGiven) > 1) {
+        m_message = QCoreApplication::translate("CommandLine",
+                                                "give one of --demo, --file or a live cluster (--context, --kubeconfig, "
+                                                "--in-cluster)");
+        return Outcome::Error;
+    }
+    if (parser.isSet(inClusterOption) && (parser.isSet(contextOption) || parser.isSet(kubeconfigOption))) {
+        m_message = QCoreApplication::translate("CommandLine", "--in-cluster takes no --context or --kubeconfig");
         return Outcome::Error;
     }
     if (parser.isSet(levelsOption) && parser.isSet(topologyOption)) {
@@ -89,7 +111,24 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         m_options.file = parser.isSet(fileOption) ? parser.value(fileOption) : positional.constFirst();
         m_options.demo.clear();
     }
-    if (m_options.demo.isEmpty() && m_options.file.isEmpty()) {
+    if (liveGiven) {
+        m_options.demo.clear();
+        m_options.inCluster = parser.isSet(inClusterOption);
+        m_options.kubeconfig = parser.value(kubeconfigOption);
+        for (const QString& context : parser.values(contextOption)) {
+            if (context.trimmed().isEmpty()) {
+                m_message = QCoreApplication::translate("CommandLine", "--context needs a name");
+                return Outcome::Error;
+            }
+            m_options.contexts << context.trimmed();
+        }
+        if (parser.isSet(kubeconfigOption) && m_options.kubeconfig.isEmpty()) {
+            m_message = QCoreApplication::translate("CommandLine", "--kubeconfig needs a file");
+            return Outcome::Error;
+        }
+        if (m_options.contexts.isEmpty() && !m_options.inCluster) m_options.contexts << QString(); // the current one
+    }
+    if (m_options.demo.isEmpty() && m_options.file.isEmpty() && !m_options.live()) {
         m_message = QCoreApplication::translate("CommandLine", "--demo needs a name (gb200, h100 or scale:N)");
         return Outcome::Error;
     }

@@ -8,14 +8,21 @@ namespace topodeck {
 
 // What the topodeck GUI was asked to do at start.
 struct LaunchOptions {
-    QString demo = QStringLiteral("gb200"); // used when no file is given
+    QString demo = QStringLiteral("gb200"); // used when no file or live cluster is given
     QString file;
+    // Live Kubernetes clusters, one window each: kubeconfig contexts (an empty name: the current
+    // one), or the pod's service account.
+    QStringList contexts;
+    QString kubeconfig;
+    bool inCluster = false;
     QString topology;     // a topology object's name from the file
     QStringList levels;   // node-label keys, top level first
     QString gpuResources; // resource names counted as GPUs, comma separated; empty = nvidia.com/gpu
     bool simulate = false;
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there
+
+    bool live() const { return !contexts.isEmpty() || inCluster; }
 };
 
 // The GUI's command line (QCommandLineParser), parsed without exiting so that it can be tested.

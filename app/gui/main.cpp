@@ -30,7 +30,18 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     const std::string ctl = (error ? std::filesystem::path(".") : self.parent_path()) / "topodeckctl";
     std::vector<std::string> args{ctl, "show"};
-    if (!options.file.isEmpty()) {
+    if (options.inCluster) {
+        args.push_back("--in-cluster");
+    } else if (options.live()) {
+        if (!options.contexts.value(0).isEmpty()) args.insert(args.end(), {"--context", options.contexts[0].toStdString()});
+        if (!options.kubeconfig.isEmpty()) args.insert(args.end(), {"--kubeconfig", options.kubeconfig.toStdString()});
+        // The current context of the usual kubeconfig, as kubectl would pick it.
+        if (options.contexts.value(0).isEmpty() && options.kubeconfig.isEmpty()) {
+            const QByteArray env = qgetenv("KUBECONFIG");
+            const std::string home = qEnvironmentVariable("HOME").toStdString() + "/.kube/config";
+            args.insert(args.end(), {"--kubeconfig", env.isEmpty() ? home : env.split(':').constFirst().toStdString()});
+        }
+    } else if (!options.file.isEmpty()) {
         args.insert(args.end(), {"-f", options.file.toStdString()});
     } else {
         args.insert(args.end(), {"--demo", options.demo.toStdString()});
@@ -116,5 +127,15 @@ int main(int argc, char** argv) {
     }
     window.open(options);
     window.show();
+    // Every further cluster in a window of its own.
+    for (qsizetype i = 1; i < options.contexts.size(); ++i) {
+        topodeck::LaunchOptions one = options;
+        one.contexts = QStringList{options.contexts[i]};
+        one.select.clear();
+        auto* more = new topodeck::MainWindow;
+        more->setAttribute(Qt::WA_DeleteOnClose);
+        more->open(one);
+        more->show();
+    }
     return QApplication::exec();
 }

@@ -5,7 +5,9 @@
 #include "session/cluster_session.h"
 #include "views/details_panel.h"
 #include "views/map_legend.h"
+#include "views/connect_dialog.h"
 #include "views/occupancy_bar_delegate.h"
+#include "views/source_status_label.h"
 #include "views/topology_map_view.h"
 
 #include <QAction>
@@ -46,7 +48,8 @@ constexpr int kMaxTreeWidth = 620;
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new ClusterSession(this)) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_session(new ClusterSession(this)), m_launch(new LaunchOptions) {
     setWindowTitle(tr("topodeck"));
     buildPages();
     buildActions();
@@ -56,7 +59,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Clu
     resize(1400, 900);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    delete m_launch;
+}
 
 void MainWindow::buildPages() {
     m_model = new TopologyTreeModel(this);
@@ -109,6 +114,9 @@ void MainWindow::buildActions() {
     m_openFile = file->addAction(tr("&Open Snapshot File…"), this, &MainWindow::openFileDialog);
     m_openFile->setShortcut(QKeySequence::Open);
     m_openFile->setToolTip(tr("Open a file written by kubectl get nodes,pods -A -o yaml (or json)"));
+    m_connect = file->addAction(tr("&Connect to Kubernetes…"), this, &MainWindow::openConnectDialog);
+    m_connect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    m_connect->setToolTip(tr("Follow a live cluster through its API server, with a kubeconfig context"));
     QMenu* demos = file->addMenu(tr("Open &Demo Cluster"));
     for (const DemoEntry& demo : kDemos) {
         const QString name = QString::fromLatin1(demo.name);
@@ -142,6 +150,7 @@ void MainWindow::buildActions() {
     toolbar->setMovable(false);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     toolbar->addAction(m_openFile);
+    toolbar->addAction(m_connect);
     toolbar->addSeparator();
     toolbar->addWidget(new QLabel(tr("Demo:"), toolbar));
     m_demoChooser = new QComboBox(toolbar);
@@ -159,8 +168,7 @@ void MainWindow::buildActions() {
 }
 
 void MainWindow::buildStatusBar() {
-    m_stateLabel = new QLabel(this);
-    m_stateLabel->setTextFormat(Qt::RichText);
+    m_stateLabel = new SourceStatusLabel(this);
     m_totalsLabel = new QLabel(this);
     m_warningsLabel = new QLabel(this);
     statusBar()->addWidget(m_stateLabel, 1);
@@ -170,16 +178,50 @@ void MainWindow::buildStatusBar() {
 }
 
 void MainWindow::open(const LaunchOptions& options) {
+    *m_launch = options;
     m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources);
     m_simulate->setChecked(options.simulate);
     m_session->setSimulationEnabled(options.simulate);
-    if (!options.file.isEmpty())
+    if (options.live())
+        connectTo(options.contexts.value(0), options.kubeconfig, options.inCluster);
+    else if (!options.file.isEmpty())
         openFile(options.file);
     else
         openDemo(options.demo);
 }
 
+void MainWindow::connectTo(const QString& context, const QString& kubeconfig, bool inCluster) {
+    m_demoChooser->setCurrentIndex(-1);
+    m_simulate->setChecked(false);
+    m_simulate->setEnabled(false);
+    m_kubeconfig = kubeconfig;
+    m_session->openKubernetes(context, kubeconfig, inCluster);
+}
+
+void MainWindow::openConnectDialog() {
+    auto* dialog = new ConnectDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // A window that shows a cluster keeps it; another cluster gets a window of its own.
+    dialog->start(m_kubeconfig.isEmpty() ? m_launch->kubeconfig : m_kubeconfig, m_shown != nullptr);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const KubeChoice choice = dialog->choice();
+        if (!choice.newWindow) return connectTo(choice.context, choice.kubeconfig, choice.inCluster);
+        LaunchOptions options = *m_launch;
+        options.file.clear();
+        options.demo.clear();
+        options.contexts = QStringList{choice.context};
+        options.kubeconfig = choice.kubeconfig;
+        options.inCluster = choice.inCluster;
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->open(options);
+        window->show();
+    });
+    dialog->open();
+}
+
 void MainWindow::openDemo(const QString& name) {
+    m_kubeconfig.clear();
     m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
     m_simulate->setEnabled(true);
     m_session->openDemo(name);
@@ -252,36 +294,16 @@ void MainWindow::fitTreeColumns(bool growOnly) {
 }
 
 void MainWindow::showStatus(const SourceStatus& status) {
-    QString state;
-    QString color;
-    switch (status.health) {
-    case SourceHealth::Connecting:
-        state = tr("Loading");
-        color = QStringLiteral("#6b7280");
-        break;
-    case SourceHealth::Live:
-        state = tr("Live");
-        color = QStringLiteral("#1b7f3b");
-        break;
-    case SourceHealth::Stale:
-        state = tr("Stale");
-        color = QStringLiteral("#b36b00");
-        break;
-    case SourceHealth::Error:
-        state = tr("Error");
-        color = QStringLiteral("#c0392b");
-        break;
-    }
-    QString text = QStringLiteral("<b style='color:%1'>● %2</b>&nbsp;&nbsp;%3")
-                       .arg(color, state, status.sourceName.toHtmlEscaped());
-    if (!status.detail.isEmpty()) text += QStringLiteral(" — ") % status.detail.toHtmlEscaped();
-    m_stateLabel->setText(text);
-    m_stateLabel->setToolTip(status.detail);
-
+    m_stateLabel->setStatus(status);
+    // A live cluster's first problem (no permission to list pods, say) matters enough to show as is.
     const auto warnings = static_cast<qsizetype>(status.warnings.size());
-    m_warningsLabel->setText(warnings == 0   ? tr("No warnings")
-                             : warnings == 1 ? tr("⚠ 1 warning")
-                                             : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
+    const QString first = warnings > 0 ? QString::fromStdString(status.warnings.front()) : QString();
+    if (warnings == 0)
+        m_warningsLabel->setText(tr("No warnings"));
+    else if (!status.resources.empty())
+        m_warningsLabel->setText(warnings == 1 ? tr("⚠ %1").arg(first) : tr("⚠ %1 (+%2 more)").arg(first).arg(warnings - 1));
+    else
+        m_warningsLabel->setText(warnings == 1 ? tr("⚠ 1 warning") : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
     QStringList lines;
     for (qsizetype i = 0; i < std::min<qsizetype>(warnings, 20); ++i)
         lines << QString::fromStdString(status.warnings[std::size_t(i)]);

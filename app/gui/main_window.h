@@ -15,6 +15,7 @@ namespace topodeck {
 
 class ClusterSession;
 class DetailsPanel;
+class SourceStatusLabel;
 class TopologyMapView;
 class TopologyTreeModel;
 struct LaunchOptions;
@@ -27,8 +28,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Applies the topology choice and the simulator setting, then opens the demo or file.
+    // Applies the topology choice and the simulator setting, then opens the demo, the file or the
+    // (first) live cluster.
     void open(const LaunchOptions& options);
+    // A live Kubernetes cluster in this window (context empty: the kubeconfig's current one).
+    void connectTo(const QString& context, const QString& kubeconfig, bool inCluster = false);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
 
@@ -60,6 +64,7 @@ private:
     void openDemo(const QString& name);
     void openFile(const QString& path);
     void openFileDialog();
+    void openConnectDialog();
 
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
@@ -70,15 +75,19 @@ private:
     QSplitter* m_splitter = nullptr;
 
     QAction* m_openFile = nullptr;
+    QAction* m_connect = nullptr;
     QAction* m_simulate = nullptr;
     QAction* m_zoomIn = nullptr;
     QAction* m_zoomOut = nullptr;
     QAction* m_zoomFit = nullptr;
     QComboBox* m_demoChooser = nullptr;
 
-    QLabel* m_stateLabel = nullptr;
+    SourceStatusLabel* m_stateLabel = nullptr;
     QLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
+    // How this window was asked to read the hierarchy; a window opened from it reads the same.
+    LaunchOptions* m_launch = nullptr;
+    QString m_kubeconfig; // the last one connected with, for the connect dialog
 };
 
 } // namespace topodeck

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <thread>
 #include <vector>
 
 extern char** environ;
@@ -24,6 +25,11 @@ namespace {
 
 constexpr std::size_t kMaxStdout = 1 << 20;
 constexpr std::size_t kStderrTailLines = 3;
+
+std::string describeDuration(std::chrono::milliseconds duration) {
+    if (duration < std::chrono::seconds(1)) return std::to_string(duration.count()) + " ms";
+    return std::to_string(duration.count() / 1000) + " s";
+}
 
 std::string inQuotes(std::string_view text) {
     return '"' + std::string(text) + '"';
@@ -98,7 +104,10 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_vi
         !digits(text, 11, 2, hour) || text[13] != ':' || !digits(text, 14, 2, minute) || text[16] != ':' ||
         !digits(text, 17, 2, second))
         return std::nullopt;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+    if (day < 1 || day > kDays[month - 1] + (month == 2 && leap ? 1 : 0)) return std::nullopt;
     std::size_t at = 19;
     std::int64_t nanos = 0;
     if (at < text.size() && text[at] == '.') {
@@ -118,7 +127,7 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_vi
     } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
         int offsetHours, offsetMinutes;
         if (!digits(text, at + 1, 2, offsetHours) || at + 3 >= text.size() || text[at + 3] != ':' ||
-            !digits(text, at + 4, 2, offsetMinutes))
+            !digits(text, at + 4, 2, offsetMinutes) || offsetHours > 23 || offsetMinutes > 59)
             return std::nullopt;
         offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (text[at] == '-' ? -1 : 1);
         at += 6;
@@ -241,7 +250,7 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
             break;
         }
         if (std::chrono::steady_clock::now() >= deadline) {
-            failure = "no answer after " + std::to_string(environment.timeout.count() / 1000) + " s";
+            failure = "no answer after " + describeDuration(environment.timeout);
             break;
         }
         pollfd fds[2] = {{outOpen ? out.read() : -1, POLLIN, 0}, {errOpen ? err.read() : -1, POLLIN, 0}};
@@ -276,11 +285,24 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
         }
     }
     if (!stderrPending.empty()) takeStderrLine(std::move(stderrPending));
-    if (!failure.empty()) ::kill(interactive ? pid : -pid, SIGKILL);
+    // Its output closed is not its end: a plugin may close it and hang on. The deadline and a
+    // cancel still apply while it is waited for.
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    while (failure.empty()) {
+        const pid_t done = ::waitpid(pid, &status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR)) break;
+        if (environment.cancelled && environment.cancelled->load()) failure = "cancelled";
+        else if (std::chrono::steady_clock::now() >= deadline)
+            failure = "no answer after " + describeDuration(environment.timeout);
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (!failure.empty()) return Error{plugin + ": " + failure};
+    if (!failure.empty()) {
+        ::kill(interactive ? pid : -pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return Error{plugin + ": " + failure};
+    }
 
     auto withStderr = [&](std::string message) {
         if (stderrTail.empty()) return message;

@@ -18,7 +18,7 @@ struct ExecCacheEntry {
 std::shared_ptr<ExecCacheEntry> execCacheEntry(const KubeExecConfig& exec, const std::string& clusterInfo) {
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<ExecCacheEntry>> cache;
-    std::string key = exec.apiVersion + '\n' + exec.command + '\n' + clusterInfo;
+    std::string key = exec.apiVersion + '\n' + exec.command + '\n' + exec.interactiveMode + '\n' + clusterInfo;
     for (const std::string& arg : exec.args) key += "\narg=" + arg;
     for (const auto& [name, value] : exec.env) key += "\nenv=" + name + '=' + value;
     std::lock_guard lock(mutex);
@@ -28,9 +28,9 @@ std::shared_ptr<ExecCacheEntry> execCacheEntry(const KubeExecConfig& exec, const
 }
 
 std::string trimmed(std::string text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '\t'))
-        text.pop_back();
-    return text;
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 } // namespace
@@ -60,7 +60,8 @@ Result<KubeAuth> KubeCredentials::current() {
     if (!m_connection.tokenFile.empty()) {
         std::lock_guard lock(m_mutex);
         const auto now = std::chrono::steady_clock::now();
-        if (now - m_fileReadAt >= kTokenFileRefresh) {
+        if (m_rereadFile || now - m_fileReadAt >= kTokenFileRefresh) {
+            m_rereadFile = false;
             std::ifstream in(m_connection.tokenFile);
             std::ostringstream text;
             if (in && (text << in.rdbuf())) {
@@ -87,7 +88,7 @@ void KubeCredentials::rejected(const KubeAuth& used) {
     }
     if (!m_connection.tokenFile.empty()) {
         std::lock_guard lock(m_mutex);
-        m_fileReadAt = {}; // read the file again at once
+        m_rereadFile = true; // read the file again at once
     }
 }
 

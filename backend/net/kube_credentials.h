@@ -43,6 +43,7 @@ private:
     std::mutex m_mutex; // guards the token file state below
     std::string m_fileToken;
     std::chrono::steady_clock::time_point m_fileReadAt{};
+    bool m_rereadFile = false; // after a 401
     std::uint64_t m_fileVersion = 1;
 };
 

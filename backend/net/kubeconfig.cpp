@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <regex>
 #include <sstream>
 
 namespace topodeck {
@@ -98,6 +100,29 @@ private:
     const std::string& m_path;
 };
 
+// A plain YAML 1.2 (core schema) number as a JSON number, or nullopt when the text is not one:
+// 7, -7, +7, 0x1F, 0o17, 1.5, .5, 1e3 (but not inf or nan, which JSON lacks, nor the words).
+std::optional<std::string> yamlNumberAsJson(const std::string& text) {
+    static const std::regex integer("[-+]?[0-9]+");
+    static const std::regex hexOrOctal("0x[0-9a-fA-F]+|0o[0-7]+");
+    static const std::regex decimal("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+    if (std::regex_match(text, integer)) {
+        std::size_t start = text[0] == '+' || text[0] == '-' ? 1 : 0;
+        while (start + 1 < text.size() && text[start] == '0') ++start; // JSON has no leading zeros
+        return (text[0] == '-' ? "-" : "") + text.substr(start);
+    }
+    if (std::regex_match(text, hexOrOctal)) {
+        const unsigned long long value = std::stoull(text.substr(2), nullptr, text[1] == 'x' ? 16 : 8);
+        return std::to_string(value);
+    }
+    if (std::regex_match(text, decimal)) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, "%.17g", std::strtod(text.c_str(), nullptr));
+        return std::string(buffer);
+    }
+    return std::nullopt;
+}
+
 // YAML back to JSON, for an extension handed to an exec plugin as it was written.
 void appendJson(std::string& out, const YAML::Node& node) {
     switch (node.Type()) {
@@ -132,11 +157,11 @@ void appendJson(std::string& out, const YAML::Node& node) {
             out += "null";
             return;
         }
-        char* end = nullptr;
-        std::strtod(text.c_str(), &end);
-        if (plain && !text.empty() && end == text.c_str() + text.size()) {
-            out += text;
-            return;
+        if (plain) {
+            if (const std::optional<std::string> number = yamlNumberAsJson(text)) {
+                out += *number;
+                return;
+            }
         }
         if (plain && YAML::convert<bool>::decode(node, flag)) {
             out += flag ? "true" : "false";
@@ -152,8 +177,7 @@ void appendJson(std::string& out, const YAML::Node& node) {
 
 // The named entries of clusters/users/contexts: [{name: N, <key>: {...}}].
 template <class F>
-Status forEachNamed(const FileReader& reader, const YAML::Node& root, const char* list, const char* key,
-                    std::vector<std::string>& warnings, F&& read) {
+Status forEachNamed(const FileReader& reader, const YAML::Node& root, const char* list, const char* key, F&& read) {
     const YAML::Node entries = root[list];
     if (!entries || entries.IsNull()) return {};
     if (!entries.IsSequence()) return reader.error(entries, list, "expected a list");
@@ -168,9 +192,9 @@ Status forEachNamed(const FileReader& reader, const YAML::Node& root, const char
         const std::string named = std::string(list) + '[' + inQuotes(name) + ']';
         const YAML::Node body = entry[key];
         if (body && !body.IsNull() && !body.IsMap()) return reader.error(body, named + '.' + key, "expected a map");
+        // client-go refuses such a file rather than guess which one is meant.
         if (std::find(seen.begin(), seen.end(), name) != seen.end())
-            warnings.push_back(reader.file() + ": " + std::string(list) + " names " + inQuotes(name) +
-                               " twice; the last one counts");
+            return reader.error(entry, field + ".name", "duplicate name " + inQuotes(name) + " in " + list);
         seen.push_back(name);
         if (Status s = read(name, body ? body : YAML::Node(YAML::NodeType::Map), named + '.' + key); !s) return s;
     }
@@ -253,16 +277,17 @@ Result<std::string> readFile(const std::string& path) {
 }
 
 std::string trimmed(std::string text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '\t'))
-        text.pop_back();
-    return text;
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 // scheme://host[:port][/path] with an http or https scheme.
 bool validServer(std::string_view server) {
     const auto scheme = server.find("://");
     if (scheme == std::string_view::npos) return false;
-    const std::string_view name = server.substr(0, scheme);
+    std::string name(server.substr(0, scheme));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     if (name != "https" && name != "http") return false;
     const std::string_view rest = server.substr(scheme + 3);
     return !rest.empty() && rest.front() != '/';
@@ -349,7 +374,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string& pat
             return reader.error(root["kind"], "kind", "expected Config, got " + inQuotes(kind));
         if (Status s = reader.string(root, "current-context", "kubeconfig", config.currentContext); !s)
             return s.error();
-        Status s = forEachNamed(reader, root, "clusters", "cluster", config.warnings,
+        Status s = forEachNamed(reader, root, "clusters", "cluster",
                                 [&](const std::string& name, const YAML::Node& node, const std::string& field) {
                                     KubeconfigCluster cluster;
                                     cluster.origin = path;
@@ -358,7 +383,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string& pat
                                     return read;
                                 });
         if (!s) return s.error();
-        s = forEachNamed(reader, root, "users", "user", config.warnings,
+        s = forEachNamed(reader, root, "users", "user",
                          [&](const std::string& name, const YAML::Node& node, const std::string& field) {
                              KubeconfigUser user;
                              user.origin = path;
@@ -367,7 +392,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string& pat
                              return read;
                          });
         if (!s) return s.error();
-        s = forEachNamed(reader, root, "contexts", "context", config.warnings,
+        s = forEachNamed(reader, root, "contexts", "context",
                          [&](const std::string& name, const YAML::Node& node, const std::string& field) {
                              KubeconfigContext context;
                              context.origin = path;
@@ -393,6 +418,7 @@ Result<Kubeconfig> loadKubeconfig(const KubeconfigLocation& location) {
             merged.warnings.push_back("KUBECONFIG names " + file + ", which does not exist");
             continue;
         }
+        if (fs::is_directory(file, ec)) return Error{"kubeconfig " + file + " is a directory, not a file"};
         Result<std::string> text = readFile(file);
         if (!text) return text.error();
         Result<Kubeconfig> one = parseKubeconfig(*text, file);
@@ -453,6 +479,9 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
         return Error{inCluster + ": server " + inQuotes(cluster.server) + " is not an http:// or https:// URL"};
     c.server = cluster.server;
     while (c.server.size() > 8 && c.server.back() == '/') c.server.pop_back();
+    // Schemes are case-insensitive (HTTPS://...); the rest of topodeck compares them lower-cased.
+    std::transform(c.server.begin(), c.server.begin() + static_cast<std::ptrdiff_t>(c.server.find("://")),
+                   c.server.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     if (!cluster.certificateAuthority.empty() && !cluster.certificateAuthorityData.empty())
         return Error{inCluster + ": certificate-authority and certificate-authority-data are both set; keep one"};
     if ((!cluster.certificateAuthority.empty() || !cluster.certificateAuthorityData.empty()) &&
@@ -502,11 +531,12 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
     c.tls.clientKeyFile = user.clientKey;
     c.tls.clientKeyData = user.clientKeyData;
     c.token = user.token;
+    // With both, client-go sends the token first and the file's content once it re-reads it.
+    c.tokenFile = user.tokenFile;
     if (user.token.empty() && !user.tokenFile.empty()) {
         Result<std::string> token = readFile(user.tokenFile);
         if (!token) return Error{inUser + ": tokenFile: " + token.error().message};
         c.token = trimmed(std::move(*token));
-        c.tokenFile = user.tokenFile;
     }
     c.username = user.username;
     c.password = user.password;

@@ -61,6 +61,18 @@ void ClusterSession::openFile(const QString& path) {
         Qt::QueuedConnection);
 }
 
+void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
+    const std::uint64_t request = ++m_latestRequest;
+    SessionWorker* worker = m_worker;
+    const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, request, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
+            worker->openKubernetes(request, target, choice);
+        },
+        Qt::QueuedConnection);
+}
+
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
                                        const QString& gpuResources) {
     m_topologyName = topologyName;

@@ -16,7 +16,9 @@ namespace topodeck {
 class SessionWorker;
 
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
-// reading, event application, the demo simulator) runs on a worker thread the session owns; the
+// reading, a live cluster's list and watch, event application, the demo simulator) runs off the
+// caller's thread: on a worker thread the session owns (and, for a live cluster, the source's own
+// network threads); the
 // results come back as immutable snapshots, at most one per 100 ms, delivered queued on the
 // session's own thread. A failing open reports an Error status and keeps what was shown before.
 class ClusterSession : public QObject {
@@ -28,6 +30,10 @@ public:
     // Asynchronous; a newer open supersedes one still in progress.
     void openDemo(const QString& name);
     void openFile(const QString& path);
+    // A live Kubernetes cluster: the kubeconfig context (empty: the current one) of `kubeconfig`
+    // (empty: KUBECONFIG or ~/.kube/config, as kubectl finds it), or the pod's service account.
+    // Shown once listed, then followed through its watches; the status says how it is doing.
+    void openKubernetes(const QString& context, const QString& kubeconfig = QString(), bool inCluster = false);
 
     // Applies to the next open. Empty name and keys = automatic: a demo uses its own spec, a file
     // what resolveTopology() picks.

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/cluster_state.h"
+#include "core/live_status.h"
 #include "core/node.h"
 #include "core/topology_index.h"
 
+#include <QDateTime>
 #include <QMetaType>
 #include <QString>
 
@@ -15,13 +17,21 @@
 namespace topodeck {
 
 // How the source behind a session is doing, as the status bar shows it.
-enum class SourceHealth { Connecting, Live, Stale, Error };
+enum class SourceHealth {
+    Connecting,   // loading, or listing a live cluster for the first time
+    Live,         // loaded; a live cluster is synced and watched
+    Reconnecting, // a live cluster's watch was lost; the data may lag
+    Stale,        // reconnecting for long: the data is as of `since`
+    Error,        // the open failed (what was shown before stays)
+};
 
 struct SourceStatus {
-    QString sourceName; // e.g. "demo gb200", "file cluster.yaml"
+    QString sourceName = {}; // e.g. "demo gb200", "file cluster.yaml", "context prod"
     SourceHealth health = SourceHealth::Connecting;
-    QString detail;                    // e.g. the error text, or "simulator running"
-    std::vector<std::string> warnings; // things the source skipped or could not read
+    QString detail = {};                    // e.g. the error text, or "simulator running"
+    std::vector<std::string> warnings = {}; // things the source skipped, could not read or may not list
+    QDateTime since = {};                   // when `health` began (for Stale: when the data stopped)
+    std::vector<ResourceHealth> resources = {}; // a live source's resources, each with its own state
 };
 
 // An immutable picture of the cluster that the GUI thread reads while sources keep working.

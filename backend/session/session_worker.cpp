@@ -1,7 +1,9 @@
 #include "session/session_worker.h"
 
 #include "core/snapshot_reader.h"
+#include "core/text_format.h"
 #include "core/topology_presets.h"
+#include "net/kubeconfig.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -19,7 +21,11 @@ SessionWorker::SessionWorker(const std::atomic<std::uint64_t>& latestRequest) : 
     connect(&m_publishTimer, &QTimer::timeout, this, &SessionWorker::publishNow);
 }
 
-SessionWorker::~SessionWorker() = default;
+// The sources stop (joining their threads) before the object their callbacks point at goes.
+SessionWorker::~SessionWorker() {
+    m_connecting.reset();
+    m_live.reset();
+}
 
 bool SessionWorker::superseded(std::uint64_t request) const {
     return request != m_latestRequest.load();
@@ -27,6 +33,7 @@ bool SessionWorker::superseded(std::uint64_t request) const {
 
 void SessionWorker::openDemo(std::uint64_t request, const QString& name, const TopologyChoice& choice) {
     if (superseded(request)) return;
+    m_connecting.reset(); // a live cluster still listing is given up
     const QString sourceName = QStringLiteral("demo ") + name;
     setStatus({sourceName, SourceHealth::Connecting, tr("generating the demo cluster"), {}});
 
@@ -48,6 +55,7 @@ void SessionWorker::openDemo(std::uint64_t request, const QString& name, const T
 
 void SessionWorker::openFile(std::uint64_t request, const QString& path, const TopologyChoice& choice) {
     if (superseded(request)) return;
+    m_connecting.reset();
     const QString sourceName = QStringLiteral("file ") + QFileInfo(path).fileName();
     setStatus({sourceName, SourceHealth::Connecting, tr("reading %1").arg(path), {}});
 
@@ -68,11 +76,157 @@ void SessionWorker::openFile(std::uint64_t request, const QString& path, const T
     install(request, std::move(loaded));
 }
 
+void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice) {
+    if (superseded(request)) return;
+    m_connecting.reset();
+    const QString sourceName =
+        target.inCluster ? tr("in-cluster")
+                         : tr("context %1").arg(target.context.empty() ? tr("(current)") : QString::fromStdString(target.context));
+    setStatus({sourceName, SourceHealth::Connecting, tr("reading the kubeconfig"), {}});
+
+    std::vector<std::string> warnings;
+    Result<KubeConnection> connection = [&]() -> Result<KubeConnection> {
+        if (target.inCluster) return inClusterConnection();
+        Result<Kubeconfig> config = loadKubeconfig(KubeconfigLocation::fromEnvironment(target.kubeconfig));
+        if (!config) return config.error();
+        warnings = config->warnings;
+        return resolveKubeContext(*config, target.context);
+    }();
+    if (!connection) return fail(request, sourceName, connection.error().message);
+
+    auto connecting = std::make_unique<Connecting>();
+    connecting->request = request;
+    connecting->sourceName = tr("context %1").arg(QString::fromStdString(connection->contextName));
+    connecting->kubeconfigWarnings = std::move(warnings);
+    connecting->loaded.choice = choice;
+    connecting->loaded.title = connecting->sourceName + QStringLiteral(" · ") + QString::fromStdString(connection->server);
+    ExecEnvironment exec;
+    // A window has no terminal to hand a plugin; what it says (a device-login code, say) is shown.
+    exec.onMessage = [this](std::string_view line) {
+        const QString text = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
+        QMetaObject::invokeMethod(
+            this,
+            [this, text] {
+                m_pluginMessage = text;
+                drainLive();
+            },
+            Qt::QueuedConnection);
+    };
+    connecting->loaded.live = std::make_unique<KubeSource>(std::move(*connection), std::move(exec));
+    m_connecting = std::move(connecting);
+    m_pluginMessage.clear();
+    m_connecting->loaded.live->start([this] { scheduleDrain(); });
+}
+
+void SessionWorker::scheduleDrain() {
+    if (!m_drainScheduled.exchange(true)) QMetaObject::invokeMethod(this, &SessionWorker::drainLive, Qt::QueuedConnection);
+}
+
+SourceStatus SessionWorker::statusOf(const LiveStatus& live, const QString& sourceName,
+                                     const std::vector<std::string>& extraWarnings) const {
+    SourceStatus status;
+    status.sourceName = sourceName;
+    switch (live.state) {
+    case LinkState::Connecting:
+        status.health = SourceHealth::Connecting;
+        break;
+    case LinkState::Synced:
+        status.health = SourceHealth::Live;
+        break;
+    case LinkState::Reconnecting:
+        status.health = SourceHealth::Reconnecting;
+        break;
+    case LinkState::Stale:
+        status.health = SourceHealth::Stale;
+        break;
+    case LinkState::Error:
+        status.health = SourceHealth::Error;
+        break;
+    }
+    if (live.since.time_since_epoch().count() != 0)
+        status.since = QDateTime::fromMSecsSinceEpoch(
+            std::chrono::duration_cast<std::chrono::milliseconds>(live.since.time_since_epoch()).count());
+    if (live.state == LinkState::Connecting && live.message.empty()) {
+        QStringList counts;
+        for (const ResourceHealth& resource : live.resources)
+            if (resource.objects > 0 || resource.state == ResourceHealth::State::Listing)
+                counts << QStringLiteral("%1 %2").arg(QString::fromStdString(groupThousands(static_cast<std::int64_t>(resource.objects))),
+                                                       QString::fromStdString(resource.title));
+        status.detail = counts.isEmpty() ? tr("connecting") : tr("listing: %1").arg(counts.join(QStringLiteral(", ")));
+    } else {
+        status.detail = QString::fromStdString(live.message);
+    }
+    if (!m_pluginMessage.isEmpty() && live.state != LinkState::Synced)
+        status.detail += (status.detail.isEmpty() ? QString() : QStringLiteral(" — ")) +
+                         tr("credential plugin: %1").arg(m_pluginMessage);
+    status.warnings = resourceProblems(live);
+    status.warnings.insert(status.warnings.end(), extraWarnings.begin(), extraWarnings.end());
+    status.resources = live.resources;
+    return status;
+}
+
+void SessionWorker::drainLive() {
+    m_drainScheduled = false;
+    if (m_connecting) {
+        Connecting& c = *m_connecting;
+        if (superseded(c.request)) {
+            m_connecting.reset();
+            return;
+        }
+        for (ClusterEvent& event : c.loaded.live->takeEvents()) (void)c.loaded.state.apply(std::move(event));
+        const LiveStatus live = c.loaded.live->status();
+        SourceStatus status = statusOf(live, c.sourceName, c.kubeconfigWarnings);
+        if (live.state != LinkState::Synced) {
+            // Still listing, or failing (and retrying); what was shown before stays.
+            setStatus(std::move(status));
+            return;
+        }
+        Result<TopologySpec> spec = resolveTopology(c.loaded.state, c.loaded.choice.topologyName, c.loaded.choice.levelKeys);
+        if (!spec) {
+            setStatus({c.sourceName, SourceHealth::Error, QString::fromStdString(spec.error().message), status.warnings});
+            return;
+        }
+        c.loaded.index = TopologyIndex::build(c.loaded.state, std::move(*spec), c.loaded.choice.gpus());
+        c.loaded.status = std::move(status);
+        m_liveWarnings = std::move(c.kubeconfigWarnings);
+        std::unique_ptr<Connecting> done = std::move(m_connecting);
+        install(done->request, std::move(done->loaded));
+        return;
+    }
+    if (!m_live) return;
+    applyLiveEvents(m_live->takeEvents());
+    SourceStatus status = statusOf(m_live->status(), m_status.sourceName, m_liveWarnings);
+    if (status.health != m_status.health || status.detail != m_status.detail || status.warnings != m_status.warnings) {
+        m_status = std::move(status);
+        m_dirty = true; // the next snapshot carries the new status
+        requestPublish();
+        Q_EMIT statusChanged(m_status);
+    }
+}
+
+void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
+    if (events.empty()) return;
+    bool topologiesChanged = false;
+    for (ClusterEvent& event : events) {
+        const AppliedEvent applied = m_state.apply(std::move(event));
+        topologiesChanged = topologiesChanged || applied.topologiesChanged;
+        m_index.apply(m_state, applied);
+    }
+    // A Topology object that appeared, changed or went may change the hierarchy itself.
+    if (topologiesChanged) {
+        Result<TopologySpec> spec = resolveTopology(m_state, m_liveChoice.topologyName, m_liveChoice.levelKeys);
+        if (spec && !(*spec == m_index.spec())) m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus());
+    }
+    requestPublish();
+}
+
 void SessionWorker::install(std::uint64_t request, Loaded loaded) {
     if (superseded(request)) return;
     m_state = std::move(loaded.state);
     m_index = std::move(loaded.index);
     m_simulator = std::move(loaded.simulator);
+    m_live = std::move(loaded.live);
+    m_liveChoice = std::move(loaded.choice);
     m_title = std::move(loaded.title);
     m_status = std::move(loaded.status);
     if (m_simulator) m_status.detail = demoDetail();

