@@ -52,6 +52,9 @@ QString resourceStateText(const ResourceHealth& resource) {
 SourceStatusLabel::SourceStatusLabel(QWidget* parent) : QLabel(parent) {
     setTextFormat(Qt::RichText);
     setAccessibleName(tr("Source status"));
+    // Long reasons give way to the status bar's totals; the tooltip has the whole text.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    setMinimumWidth(240);
 }
 
 QString SourceStatusLabel::stateText(const SourceStatus& status) {

@@ -1,6 +1,7 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
+#include "session/kubeconfig_catalog.h"
 
 #include <QApplication>
 #include <QFont>
@@ -33,14 +34,13 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
     if (options.inCluster) {
         args.push_back("--in-cluster");
     } else if (options.live()) {
-        if (!options.contexts.value(0).isEmpty()) args.insert(args.end(), {"--context", options.contexts[0].toStdString()});
-        if (!options.kubeconfig.isEmpty()) args.insert(args.end(), {"--kubeconfig", options.kubeconfig.toStdString()});
-        // The current context of the usual kubeconfig, as kubectl would pick it.
-        if (options.contexts.value(0).isEmpty() && options.kubeconfig.isEmpty()) {
-            const QByteArray env = qgetenv("KUBECONFIG");
-            const std::string home = qEnvironmentVariable("HOME").toStdString() + "/.kube/config";
-            args.insert(args.end(), {"--kubeconfig", env.isEmpty() ? home : env.split(':').constFirst().toStdString()});
-        }
+        QString context = options.contexts.value(0);
+        // topodeckctl wants the context named; the current one of the usual kubeconfig, as kubectl picks it.
+        if (context.isEmpty() && options.kubeconfig.isEmpty())
+            context = topodeck::KubeconfigCatalog::read(QString()).currentContext;
+        if (!context.isEmpty()) args.insert(args.end(), {"--context", context.toStdString()});
+        if (!options.kubeconfig.isEmpty() || context.isEmpty())
+            args.insert(args.end(), {"--kubeconfig", options.kubeconfig.toStdString()});
     } else if (!options.file.isEmpty()) {
         args.insert(args.end(), {"-f", options.file.toStdString()});
     } else {

@@ -45,6 +45,7 @@ constexpr DemoEntry kDemos[] = {
 constexpr int kInitialTreeRows = 40;
 constexpr int kDetailsWidth = 380;
 constexpr int kMaxTreeWidth = 620;
+constexpr int kMaxWarningWidth = 420; // the status bar's warning, elided; the tooltip has them all
 
 } // namespace
 
@@ -86,6 +87,13 @@ void MainWindow::buildPages() {
     auto* mapLayout = new QVBoxLayout(mapPane);
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->setSpacing(0);
+    m_notice = new QLabel(mapPane);
+    m_notice->setWordWrap(true);
+    m_notice->setContentsMargins(10, 6, 10, 6);
+    m_notice->setStyleSheet(QStringLiteral("background:#fef3c7; color:#78350f; border-bottom:1px solid #f59e0b;"));
+    m_notice->setAccessibleName(tr("Notice"));
+    m_notice->hide();
+    mapLayout->addWidget(m_notice);
     mapLayout->addWidget(m_map, 1);
     mapLayout->addWidget(new MapLegend(mapPane));
 
@@ -301,7 +309,9 @@ void MainWindow::showStatus(const SourceStatus& status) {
     if (warnings == 0)
         m_warningsLabel->setText(tr("No warnings"));
     else if (!status.resources.empty())
-        m_warningsLabel->setText(warnings == 1 ? tr("⚠ %1").arg(first) : tr("⚠ %1 (+%2 more)").arg(first).arg(warnings - 1));
+        m_warningsLabel->setText(m_warningsLabel->fontMetrics().elidedText(
+            warnings == 1 ? tr("⚠ %1").arg(first) : tr("⚠ %1 (+%2 more)").arg(first).arg(warnings - 1), Qt::ElideRight,
+            kMaxWarningWidth));
     else
         m_warningsLabel->setText(warnings == 1 ? tr("⚠ 1 warning") : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
     QStringList lines;
@@ -316,6 +326,16 @@ void MainWindow::updateTotals() {
     if (!m_shown) return m_totalsLabel->clear();
     const DomainTotals& t = m_shown->index.root().totals;
     const QLocale locale;
+    // Without the pods there is no telling what is used: say so rather than draw it all as free.
+    const QString occupancyProblem = m_shown->status.occupancyProblem();
+    m_notice->setVisible(!occupancyProblem.isEmpty());
+    if (!occupancyProblem.isEmpty()) {
+        m_notice->setText(tr("<b>GPU occupancy unknown</b> — %1. GPUs are drawn as free, but the cluster may be "
+                             "using any of them.")
+                              .arg(occupancyProblem.toHtmlEscaped()));
+        m_totalsLabel->setText(tr("GPUs %1 · occupancy unknown").arg(locale.toString(t.gpusTotal)));
+        return;
+    }
     const int percent = t.gpusTotal > 0 ? int(100.0 * double(t.gpusUsed) / double(t.gpusTotal) + 0.5) : 0;
     QString text = tr("GPUs %1 / %2 used (%3%) · %4 free")
                        .arg(locale.toString(t.gpusUsed), locale.toString(t.gpusTotal), QString::number(percent),

@@ -85,6 +85,7 @@ private:
     SourceStatusLabel* m_stateLabel = nullptr;
     QLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
+    QLabel* m_notice = nullptr; // above the map: what the picture cannot be trusted for
     // How this window was asked to read the hierarchy; a window opened from it reads the same.
     LaunchOptions* m_launch = nullptr;
     QString m_kubeconfig; // the last one connected with, for the connect dialog

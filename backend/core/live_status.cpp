@@ -81,11 +81,13 @@ std::string describeLinkState(const LiveStatus& status) {
 
 std::vector<std::string> resourceProblems(const LiveStatus& status) {
     std::vector<std::string> out;
+    using State = ResourceHealth::State;
     for (const ResourceHealth& resource : status.resources) {
-        if (resource.message.empty()) continue;
-        if (resource.state == ResourceHealth::State::Synced || resource.state == ResourceHealth::State::NotInstalled)
-            continue;
-        out.push_back(resource.title + ": " + resource.message);
+        // A lost watch is the link's state, said once for the whole source; these are each
+        // resource's own lasting troubles.
+        const bool lasting = resource.state == State::Forbidden || resource.state == State::Unauthorized ||
+                             resource.state == State::Failing || resource.state == State::Unreachable;
+        if (lasting && !resource.message.empty()) out.push_back(resource.title + ": " + resource.message);
     }
     return out;
 }

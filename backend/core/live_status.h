@@ -53,7 +53,8 @@ std::string_view linkStateName(LinkState state);              // "synced", "stal
 std::string_view resourceStateName(ResourceHealth::State state); // "forbidden", "not installed", ...
 // "stale since 14:03:07 (UTC)" and the like, one line for people.
 std::string describeLinkState(const LiveStatus& status);
-// The resources with something to say, "pods: no permission to list pods: occupancy unavailable".
+// The resources with a lasting problem of their own (no permission, failing, unreachable), e.g.
+// "pods: no permission to list pods: occupancy unavailable"; a lost watch is the link's state.
 std::vector<std::string> resourceProblems(const LiveStatus& status);
 // An RFC 3339 UTC timestamp, as Kubernetes writes them.
 std::string formatUtc(std::chrono::system_clock::time_point time);

@@ -73,6 +73,12 @@ void ClusterSession::openKubernetes(const QString& context, const QString& kubec
         Qt::QueuedConnection);
 }
 
+void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, options] { worker->setLiveSourceOptions(options); }, Qt::QueuedConnection);
+}
+
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
                                        const QString& gpuResources) {
     m_topologyName = topologyName;

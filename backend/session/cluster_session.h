@@ -1,5 +1,6 @@
 #pragma once
 
+#include "net/kube_source.h"
 #include "session/cluster_snapshot.h"
 
 #include <QMutex>
@@ -41,6 +42,9 @@ public:
     // prefix); empty = nvidia.com/gpu.
     void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
                            const QString& gpuResources = QString());
+
+    // Timings of the next live source (backoff, when reconnecting turns stale, ...).
+    void setLiveSourceOptions(const KubeSourceOptions& options);
 
     // The demo simulator (demo sources only; off by default).
     void setSimulationEnabled(bool on);

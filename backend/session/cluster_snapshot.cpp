@@ -4,6 +4,13 @@
 
 namespace topodeck {
 
+QString SourceStatus::occupancyProblem() const {
+    for (const ResourceHealth& resource : resources)
+        if (resource.resource == "pods" && !resource.everSynced)
+            return QString::fromStdString(resource.message.empty() ? std::string("pods not listed yet") : resource.message);
+    return {};
+}
+
 ClusterSnapshotPtr makeClusterSnapshot(const ClusterState& state, const TopologyIndex& index, SourceStatus status,
                                        QString title, std::uint64_t sourceEpoch) {
     auto snapshot = std::make_shared<ClusterSnapshot>();

@@ -32,6 +32,10 @@ struct SourceStatus {
     std::vector<std::string> warnings = {}; // things the source skipped, could not read or may not list
     QDateTime since = {};                   // when `health` began (for Stale: when the data stopped)
     std::vector<ResourceHealth> resources = {}; // a live source's resources, each with its own state
+
+    // Why the GPUs in use are not known (a live source that may not, or cannot, list pods), or
+    // empty when they are: every GPU then looks free though the cluster may be using it.
+    QString occupancyProblem() const;
 };
 
 // An immutable picture of the cluster that the GUI thread reads while sources keep working.

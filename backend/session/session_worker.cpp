@@ -112,7 +112,7 @@ void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& targ
             },
             Qt::QueuedConnection);
     };
-    connecting->loaded.live = std::make_unique<KubeSource>(std::move(*connection), std::move(exec));
+    connecting->loaded.live = std::make_unique<KubeSource>(std::move(*connection), std::move(exec), m_liveOptions);
     m_connecting = std::move(connecting);
     m_pluginMessage.clear();
     m_connecting->loaded.live->start([this] { scheduleDrain(); });
@@ -153,6 +153,15 @@ SourceStatus SessionWorker::statusOf(const LiveStatus& live, const QString& sour
                 counts << QStringLiteral("%1 %2").arg(QString::fromStdString(groupThousands(static_cast<std::int64_t>(resource.objects))),
                                                        QString::fromStdString(resource.title));
         status.detail = counts.isEmpty() ? tr("connecting") : tr("listing: %1").arg(counts.join(QStringLiteral(", ")));
+    } else if (live.state == LinkState::Synced) {
+        std::size_t nodes = 0, pods = 0;
+        for (const ResourceHealth& resource : live.resources) {
+            if (resource.resource == "nodes") nodes = resource.objects;
+            if (resource.resource == "pods") pods = resource.objects;
+        }
+        status.detail = tr("watching %1 nodes, %2 pods")
+                            .arg(QString::fromStdString(groupThousands(static_cast<std::int64_t>(nodes))),
+                                 QString::fromStdString(groupThousands(static_cast<std::int64_t>(pods))));
     } else {
         status.detail = QString::fromStdString(live.message);
     }
@@ -196,12 +205,16 @@ void SessionWorker::drainLive() {
     if (!m_live) return;
     applyLiveEvents(m_live->takeEvents());
     SourceStatus status = statusOf(m_live->status(), m_status.sourceName, m_liveWarnings);
-    if (status.health != m_status.health || status.detail != m_status.detail || status.warnings != m_status.warnings) {
-        m_status = std::move(status);
-        m_dirty = true; // the next snapshot carries the new status
+    // A new state is said at once; new counts and retry times travel with the next snapshot
+    // (at most ten a second), not with every event.
+    const bool stateChanged = status.health != m_status.health || status.warnings != m_status.warnings;
+    const bool changed = stateChanged || status.detail != m_status.detail;
+    m_status = std::move(status);
+    if (changed) {
+        m_dirty = true;
         requestPublish();
-        Q_EMIT statusChanged(m_status);
     }
+    if (stateChanged) Q_EMIT statusChanged(m_status);
 }
 
 void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {

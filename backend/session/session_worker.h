@@ -56,6 +56,7 @@ public:
     // Connects and lists; the cluster replaces the current source once it is synced, then
     // follows its watches. Until then the status says how the listing goes.
     void openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice);
+    void setLiveSourceOptions(const KubeSourceOptions& options) { m_liveOptions = options; }
     void setSimulationEnabled(bool on);
     void setSimulationInterval(int ms);
 
@@ -108,6 +109,7 @@ private:
     std::vector<std::string> m_liveWarnings;    // the kubeconfig's
     std::unique_ptr<Connecting> m_connecting;   // a live cluster still listing
     std::atomic<bool> m_drainScheduled{false};
+    KubeSourceOptions m_liveOptions;
     QString m_pluginMessage;                    // what an exec credential plugin said last
     QString m_title;
     SourceStatus m_status;

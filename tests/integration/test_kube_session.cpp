@@ -1,0 +1,212 @@
+// The GUI's side of a live cluster against a real kube-apiserver (through FaultProxy): the
+// session lists and watches it off the GUI thread, the tree model and the main window show it,
+// changes arrive as dataChanged (never a reset), the status bar says Live, Reconnecting, Stale
+// since T and Live again, and a 403 on pods is shown as what it costs.
+//
+// TOPODECK_SCREENSHOT_DIR=dir saves the window at each step, for looking at.
+
+#include "fault_proxy.h"
+#include "kube_test_support.h"
+
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+#include "models/topology_tree_model.h"
+#include "session/cluster_session.h"
+#include "views/source_status_label.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QAbstractItemModelTester>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QtTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QStatusBar>
+
+using namespace topodeck;
+using namespace kubetest;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+// Waits for a snapshot that satisfies `done`; the last one seen in `last`.
+bool waitForSnapshot(ClusterSession& session, const std::function<bool(const ClusterSnapshot&)>& done,
+                     ClusterSnapshotPtr* last = nullptr) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < kWaitMs) {
+        const ClusterSnapshotPtr snapshot = session.latestSnapshot();
+        if (snapshot && done(*snapshot)) {
+            if (last) *last = snapshot;
+            return true;
+        }
+        QTest::qWait(20);
+    }
+    if (last) *last = session.latestSnapshot();
+    return false;
+}
+
+bool waitForHealth(ClusterSession& session, SourceHealth health) {
+    QElapsedTimer timer;
+    timer.start();
+    while (session.status().health != health) {
+        if (timer.elapsed() > kWaitMs) return false;
+        QTest::qWait(20);
+    }
+    return true;
+}
+
+void saveScreenshot(QWidget& window, const char* name) {
+    const QString dir = qEnvironmentVariable("TOPODECK_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    window.grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+}
+
+} // namespace
+
+class TestKubeSession : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QString why;
+        m_cluster = KubeTestCluster::start(why);
+        if (!m_cluster) {
+            if (kubeTestsRequired()) QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+        const Status populated = populate(*m_cluster);
+        QVERIFY2(populated.ok(), populated.ok() ? "" : populated.error().message.c_str());
+        m_proxy = std::make_unique<FaultProxy>(FaultProxy::Options{m_cluster->port(), m_cluster->value("CA"),
+                                                                  m_cluster->value("SERVER_CERT"),
+                                                                  m_cluster->value("SERVER_KEY")});
+        QVERIFY(m_proxy->ok());
+        m_kubeconfig = QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "proxied", "admin",
+                                                                         m_proxy->url()));
+    }
+
+    void cleanupTestCase() {
+        m_proxy.reset();
+        m_cluster.reset();
+    }
+
+    // The session and the tree model follow the live cluster; changes are dataChanged.
+    void sessionAndModelFollowTheCluster() {
+        ClusterSession session;
+        session.setTopologyChoice(QStringLiteral("gpu-topology"), {});
+        TopologyTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        connect(&session, &ClusterSession::snapshotPublished, &model, &TopologyTreeModel::setSnapshot);
+        session.openKubernetes(QStringLiteral("proxied"), m_kubeconfig);
+        ClusterSnapshotPtr snapshot;
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.status.health == SourceHealth::Live; }, &snapshot));
+        QCOMPARE(snapshot->index.root().totals.gpusTotal, kNodes * kGpusPerNode);
+        QCOMPARE(snapshot->index.root().totals.gpusUsed, kUsedGpus);
+        QCOMPARE(snapshot->index.spec().name, std::string("gpu-topology"));
+        QCOMPARE(snapshot->title, QStringLiteral("context proxied · ") + QString::fromStdString(m_proxy->url()));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, kWaitMs); // two blocks
+        QCOMPARE(snapshot->status.resources.size(), std::size_t(6));
+
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", "extra-0", "gpu-14", 8)).ok());
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) {
+            return s.index.root().totals.gpusUsed == kUsedGpus + 8;
+        }));
+        QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty(), kWaitMs);
+        QCOMPARE(resets.size(), 0);
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/extra-0?gracePeriodSeconds=0").ok());
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.index.root().totals.gpusUsed == kUsedGpus; }));
+
+        // A Topology object that goes away changes the hierarchy the session reads.
+        session.setTopologyChoice({}, {});
+    }
+
+    // The main window: status bar through Live, Reconnecting, Stale since T, and Live again.
+    void statusBarSaysHowTheLinkIs() {
+        MainWindow window;
+        KubeSourceOptions options;
+        options.staleAfter = 1500ms;
+        options.backoffInitial = 100ms;
+        options.backoffMax = 500ms;
+        window.session()->setLiveSourceOptions(options);
+        LaunchOptions launch;
+        launch.contexts = QStringList{QStringLiteral("proxied")};
+        launch.kubeconfig = m_kubeconfig;
+        launch.topology = QStringLiteral("gpu-topology");
+        QSignalSpy shown(&window, &MainWindow::dataShown);
+        window.resize(1400, 900);
+        window.show();
+        window.open(launch);
+        QVERIFY(shown.wait(kWaitMs));
+        auto* status = window.statusBar()->findChild<SourceStatusLabel*>();
+        QVERIFY(status);
+        QTRY_COMPARE_WITH_TIMEOUT(status->status().health, SourceHealth::Live, kWaitMs);
+        QVERIFY2(status->text().contains(QStringLiteral("watching 16 nodes, 6 pods")), qPrintable(status->text()));
+        QCOMPARE(window.windowTitle(), QStringLiteral("context proxied · %1 — topodeck").arg(QString::fromStdString(m_proxy->url())));
+        saveScreenshot(window, "live-synced");
+
+        m_proxy->refuseConnections(true);
+        m_proxy->dropWatches();
+        QTRY_COMPARE_WITH_TIMEOUT(status->status().health, SourceHealth::Reconnecting, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(status->status().health, SourceHealth::Stale, kWaitMs);
+        QVERIFY2(status->text().contains(QStringLiteral("Stale since ")), qPrintable(status->text()));
+        QVERIFY(window.shownSnapshot()); // the data stays shown
+        QCOMPARE(window.shownSnapshot()->index.root().totals.gpusTotal, kNodes * kGpusPerNode);
+        saveScreenshot(window, "live-stale");
+
+        m_proxy->refuseConnections(false);
+        QTRY_COMPARE_WITH_TIMEOUT(status->status().health, SourceHealth::Live, kWaitMs);
+        saveScreenshot(window, "live-recovered");
+    }
+
+    // 403 on pods: the window shows the cluster and says plainly what it cannot show.
+    void forbiddenPodsAreShownAsAWarning() {
+        const QString viewer =
+            QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "viewer", "viewer"));
+        MainWindow window;
+        LaunchOptions launch;
+        launch.contexts = QStringList{QStringLiteral("viewer")};
+        launch.kubeconfig = viewer;
+        launch.topology = QStringLiteral("gpu-topology");
+        QSignalSpy shown(&window, &MainWindow::dataShown);
+        window.resize(1400, 900);
+        window.show();
+        window.open(launch);
+        QVERIFY(shown.wait(kWaitMs));
+        QCOMPARE(window.shownSnapshot()->index.root().totals.gpusUsed, 0);
+        bool found = false;
+        for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+            found = found || label->text().contains(QStringLiteral("pods: no permission to list pods: occupancy unavailable"));
+        QVERIFY(found);
+        // And above the map, plainly: the GPUs drawn as free may not be.
+        QLabel* notice = nullptr;
+        for (QLabel* label : window.findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Notice")) notice = label;
+        QVERIFY(notice && notice->isVisible());
+        QVERIFY2(notice->text().contains(QStringLiteral("GPU occupancy unknown")), qPrintable(notice->text()));
+        saveScreenshot(window, "live-forbidden-pods");
+    }
+
+    // A kubeconfig that cannot log in: an error in the status bar, and nothing replaced.
+    void badCredentialsAreAnError() {
+        ClusterSession session;
+        const QString nobody =
+            QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "nobody", "nobody"));
+        session.openKubernetes(QStringLiteral("nobody"), nobody);
+        QVERIFY(waitForHealth(session, SourceHealth::Error));
+        QVERIFY2(session.status().detail.contains(QStringLiteral("no permission to list nodes")),
+                 qPrintable(session.status().detail));
+        QVERIFY(!session.latestSnapshot());
+    }
+
+private:
+    std::unique_ptr<KubeTestCluster> m_cluster;
+    std::unique_ptr<FaultProxy> m_proxy;
+    QTemporaryDir m_dir;
+    QString m_kubeconfig;
+};
+
+QTEST_MAIN(TestKubeSession)
+#include "test_kube_session.moc"
