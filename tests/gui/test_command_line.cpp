@@ -11,6 +11,8 @@ private Q_SLOTS:
     void parse_data();
     void parse();
     void gpuResources();
+    void liveClusters_data();
+    void liveClusters();
     void errors_data();
     void errors();
 };
@@ -64,6 +66,36 @@ void TestCommandLine::gpuResources() {
     QCOMPARE(commandLine.options().gpuResources, QStringLiteral("amd.com/gpu,nvidia.com/mig-*"));
 }
 
+void TestCommandLine::liveClusters_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("contexts");
+    QTest::addColumn<QString>("kubeconfig");
+    QTest::addColumn<bool>("inCluster");
+    const QString c = QStringLiteral("--context");
+    QTest::newRow("one context") << QStringList{c, QStringLiteral("prod")} << QStringList{QStringLiteral("prod")}
+                                 << QString() << false;
+    QTest::newRow("one window per context")
+        << QStringList{c, QStringLiteral("prod"), c, QStringLiteral("staging")}
+        << QStringList{QStringLiteral("prod"), QStringLiteral("staging")} << QString() << false;
+    // A kubeconfig alone means its current context: one window, an unnamed context.
+    QTest::newRow("kubeconfig alone") << QStringList{QStringLiteral("--kubeconfig"), QStringLiteral("k.yaml")}
+                                      << QStringList{QString()} << QStringLiteral("k.yaml") << false;
+    QTest::newRow("in-cluster") << QStringList{QStringLiteral("--in-cluster")} << QStringList{} << QString() << true;
+}
+
+void TestCommandLine::liveClusters() {
+    QFETCH(QStringList, args);
+    args.prepend(QStringLiteral("topodeck"));
+    CommandLine commandLine;
+    QCOMPARE(commandLine.parse(args), CommandLine::Outcome::Run);
+    const LaunchOptions& o = commandLine.options();
+    QTEST(o.contexts, "contexts");
+    QTEST(o.kubeconfig, "kubeconfig");
+    QTEST(o.inCluster, "inCluster");
+    QVERIFY(o.live());
+    QVERIFY(o.demo.isEmpty()); // no demo behind a live cluster
+}
+
 void TestCommandLine::errors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("mentions");
@@ -84,6 +116,14 @@ void TestCommandLine::errors_data() {
     QTest::newRow("demo and bare file") << QStringList{QStringLiteral("--demo"), QStringLiteral("h100"),
                                                        QStringLiteral("b.yaml")}
                                         << QStringLiteral("--file");
+    QTest::newRow("context and file") << QStringList{QStringLiteral("--context"), QStringLiteral("prod"),
+                                                     QStringLiteral("-f"), QStringLiteral("x.yaml")}
+                                      << QStringLiteral("--context");
+    QTest::newRow("in-cluster and context") << QStringList{QStringLiteral("--in-cluster"), QStringLiteral("--context"),
+                                                           QStringLiteral("prod")}
+                                            << QStringLiteral("--in-cluster takes no --context");
+    QTest::newRow("empty context") << QStringList{QStringLiteral("--context="), QStringLiteral("--kubeconfig=k")}
+                                   << QStringLiteral("--context needs a name");
 }
 
 void TestCommandLine::errors() {
