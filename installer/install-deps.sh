@@ -20,7 +20,7 @@ test_packages=(
   libbenchmark-dev xvfb xauth
   slurmctld slurmd slurm-client munge
   golang-go etcd-server etcd-client golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev
-  openssl libssl-dev ca-certificates
+  openssl libssl-dev ca-certificates curl
 )
 run_packages=(
   qt6-qpa-plugins libqt6svg6 fonts-dejavu-core fonts-noto-core fonts-noto-cjk

@@ -13,7 +13,11 @@
 namespace topodeck {
 
 struct KubeSourceOptions {
-    std::size_t pageSize = 500; // list pages, as client-go's pager
+    // Objects per list page. The API server spends tens of ms on a request before its first
+    // object, so pages larger than client-go's 500 list a big cluster faster (50,000 pods: 3.5 s
+    // instead of 4.4 s on the test server), and more so over a WAN; 2,000 pods are some 5 MB of
+    // JSON (a few hundred KB gzipped). Larger pages cost memory and gained nothing more.
+    std::size_t pageSize = 2000;
     std::chrono::milliseconds requestTimeout{60000}; // one list page or discovery request
     // Each watch asks the server to end it after a time drawn from [watchTimeout, 2 * watchTimeout),
     // as client-go's reflector does, so reconnects spread out.

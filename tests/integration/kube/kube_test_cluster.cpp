@@ -69,6 +69,7 @@ std::unique_ptr<KubeTestCluster> KubeTestCluster::start(QString& why) {
         why = QStringLiteral("kube-fixture.sh up failed:\n") + output;
         return nullptr;
     }
+    // From here on the destructor takes the server down, whatever goes wrong.
     cluster->m_directory = output.split(QLatin1Char('\n')).last().trimmed();
     QFile env(cluster->m_directory + QStringLiteral("/env"));
     if (!env.open(QIODevice::ReadOnly)) {
@@ -92,9 +93,10 @@ std::unique_ptr<KubeTestCluster> KubeTestCluster::start(QString& why) {
 }
 
 KubeTestCluster::~KubeTestCluster() {
+    if (m_directory.isEmpty()) return; // `up` failed: nothing was started (and QDir("") is the working directory)
     int exitCode = 0;
     run(m_fixture, {QStringLiteral("-d"), m_directory, QStringLiteral("down")}, 60000, exitCode);
-    QDir(m_directory).removeRecursively();
+    if (m_directory.startsWith(QStringLiteral("/tmp/topodeck-kube."))) QDir(m_directory).removeRecursively();
 }
 
 std::string KubeTestCluster::value(const std::string& name) const {
@@ -176,7 +178,8 @@ Status KubeTestCluster::compact() {
     return {};
 }
 
-Status KubeTestCluster::createMany(const std::vector<std::pair<std::string, std::string>>& pathsAndBodies, int threads) {
+Status KubeTestCluster::sendMany(const std::string& method,
+                                 const std::vector<std::pair<std::string, std::string>>& pathsAndBodies, int threads) {
     std::mutex mutex;
     std::size_t next = 0;
     std::string failure;
@@ -195,15 +198,17 @@ Status KubeTestCluster::createMany(const std::vector<std::pair<std::string, std:
                     index = next++;
                 }
                 HttpRequest request;
-                request.method = "POST";
+                request.method = method;
                 request.url = value("SERVER") + pathsAndBodies[index].first;
                 request.body = pathsAndBodies[index].second;
-                request.headers.emplace_back("Content-Type", "application/json");
+                if (!request.body.empty()) request.headers.emplace_back("Content-Type", "application/json");
                 Result<HttpResponse> response = http.send(request);
-                // 409: created already by an earlier run on this server.
-                if (!response || (response->status != 201 && response->status != 409)) {
+                const bool done = response && ((response->status >= 200 && response->status <= 299) ||
+                                               (method == "POST" && response->status == 409) ||
+                                               (method == "DELETE" && response->status == 404));
+                if (!done) {
                     std::lock_guard lock(mutex);
-                    failure = "POST " + pathsAndBodies[index].first + ": " +
+                    failure = method + ' ' + pathsAndBodies[index].first + ": " +
                               (response ? std::to_string(response->status) + ' ' + response->body.substr(0, 300)
                                         : response.error().message);
                     return;

@@ -44,8 +44,11 @@ public:
     // etcd compacted up to its current revision: older resourceVersions are gone (410).
     topodeck::Status compact();
 
-    // Many creations at once on `threads` connections, for loading a big cluster.
-    topodeck::Status createMany(const std::vector<std::pair<std::string, std::string>>& pathsAndBodies, int threads);
+    // Many requests at once on `threads` connections of their own, for loading a big cluster or
+    // changing much of it. A POST of what exists already (409) or a DELETE of what is gone (404)
+    // counts as done.
+    topodeck::Status sendMany(const std::string& method,
+                              const std::vector<std::pair<std::string, std::string>>& pathsAndBodies, int threads);
 
     // A kubeconfig in `directory` with one context `name` for `user`'s token ("admin", "viewer",
     // "nobody") at `server` (another URL, e.g. a proxy, or the server itself when empty).
