@@ -1265,10 +1265,10 @@ private:
         return {};
     }
 
-    Status readHyperNode(V& object, ObjectLabel& label) {
-        std::string_view name;
-        std::string_view tierName;
-        HyperNode hyperNode;
+    // An object of which only metadata.name (and resourceVersion) and spec matter: readSpec(value,
+    // path) reads the spec. The object must have a name.
+    template <class ReadSpec>
+    Status readNamedObject(V& object, ObjectLabel& label, std::string_view& name, ReadSpec&& readSpec) {
         const Path root;
         Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
             if (key == "metadata") {
@@ -1276,8 +1276,18 @@ private:
                 label.name = name;
                 return e;
             }
-            if (key != "spec") return {};
-            const Path specPath = root.field(key);
+            return key == "spec" ? readSpec(field, root.field(key)) : Status{};
+        });
+        if (!s) return labelled(label, s);
+        if (name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        return {};
+    }
+
+    Status readHyperNode(V& object, ObjectLabel& label) {
+        std::string_view name;
+        std::string_view tierName;
+        HyperNode hyperNode;
+        Status s = readNamedObject(object, label, name, [&](V& field, const Path& specPath) -> Status {
             bool present = false;
             if (Status e = expectObject(field, specPath, "a map", present); !e || !present) return e;
             return field.forEachField([&](std::string_view specKey, V& specField) -> Status {
@@ -1293,8 +1303,7 @@ private:
                 return {};
             });
         });
-        if (!s) return labelled(label, s);
-        if (name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        if (!s) return s;
         hyperNode.name = name;
         hyperNode.tierName = tierName;
         m_out.snapshot.hyperNodes.push_back(std::move(hyperNode));
@@ -1304,19 +1313,9 @@ private:
     Status readResourceFlavor(V& object, ObjectLabel& label) {
         std::string_view name;
         ResourceFlavor flavor;
-        const Path root;
-        Status s = object.forEachField([&](std::string_view key, V& field) -> Status {
-            if (key == "metadata") {
-                Status e = readNameAndVersion(field, root.field(key), name, label);
-                label.name = name;
-                return e;
-            }
-            if (key != "spec") return {};
-            const Path specPath = root.field(key);
-            return readFlavorSpec(field, specPath, flavor);
-        });
-        if (!s) return labelled(label, s);
-        if (name.empty()) return labelled(label, missingError(root.field("metadata").field("name")));
+        Status s = readNamedObject(object, label, name,
+                                   [&](V& field, const Path& specPath) { return readFlavorSpec(field, specPath, flavor); });
+        if (!s) return s;
         flavor.name = name;
         m_out.snapshot.resourceFlavors.push_back(std::move(flavor));
         return {};

@@ -401,6 +401,9 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     }
     curl_multi_remove_handle(m_handles->multi, easy); // mid-transfer this closes the connection
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &transfer.response.status);
+    long version = 0;
+    curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+    transfer.response.httpVersion = version == CURL_HTTP_VERSION_2_0 ? 2 : version == CURL_HTTP_VERSION_1_1 ? 11 : 10;
     const auto elapsedMs =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
 

@@ -54,6 +54,7 @@ struct HttpResponse {
     long status = 0;
     HttpHeaders headers{};
     std::string body{};
+    int httpVersion = 0; // 11 for HTTP/1.1, 2 for HTTP/2, as negotiated
 
     // First header with this name (case-insensitive), or empty.
     std::string_view header(std::string_view name) const;

@@ -3,6 +3,7 @@
 // Shared by the Kubernetes integration tests: a small labelled GPU cluster on a real API server,
 // topodeckctl runs, and a KubeSource followed in-process.
 
+#include "fault_proxy.h"
 #include "kube_test_cluster.h"
 
 #include "core/cluster_state.h"
@@ -96,6 +97,34 @@ inline topodeck::Status populate(KubeTestCluster& cluster) {
         if (Status s = cluster.expect("POST", path, body); !s) return s;
     return {};
 }
+
+inline std::unique_ptr<KubeTestCluster> startPopulated(QString& why) {
+    std::unique_ptr<KubeTestCluster> cluster = KubeTestCluster::start(why);
+    if (!cluster) return nullptr;
+    if (const topodeck::Status populated = populate(*cluster); !populated) {
+        why = QString::fromStdString(populated.error().message);
+        return nullptr;
+    }
+    return cluster;
+}
+
+// A fault proxy in front of the cluster's API server, with the server's own certificate.
+inline std::unique_ptr<FaultProxy> proxyFor(const KubeTestCluster& cluster) {
+    return std::make_unique<FaultProxy>(FaultProxy::Options{cluster.port(), cluster.value("CA"),
+                                                           cluster.value("SERVER_CERT"), cluster.value("SERVER_KEY")});
+}
+
+// The start of every Kubernetes integration test (in initTestCase): the populated cluster, or the
+// test skipped with the reason, which is a failure when CI requires these tests.
+#define KUBETEST_START(cluster)                                                                   \
+    do {                                                                                         \
+        QString why;                                                                             \
+        cluster = kubetest::startPopulated(why);                                                 \
+        if (!cluster) {                                                                          \
+            if (kubeTestsRequired()) QFAIL(qPrintable(why));                                     \
+            QSKIP(qPrintable(why));                                                              \
+        }                                                                                        \
+    } while (false)
 
 struct CtlRun {
     int exitCode = -1;

@@ -4,7 +4,6 @@
 // while. After each, the source's state must equal the server's, no event may be applied twice
 // (a reconnect without changes emits nothing), and the status must say what happened.
 
-#include "fault_proxy.h"
 #include "kube_test_support.h"
 
 #include "net/kubeconfig.h"
@@ -58,17 +57,8 @@ class TestKubeFaults : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QString why;
-        m_cluster = KubeTestCluster::start(why);
-        if (!m_cluster) {
-            if (kubeTestsRequired()) QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
-        const Status populated = populate(*m_cluster);
-        QVERIFY2(populated.ok(), populated.ok() ? "" : populated.error().message.c_str());
-        m_proxy = std::make_unique<FaultProxy>(FaultProxy::Options{m_cluster->port(), m_cluster->value("CA"),
-                                                                  m_cluster->value("SERVER_CERT"),
-                                                                  m_cluster->value("SERVER_KEY")});
+        KUBETEST_START(m_cluster);
+        m_proxy = proxyFor(*m_cluster);
         QVERIFY(m_proxy->ok());
         Result<Kubeconfig> config = loadKubeconfig(KubeconfigLocation{m_cluster->value("KUBECONFIG"), {}, {}});
         QVERIFY(config.ok());
@@ -276,6 +266,50 @@ private Q_SLOTS:
         QVERIFY(m_cluster->installCrd("topology.volcano.sh", "hypernodes", "HyperNode", {"v1alpha1"}).ok());
         QVERIFY(m_cluster->expect("POST", "/apis/topology.volcano.sh/v1alpha1/hypernodes", kHyperNodeB2).ok());
         QVERIFY(followed.waitUntil([](const ClusterState& s) { return s.hyperNodes().size() == 1; }));
+    }
+
+    // Pages, discovery and the watch of a resource share one connection (each watch thread keeps
+    // its own): a list of 2 objects per page does not open a connection per page.
+    void connectionsAreReused() {
+        KubeSourceOptions options = fastOptions();
+        options.pageSize = 2;
+        const int before = m_proxy->connectionsAccepted();
+        FollowedSource followed(m_proxied, options);
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QVERIFY(m_proxy->count("continue=") >= 10);
+        QCOMPARE(m_proxy->connectionsAccepted() - before, 6); // one per resource
+    }
+
+    // `show --watch` rides out dropped watches and keeps drawing what changes.
+    void showWatchSurvivesDrops() {
+        QTemporaryDir dir;
+        const std::string kubeconfig = m_cluster->writeKubeconfig(dir.path().toStdString(), "proxied", "admin", m_proxy->url());
+        QProcess process;
+        process.start(QStringLiteral(TOPODECKCTL_PATH),
+                      {QStringLiteral("show"), QStringLiteral("--kubeconfig"), QString::fromStdString(kubeconfig),
+                       QStringLiteral("--levels"), QStringLiteral("example.com/rack"), QStringLiteral("--watch"),
+                       QStringLiteral("--interval"), QStringLiteral("0.2"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY(process.waitForStarted());
+        QByteArray output;
+        auto lastFrame = [&]() -> QJsonObject {
+            output += process.readAllStandardOutput();
+            const qsizetype end = output.lastIndexOf("\n}\n");
+            if (end < 0) return {};
+            const qsizetype start = output.lastIndexOf("\n{\n", end);
+            return QJsonDocument::fromJson(output.mid(start < 0 ? 0 : start + 1, end + 3 - (start < 0 ? 0 : start + 1))).object();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((process.waitForReadyRead(100), lastFrame().contains(QStringLiteral("gpus_used"))), 20000);
+        for (int i = 0; i < 3; ++i) {
+            m_proxy->dropWatches();
+            QTest::qWait(300);
+        }
+        QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", podJson("default", "watched-0", "gpu-15", 8)).ok());
+        QTRY_VERIFY_WITH_TIMEOUT((process.waitForReadyRead(100), lastFrame().value(QStringLiteral("gpus_used")).toInt() == kUsedGpus + 8),
+                                 20000);
+        QCOMPARE(process.state(), QProcess::Running);
+        process.kill();
+        process.waitForFinished();
+        QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/watched-0?gracePeriodSeconds=0").ok());
     }
 
     // topodeckctl through the proxy shrugs off a failing first list too.

@@ -5,7 +5,6 @@
 //
 // TOPODECK_SCREENSHOT_DIR=dir saves the window at each step, for looking at.
 
-#include "fault_proxy.h"
 #include "kube_test_support.h"
 
 #include "app/gui/command_line.h"
@@ -70,17 +69,8 @@ class TestKubeSession : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QString why;
-        m_cluster = KubeTestCluster::start(why);
-        if (!m_cluster) {
-            if (kubeTestsRequired()) QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
-        const Status populated = populate(*m_cluster);
-        QVERIFY2(populated.ok(), populated.ok() ? "" : populated.error().message.c_str());
-        m_proxy = std::make_unique<FaultProxy>(FaultProxy::Options{m_cluster->port(), m_cluster->value("CA"),
-                                                                  m_cluster->value("SERVER_CERT"),
-                                                                  m_cluster->value("SERVER_KEY")});
+        KUBETEST_START(m_cluster);
+        m_proxy = proxyFor(*m_cluster);
         QVERIFY(m_proxy->ok());
         m_kubeconfig = QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "proxied", "admin",
                                                                          m_proxy->url()));
@@ -187,6 +177,29 @@ private Q_SLOTS:
         QVERIFY(notice && notice->isVisible());
         QVERIFY2(notice->text().contains(QStringLiteral("GPU occupancy unknown")), qPrintable(notice->text()));
         saveScreenshot(window, "live-forbidden-pods");
+    }
+
+    // Two clusters at once, a window each, each with its own session and data.
+    void twoClustersTwoWindows() {
+        const QString viewer =
+            QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "viewer", "viewer"));
+        MainWindow admin;
+        MainWindow other;
+        LaunchOptions a;
+        a.contexts = QStringList{QStringLiteral("proxied")};
+        a.kubeconfig = m_kubeconfig;
+        LaunchOptions b;
+        b.contexts = QStringList{QStringLiteral("viewer")};
+        b.kubeconfig = viewer;
+        QSignalSpy shownA(&admin, &MainWindow::dataShown);
+        QSignalSpy shownB(&other, &MainWindow::dataShown);
+        admin.open(a);
+        other.open(b);
+        QTRY_VERIFY_WITH_TIMEOUT(!shownA.isEmpty() && !shownB.isEmpty(), kWaitMs);
+        QCOMPARE(admin.shownSnapshot()->index.root().totals.gpusUsed, kUsedGpus);
+        QCOMPARE(other.shownSnapshot()->index.root().totals.gpusUsed, 0); // may not list pods
+        QVERIFY(admin.windowTitle().startsWith(QStringLiteral("context proxied")));
+        QVERIFY(other.windowTitle().startsWith(QStringLiteral("context viewer")));
     }
 
     // A kubeconfig that cannot log in: an error in the status bar, and nothing replaced.

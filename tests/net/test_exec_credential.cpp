@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include "env_guard.h"
+
 #include <QTest>
 
 #include <fcntl.h>
@@ -159,25 +161,6 @@ bool processEnds(pid_t pid, std::chrono::milliseconds patience) {
     } while (Clock::now() < deadline);
     return false;
 }
-
-// Saves an environment variable and puts it back when the scope ends.
-class EnvGuard {
-public:
-    explicit EnvGuard(const char* name) : m_name(name), m_had(qEnvironmentVariableIsSet(name)), m_value(qgetenv(name)) {}
-    ~EnvGuard() {
-        if (m_had)
-            qputenv(m_name, m_value);
-        else
-            qunsetenv(m_name);
-    }
-    EnvGuard(const EnvGuard&) = delete;
-    EnvGuard& operator=(const EnvGuard&) = delete;
-
-private:
-    const char* m_name;
-    bool m_had;
-    QByteArray m_value;
-};
 
 // Makes a file this process's standard input for the scope, so a plugin that gets our stdin can be
 // told from one that gets /dev/null.

@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include "env_guard.h"
+
 #include <QTest>
 
 #include <filesystem>
@@ -92,25 +94,6 @@ std::string kubeconfigYaml(const std::string& cluster = kDefaultCluster, const s
 const std::string kCaPem = "-----BEGIN CERTIFICATE-----\nMIIBcluster-ca\n-----END CERTIFICATE-----\n";
 const std::string kCertPem = "-----BEGIN CERTIFICATE-----\nMIIBclient\n-----END CERTIFICATE-----\n";
 const std::string kKeyPem = "-----BEGIN EC PRIVATE KEY-----\nMHcclient-key\n-----END EC PRIVATE KEY-----\n";
-
-// Saves an environment variable and puts it back when the scope ends.
-class EnvGuard {
-public:
-    explicit EnvGuard(const char* name) : m_name(name), m_had(qEnvironmentVariableIsSet(name)), m_value(qgetenv(name)) {}
-    ~EnvGuard() {
-        if (m_had)
-            qputenv(m_name, m_value);
-        else
-            qunsetenv(m_name);
-    }
-    EnvGuard(const EnvGuard&) = delete;
-    EnvGuard& operator=(const EnvGuard&) = delete;
-
-private:
-    const char* m_name;
-    bool m_had;
-    QByteArray m_value;
-};
 
 } // namespace
 

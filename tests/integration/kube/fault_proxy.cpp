@@ -296,6 +296,7 @@ void FaultProxy::acceptLoop() {
             ::close(fd);
             continue;
         }
+        ++m_accepted;
         std::lock_guard lock(m_mutex);
         m_connectionThreads.emplace_back([this, fd] { serve(fd); });
     }

@@ -56,6 +56,7 @@ public:
     std::vector<std::string> requests() const;
     int count(std::string_view match) const;
     int watchesOpen() const { return m_watchesOpen.load(); }
+    int connectionsAccepted() const { return m_accepted.load(); }
 
 private:
     struct Rule {
@@ -81,6 +82,7 @@ private:
     std::atomic<bool> m_holding{false};
     std::atomic<std::uint64_t> m_dropGeneration{0};
     std::atomic<int> m_watchesOpen{0};
+    std::atomic<int> m_accepted{0};
     std::thread m_acceptThread;
 
     mutable std::mutex m_mutex;
