@@ -8,10 +8,11 @@
 
 namespace topodeck {
 
-// How a live source (a Kubernetes API server, Slurm) is doing as a whole.
+// How a live source (a Kubernetes API server, Slurm) is doing as a whole, from good to bad: the
+// whole is as bad as its worst part.
 enum class LinkState {
-    Connecting,   // the first list of everything is not complete yet
     Synced,       // everything listed, every watch running
+    Connecting,   // the first list of everything is not complete yet
     Reconnecting, // a watch was lost and is being re-established; the data may lag
     Stale,        // reconnecting for longer than the source's patience: the data is as of `since`
     Error,        // nothing usable: no connection, bad credentials, no permission to list nodes

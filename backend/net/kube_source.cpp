@@ -205,21 +205,6 @@ private:
     // Under m_mutex.
     void aggregate(LiveStatus& status) const {
         using State = ResourceHealth::State;
-        const auto severity = [](LinkState state) {
-            switch (state) {
-            case LinkState::Synced:
-                return 0;
-            case LinkState::Connecting:
-                return 1;
-            case LinkState::Reconnecting:
-                return 2;
-            case LinkState::Stale:
-                return 3;
-            case LinkState::Error:
-                break;
-            }
-            return 4;
-        };
         const auto now = std::chrono::system_clock::now();
         status.state = LinkState::Synced;
         status.since = m_syncedAt;
@@ -236,8 +221,7 @@ private:
                 state = LinkState::Connecting;
             else
                 state = now - r.since >= m_options.staleAfter ? LinkState::Stale : LinkState::Reconnecting;
-            const int a = severity(state), b = severity(status.state);
-            if (a < b || (a == b && r.since >= status.since && status.state != LinkState::Synced)) continue;
+            if (state < status.state || (state == status.state && r.since >= status.since)) continue;
             status.state = state;
             status.since = r.since;
             status.message = r.message.empty() ? std::string() : r.title + ": " + r.message;
