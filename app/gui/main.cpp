@@ -9,6 +9,10 @@
 #include <QIcon>
 #include <QTextStream>
 
+#include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,6 +70,11 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Diagnostics on stderr: warnings by default, more with SPDLOG_LEVEL=info (or debug).
+    spdlog::set_default_logger(spdlog::stderr_color_mt("topodeck"));
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::cfg::load_env_levels();
+
     QApplication::setApplicationName(QStringLiteral("topodeck"));
     QApplication::setApplicationVersion(QStringLiteral(TOPODECK_VERSION));
     QApplication::setOrganizationDomain(QStringLiteral("topodeck.io"));

@@ -8,6 +8,7 @@
 #include "terminal.h"
 
 #include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -68,7 +69,9 @@ int runVersion(std::span<const std::string> args) {
 
 int main(int argc, char** argv) {
     using namespace topodeck::cli;
-    // Diagnostics only when asked for (SPDLOG_LEVEL=info, debug, ...): the output is the report.
+    // Diagnostics on stderr, and only when asked for (SPDLOG_LEVEL=info, debug, ...): stdout is
+    // the report, and may be JSON.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("topodeckctl"));
     spdlog::set_level(spdlog::level::err);
     spdlog::cfg::load_env_levels();
     const std::vector<std::string> args(argv + 1, argv + argc);

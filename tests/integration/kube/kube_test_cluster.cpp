@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <fstream>
@@ -46,6 +47,7 @@ bool kubeTestsRequired() {
 
 std::unique_ptr<KubeTestCluster> KubeTestCluster::start(QString& why) {
     // The sources report every reconnect at info; tests provoke hundreds. SPDLOG_LEVEL=info shows them.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("test"));
     spdlog::set_level(spdlog::level::warn);
     spdlog::cfg::load_env_levels();
     for (const char* tool : {"etcd", "openssl", "curl", "etcdctl"}) {
