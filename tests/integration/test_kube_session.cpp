@@ -56,6 +56,19 @@ bool waitForHealth(ClusterSession& session, SourceHealth health) {
     return true;
 }
 
+// A window on the live cluster `context` of `kubeconfig`, shown once the data is there.
+bool openLive(MainWindow& window, const QString& context, const QString& kubeconfig) {
+    LaunchOptions launch;
+    launch.contexts = QStringList{context};
+    launch.kubeconfig = kubeconfig;
+    launch.topology = QStringLiteral("gpu-topology");
+    QSignalSpy shown(&window, &MainWindow::dataShown);
+    window.resize(1400, 900);
+    window.show();
+    window.open(launch);
+    return shown.wait(kWaitMs);
+}
+
 void saveScreenshot(QWidget& window, const char* name) {
     const QString dir = qEnvironmentVariable("TOPODECK_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
@@ -121,15 +134,7 @@ private Q_SLOTS:
         options.backoffInitial = 100ms;
         options.backoffMax = 500ms;
         window.session()->setLiveSourceOptions(options);
-        LaunchOptions launch;
-        launch.contexts = QStringList{QStringLiteral("proxied")};
-        launch.kubeconfig = m_kubeconfig;
-        launch.topology = QStringLiteral("gpu-topology");
-        QSignalSpy shown(&window, &MainWindow::dataShown);
-        window.resize(1400, 900);
-        window.show();
-        window.open(launch);
-        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(openLive(window, QStringLiteral("proxied"), m_kubeconfig));
         auto* status = window.statusBar()->findChild<SourceStatusLabel*>();
         QVERIFY(status);
         QTRY_COMPARE_WITH_TIMEOUT(status->status().health, SourceHealth::Live, kWaitMs);
@@ -156,15 +161,7 @@ private Q_SLOTS:
         const QString viewer =
             QString::fromStdString(m_cluster->writeKubeconfig(m_dir.path().toStdString(), "viewer", "viewer"));
         MainWindow window;
-        LaunchOptions launch;
-        launch.contexts = QStringList{QStringLiteral("viewer")};
-        launch.kubeconfig = viewer;
-        launch.topology = QStringLiteral("gpu-topology");
-        QSignalSpy shown(&window, &MainWindow::dataShown);
-        window.resize(1400, 900);
-        window.show();
-        window.open(launch);
-        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(openLive(window, QStringLiteral("viewer"), viewer));
         QCOMPARE(window.shownSnapshot()->index.root().totals.gpusUsed, 0);
         bool found = false;
         for (QLabel* label : window.statusBar()->findChildren<QLabel*>())

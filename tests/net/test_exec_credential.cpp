@@ -5,7 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include "env_guard.h"
+#include "net_test_support.h"
 
 #include <QTest>
 
@@ -49,17 +49,6 @@ const char* why(const Result<T>& result) {
     return text.c_str();
 }
 
-std::string pathIn(const QTemporaryDir& dir, const std::string& relative) {
-    return (fs::path(dir.path().toStdString()) / relative).string();
-}
-
-std::string writeFile(const QTemporaryDir& dir, const std::string& relative, std::string_view content) {
-    const fs::path file = fs::path(dir.path().toStdString()) / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << content;
-    return file.string();
-}
 
 std::string readText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

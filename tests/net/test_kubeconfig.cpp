@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include "env_guard.h"
+#include "net_test_support.h"
 
 #include <QTest>
 
@@ -22,18 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes `content` to dir/relative (creating directories) and returns the absolute path.
-std::string writeFile(const QTemporaryDir& dir, const std::string& relative, std::string_view content) {
-    const fs::path file = fs::path(dir.path().toStdString()) / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << content;
-    return file.string();
-}
-
-std::string pathIn(const QTemporaryDir& dir, const std::string& relative) {
-    return (fs::path(dir.path().toStdString()) / relative).lexically_normal().string();
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
