@@ -250,7 +250,8 @@ const CommandSpec& showCommandSpec() {
                         "A live cluster is listed and watched through its API server (the kubeconfig as kubectl\n"
                         "reads it, exec credential plugins included); the header says whether it is synced,\n"
                         "reconnecting or stale, and what it may not read.";
-        s.usage = "topodeckctl show (--demo NAME | -f FILE | --context NAME | --kubeconfig FILE | --in-cluster) [flags]";
+        s.usage = "topodeckctl show (--demo NAME | -f FILE | --context NAME | --kubeconfig FILE | --in-cluster)\n"
+                  "                  [flags]";
         s.examples = "  # The embedded GB200 NVL72 demo, scalable units only\n"
                      "  topodeckctl show --demo gb200 --depth 1\n"
                      "  # A snapshot taken with kubectl, with the hierarchy read from two node labels\n"
