@@ -121,9 +121,33 @@ private Q_SLOTS:
         QCOMPARE(resets.size(), 0);
         QVERIFY(m_cluster->expect("DELETE", "/api/v1/namespaces/default/pods/extra-0?gracePeriodSeconds=0").ok());
         QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.index.root().totals.gpusUsed == kUsedGpus; }));
+    }
 
-        // A Topology object that goes away changes the hierarchy the session reads.
-        session.setTopologyChoice({}, {});
+    // With no hierarchy chosen, the session reads one of the cluster's Topology objects; when
+    // that one goes, it reads the other, and the picture is rebuilt for it.
+    void hierarchyFollowsTopologyObjects() {
+        ClusterSession session;
+        session.openKubernetes(QStringLiteral("proxied"), m_kubeconfig);
+        ClusterSnapshotPtr snapshot;
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.status.health == SourceHealth::Live; }, &snapshot));
+        const TopologySpec first = snapshot->index.spec();
+        QVERIFY(first.origin == "kueue" || first.origin == "kai");
+        const bool kueue = first.origin == "kueue";
+        const std::string path = kueue ? "/apis/kueue.x-k8s.io/v1beta1/topologies/" : "/apis/kai.scheduler/v1alpha1/topologies/";
+        Result<HttpResponse> saved = m_cluster->call("GET", path + first.name);
+        QVERIFY(saved.ok() && saved->status == 200);
+        QVERIFY(m_cluster->expect("DELETE", path + first.name).ok());
+        QVERIFY(waitForSnapshot(session, [&](const ClusterSnapshot& s) {
+            return s.index.spec().name != first.name && s.index.spec().origin == (kueue ? "kai" : "kueue");
+        }, &snapshot));
+        QCOMPARE(snapshot->index.root().totals.gpusUsed, kUsedGpus); // the same cluster, read anew
+        // Put it back, as it was.
+        std::string body = saved->body;
+        const auto version = body.find("\"resourceVersion\"");
+        QVERIFY(version != std::string::npos);
+        body.erase(version, body.find(',', version) + 1 - version);
+        QVERIFY(m_cluster->expect("POST", path.substr(0, path.size() - 1), body).ok());
+        QVERIFY(waitForSnapshot(session, [&](const ClusterSnapshot& s) { return s.status.warnings.empty() && s.index.spec().depth() > 0; }));
     }
 
     // The main window: status bar through Live, Reconnecting, Stale since T, and Live again.
