@@ -201,6 +201,67 @@ private Q_SLOTS:
         }
     }
 
+    // How the server's certificate is checked: the kubeconfig's CA, tls-server-name (the
+    // certificate names kube.test too), insecure-skip-tls-verify; a mismatch is a clear error.
+    void serverIdentity_data() {
+        QTest::addColumn<QString>("clusterYaml");
+        QTest::addColumn<QString>("failure"); // empty: it works
+        const QString server = QString::fromStdString(m_cluster->value("SERVER"));
+        const QString ca = QString::fromStdString(m_cluster->value("CA"));
+        QTest::newRow("tls-server-name") << QStringLiteral("server: %1\n    certificate-authority: %2\n    tls-server-name: kube.test")
+                                                .arg(server, ca)
+                                         << QString();
+        QTest::newRow("insecure") << QStringLiteral("server: %1\n    insecure-skip-tls-verify: true").arg(server) << QString();
+        QTest::newRow("wrong tls-server-name")
+            << QStringLiteral("server: %1\n    certificate-authority: %2\n    tls-server-name: other.example").arg(server, ca)
+            << QStringLiteral("no alternative certificate subject name matches target host name 'other.example'");
+        QTest::newRow("no CA") << QStringLiteral("server: %1").arg(server) << QStringLiteral("TLS failure with ");
+    }
+
+    void serverIdentity() {
+        QFETCH(QString, clusterYaml);
+        QFETCH(QString, failure);
+        const QString kubeconfig = m_dir.filePath(QStringLiteral("identity-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        QFile file(kubeconfig);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("apiVersion: v1\nkind: Config\ncurrent-context: id\nclusters:\n- name: c\n  cluster:\n    %1\n"
+                                  "contexts:\n- name: id\n  context: {cluster: c, user: u}\nusers:\n- name: u\n  user:\n"
+                                  "    token: %2\n")
+                       .arg(clusterYaml, QString::fromStdString(m_cluster->value("ADMIN_TOKEN")))
+                       .toUtf8());
+        file.close();
+        const CtlRun run = runCtl({QStringLiteral("show"), QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--levels"),
+                                   QStringLiteral("example.com/rack"), QStringLiteral("-o"), QStringLiteral("json")});
+        if (failure.isEmpty()) {
+            QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+            QCOMPARE(run.json().value(QStringLiteral("gpus_used")).toInt(), kUsedGpus);
+        } else {
+            QVERIFY2(run.exitCode == 1 && QString::fromUtf8(run.err).contains(failure), qPrintable(run.describe()));
+            QVERIFY(!run.err.contains(QByteArray::fromStdString(m_cluster->value("ADMIN_TOKEN"))));
+        }
+    }
+
+    // A kubeconfig's proxy-url: every connection goes through the proxy's tunnel.
+    void proxyUrlIsUsed() {
+        TunnelProxy proxy;
+        const QString kubeconfig = m_dir.filePath(QStringLiteral("via-proxy"));
+        QFile file(kubeconfig);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("apiVersion: v1\nkind: Config\ncurrent-context: p\nclusters:\n- name: c\n  cluster:\n"
+                                  "    server: %1\n    certificate-authority: %2\n    proxy-url: %3\n"
+                                  "contexts:\n- name: p\n  context: {cluster: c, user: u}\nusers:\n- name: u\n  user:\n"
+                                  "    token: %4\n")
+                       .arg(QString::fromStdString(m_cluster->value("SERVER")), QString::fromStdString(m_cluster->value("CA")),
+                            QString::fromStdString(proxy.url()), QString::fromStdString(m_cluster->value("ADMIN_TOKEN")))
+                       .toUtf8());
+        file.close();
+        const CtlRun run = runCtl({QStringLiteral("show"), QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--levels"),
+                                   QStringLiteral("example.com/rack"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json().value(QStringLiteral("gpus_used")).toInt(), kUsedGpus);
+        QCOMPARE(proxy.tunnels(), 6); // one connection per resource, each through the proxy
+    }
+
     // 403 on pods: the rest is live, and the state says what is missing.
     void noPermissionForPods() {
         const CtlRun run = runCtl({QStringLiteral("show"), QStringLiteral("--kubeconfig"), m_kubeconfig,

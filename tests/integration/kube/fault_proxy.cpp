@@ -432,3 +432,65 @@ void FaultProxy::serve(int fd) {
         if (headerValue(responseHead, "connection") == "close") return;
     }
 }
+
+TunnelProxy::TunnelProxy() {
+    m_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (::bind(m_listener, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(m_listener, 64) != 0 ||
+        ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+        return;
+    m_port = ntohs(address.sin_port);
+    m_acceptThread = std::thread([this] { acceptLoop(); });
+}
+
+TunnelProxy::~TunnelProxy() {
+    m_stopping = true;
+    if (m_acceptThread.joinable()) m_acceptThread.join();
+    for (std::thread& thread : m_threads) thread.join();
+    ::close(m_listener);
+}
+
+void TunnelProxy::acceptLoop() {
+    while (!m_stopping) {
+        pollfd entry{m_listener, POLLIN, 0};
+        if (::poll(&entry, 1, 50) <= 0) continue;
+        const int fd = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) continue;
+        std::lock_guard lock(m_mutex);
+        m_threads.emplace_back([this, fd] { tunnel(fd); });
+    }
+}
+
+void TunnelProxy::tunnel(int client) {
+    // "CONNECT 127.0.0.1:16443 HTTP/1.1" and headers, then the two sockets are spliced.
+    std::string head;
+    char byte = 0;
+    while (head.find("\r\n\r\n") == std::string::npos && ::recv(client, &byte, 1, 0) == 1) head += byte;
+    int upstream = -1;
+    if (head.rfind("CONNECT 127.0.0.1:", 0) == 0) upstream = connectLoopback(std::atoi(head.c_str() + 18));
+    const std::string_view answer = upstream >= 0 ? "HTTP/1.1 200 Connection established\r\n\r\n"
+                                                  : "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n";
+    if (::send(client, answer.data(), answer.size(), MSG_NOSIGNAL) < 0 || upstream < 0) {
+        ::close(client);
+        if (upstream >= 0) ::close(upstream);
+        return;
+    }
+    ++m_tunnels;
+    pollfd fds[2] = {{client, POLLIN, 0}, {upstream, POLLIN, 0}};
+    char buffer[16384];
+    while (!m_stopping) {
+        if (::poll(fds, 2, 50) <= 0) continue;
+        bool closed = false;
+        for (int i = 0; i < 2 && !closed; ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t got = ::recv(fds[i].fd, buffer, sizeof buffer, 0);
+            closed = got <= 0 || ::send(fds[1 - i].fd, buffer, static_cast<std::size_t>(got), MSG_NOSIGNAL) != got;
+        }
+        if (closed) break;
+    }
+    ::close(client);
+    ::close(upstream);
+}

@@ -92,3 +92,28 @@ private:
     std::vector<std::string> m_requests;
     std::vector<std::thread> m_connectionThreads;
 };
+
+// A plain HTTP proxy that only tunnels (CONNECT host:port), the kind a kubeconfig's proxy-url
+// names: it counts the tunnels it made, and passes bytes through untouched.
+class TunnelProxy {
+public:
+    TunnelProxy();
+    ~TunnelProxy();
+    TunnelProxy(const TunnelProxy&) = delete;
+    TunnelProxy& operator=(const TunnelProxy&) = delete;
+
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+    int tunnels() const { return m_tunnels.load(); }
+
+private:
+    void acceptLoop();
+    void tunnel(int client);
+
+    int m_listener = -1;
+    int m_port = 0;
+    std::atomic<bool> m_stopping{false};
+    std::atomic<int> m_tunnels{0};
+    std::thread m_acceptThread;
+    std::mutex m_mutex;
+    std::vector<std::thread> m_threads;
+};
