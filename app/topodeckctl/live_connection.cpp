@@ -57,12 +57,8 @@ bool LiveConnection::waitForNews(std::chrono::milliseconds timeout) {
 }
 
 std::string LiveConnection::failureText(const LiveStatus& status) const {
-    if (!status.message.empty()) {
-        // The source would try again; this command gives up, so the retry is not news.
-        std::string message = status.message;
-        if (const auto retry = message.rfind("; retrying in "); retry != std::string::npos) message.erase(retry);
-        return message;
-    }
+    // Without the source's retry: this command gives up.
+    if (!status.message.empty()) return status.message;
     std::string waiting;
     for (const ResourceHealth& resource : status.resources) {
         if (resource.state == ResourceHealth::State::Synced || resource.state == ResourceHealth::State::NotInstalled ||

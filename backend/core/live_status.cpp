@@ -1,5 +1,6 @@
 #include "core/live_status.h"
 
+#include <cstdio>
 #include <ctime>
 
 namespace topodeck {
@@ -70,12 +71,20 @@ std::string formatUtc(std::chrono::system_clock::time_point time) {
     return buffer;
 }
 
+std::string withRetry(const std::string& message, std::chrono::milliseconds retryIn) {
+    if (retryIn.count() <= 0 || message.empty()) return message;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, retryIn < std::chrono::seconds(10) ? "%.1f" : "%.0f",
+                  static_cast<double>(retryIn.count()) / 1000.0);
+    return message + "; retrying in " + seconds + " s";
+}
+
 std::string describeLinkState(const LiveStatus& status) {
     std::string text(linkStateName(status.state));
     if (status.state == LinkState::Stale) text += " since " + clockTime(status.since);
     else if (status.state != LinkState::Connecting && status.since.time_since_epoch().count() != 0)
         text += " at " + clockTime(status.since);
-    if (!status.message.empty()) text += ": " + status.message;
+    if (!status.message.empty()) text += ": " + withRetry(status.message, status.retryIn);
     return text;
 }
 
@@ -87,7 +96,8 @@ std::vector<std::string> resourceProblems(const LiveStatus& status) {
         // resource's own lasting troubles.
         const bool lasting = resource.state == State::Forbidden || resource.state == State::Unauthorized ||
                              resource.state == State::Failing || resource.state == State::Unreachable;
-        if (lasting && !resource.message.empty()) out.push_back(resource.title + ": " + resource.message);
+        if (lasting && !resource.message.empty())
+            out.push_back(resource.title + ": " + withRetry(resource.message, resource.retryIn));
     }
     return out;
 }

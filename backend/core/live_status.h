@@ -35,6 +35,7 @@ struct ResourceHealth {
     std::string title;    // for people: "pods", "Kueue Topologies"
     State state = State::Waiting;
     std::string message;  // what went wrong and what it means, e.g. "no permission to list pods: occupancy unavailable"
+    std::chrono::milliseconds retryIn{0}; // failing, unreachable or reconnecting: the wait before the next try
     std::size_t objects = 0;
     bool required = false; // nothing can be shown without it (nodes)
     bool everSynced = false;
@@ -46,6 +47,7 @@ struct LiveStatus {
     LinkState state = LinkState::Connecting;
     std::chrono::system_clock::time_point since{}; // when `state` began; for Stale, when the data stopped
     std::string message;                           // the main problem, or empty
+    std::chrono::milliseconds retryIn{0};          // when the source tries again for it; 0: not retrying
     std::string origin;                            // e.g. "context prod (https://10.0.0.1:6443)"
     std::vector<ResourceHealth> resources;
 };
@@ -54,6 +56,8 @@ std::string_view linkStateName(LinkState state);              // "synced", "stal
 std::string_view resourceStateName(ResourceHealth::State state); // "forbidden", "not installed", ...
 // "stale since 14:03:07 (UTC)" and the like, one line for people.
 std::string describeLinkState(const LiveStatus& status);
+// The message with when it is tried again: "nodes: watch lost: ...; retrying in 2.0 s".
+std::string withRetry(const std::string& message, std::chrono::milliseconds retryIn);
 // The resources with a lasting problem of their own (no permission, failing, unreachable), e.g.
 // "pods: no permission to list pods: occupancy unavailable"; a lost watch is the link's state.
 std::vector<std::string> resourceProblems(const LiveStatus& status);

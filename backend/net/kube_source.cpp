@@ -225,15 +225,17 @@ private:
             status.state = state;
             status.since = r.since;
             status.message = r.message.empty() ? std::string() : r.title + ": " + r.message;
+            status.retryIn = r.retryIn;
         }
     }
 
     // Under m_mutex: a resource's new state. `since` moves when a resource becomes live or stops
     // being live, so that a reconnect that keeps failing is stale from when the data stopped.
-    void setHealth(std::size_t index, ResourceHealth::State state, std::string message) {
+    void setHealth(std::size_t index, ResourceHealth::State state, std::string message, milliseconds retryIn) {
         using State = ResourceHealth::State;
         ResourceHealth& health = m_health[index];
-        if (health.state == state && health.message == message) return;
+        if (health.state == state && health.message == message && health.retryIn == retryIn) return;
+        health.retryIn = retryIn;
         const bool wasLive = health.state == State::Synced;
         const bool isLive = state == State::Synced;
         if (health.state != state && (wasLive || isLive || !health.everSynced))
@@ -267,10 +269,11 @@ private:
         if (wake && m_notify) m_notify();
     }
 
-    void report(std::size_t index, ResourceHealth::State state, std::string message) {
+    void report(std::size_t index, ResourceHealth::State state, std::string message,
+                milliseconds retryIn = milliseconds(0)) {
         {
             std::lock_guard lock(m_mutex);
-            setHealth(index, state, std::move(message));
+            setHealth(index, state, std::move(message), retryIn);
             if (!m_changed) return;
             m_changed = false;
         }
@@ -380,21 +383,16 @@ private:
             break;
         }
         if (outcome.retryAfter > delay) delay = std::min(outcome.retryAfter, options.backoffMax);
-        std::string message = outcome.message;
-        if (state == State::Failing || state == State::Unreachable || state == State::Reconnecting ||
-            state == State::Unauthorized) {
-            char seconds[32];
-            std::snprintf(seconds, sizeof seconds, delay < std::chrono::seconds(10) ? "%.1f" : "%.0f",
-                          static_cast<double>(delay.count()) / 1000.0);
-            message += "; retrying in " + std::string(seconds) + " s";
-        }
+        // Forbidden and absent resources are looked at again too, but that is no news to anyone.
+        const bool retrying = state == State::Failing || state == State::Unreachable || state == State::Reconnecting ||
+                              state == State::Unauthorized;
         if (!stopping()) {
             if (state == State::NotInstalled)
                 spdlog::debug("{}: not installed", m_name);
             else
-                spdlog::info("{}: {}", m_name, message);
+                spdlog::info("{}: {}", m_name, withRetry(outcome.message, delay));
         }
-        m_source.report(m_index, state, std::move(message));
+        m_source.report(m_index, state, outcome.message, retrying ? delay : milliseconds(0));
         return m_source.sleep(delay, m_index);
     }
 

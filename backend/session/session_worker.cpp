@@ -163,7 +163,7 @@ SourceStatus SessionWorker::statusOf(const LiveStatus& live, const QString& sour
                             .arg(QString::fromStdString(groupThousands(static_cast<std::int64_t>(nodes))),
                                  QString::fromStdString(groupThousands(static_cast<std::int64_t>(pods))));
     } else {
-        status.detail = QString::fromStdString(live.message);
+        status.detail = QString::fromStdString(withRetry(live.message, live.retryIn));
     }
     if (!m_pluginMessage.isEmpty() && live.state != LinkState::Synced)
         status.detail += (status.detail.isEmpty() ? QString() : QStringLiteral(" — ")) +
