@@ -1,8 +1,6 @@
 #include "net/kube_credentials.h"
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace topodeck {
 
@@ -25,12 +23,6 @@ std::shared_ptr<ExecCacheEntry> execCacheEntry(const KubeExecConfig& exec, const
     std::shared_ptr<ExecCacheEntry>& entry = cache[key];
     if (!entry) entry = std::make_shared<ExecCacheEntry>();
     return entry;
-}
-
-std::string trimmed(std::string text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 } // namespace
@@ -62,12 +54,9 @@ Result<KubeAuth> KubeCredentials::current() {
         const auto now = std::chrono::steady_clock::now();
         if (m_rereadFile || now - m_fileReadAt >= kTokenFileRefresh) {
             m_rereadFile = false;
-            std::ifstream in(m_connection.tokenFile);
-            std::ostringstream text;
-            if (in && (text << in.rdbuf())) {
-                std::string token = trimmed(text.str());
-                if (token != m_fileToken) ++m_fileVersion;
-                m_fileToken = std::move(token);
+            if (Result<std::string> token = readTokenFile(m_connection.tokenFile)) {
+                if (*token != m_fileToken) ++m_fileVersion;
+                m_fileToken = std::move(*token);
             }
             // An unreadable file keeps the last token: the server will say if it no longer works.
             m_fileReadAt = now;

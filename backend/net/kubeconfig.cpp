@@ -534,9 +534,9 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
     // With both, client-go sends the token first and the file's content once it re-reads it.
     c.tokenFile = user.tokenFile;
     if (user.token.empty() && !user.tokenFile.empty()) {
-        Result<std::string> token = readFile(user.tokenFile);
+        Result<std::string> token = readTokenFile(user.tokenFile);
         if (!token) return Error{inUser + ": tokenFile: " + token.error().message};
-        c.token = trimmed(std::move(*token));
+        c.token = std::move(*token);
     }
     c.username = user.username;
     c.password = user.password;
@@ -581,14 +581,20 @@ Result<KubeConnection> inClusterConnection(std::string_view serviceAccountDirect
     // An IPv6 address needs brackets in a URL.
     c.server = "https://" + (hostText.find(':') != std::string::npos ? '[' + hostText + ']' : hostText) + ':' + port;
     c.tokenFile = (dir / "token").string();
-    Result<std::string> token = readFile(c.tokenFile);
+    Result<std::string> token = readTokenFile(c.tokenFile);
     if (!token) return Error{"in-cluster service account: " + token.error().message};
-    c.token = trimmed(std::move(*token));
+    c.token = std::move(*token);
     c.tls.caFile = (dir / "ca.crt").string();
     if (std::ifstream probe(c.tls.caFile); !probe)
         return Error{"in-cluster service account: cannot read " + c.tls.caFile + ": " + std::strerror(errno)};
-    if (Result<std::string> ns = readFile((dir / "namespace").string())) c.nameSpace = trimmed(std::move(*ns));
+    if (Result<std::string> ns = readTokenFile((dir / "namespace").string())) c.nameSpace = std::move(*ns);
     return c;
+}
+
+Result<std::string> readTokenFile(const std::string& path) {
+    Result<std::string> text = readFile(path);
+    if (!text) return text.error();
+    return trimmed(std::move(*text));
 }
 
 Result<std::string> decodeBase64(std::string_view text) {
