@@ -50,7 +50,7 @@ constexpr int kMaxWarningWidth = 420; // the status bar's warning, elided; the t
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_session(new ClusterSession(this)), m_launch(new LaunchOptions) {
+    : QMainWindow(parent), m_session(new ClusterSession(this)), m_launch(std::make_unique<LaunchOptions>()) {
     setWindowTitle(tr("topodeck"));
     buildPages();
     buildActions();
@@ -60,9 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1400, 900);
 }
 
-MainWindow::~MainWindow() {
-    delete m_launch;
-}
+MainWindow::~MainWindow() = default;
 
 void MainWindow::buildPages() {
     m_model = new TopologyTreeModel(this);
@@ -202,7 +200,7 @@ void MainWindow::connectTo(const QString& context, const QString& kubeconfig, bo
     m_demoChooser->setCurrentIndex(-1);
     m_simulate->setChecked(false);
     m_simulate->setEnabled(false);
-    m_kubeconfig = kubeconfig;
+    m_launch->kubeconfig = kubeconfig;
     m_session->openKubernetes(context, kubeconfig, inCluster);
 }
 
@@ -210,7 +208,7 @@ void MainWindow::openConnectDialog() {
     auto* dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // A window that shows a cluster keeps it; another cluster gets a window of its own.
-    dialog->start(m_kubeconfig.isEmpty() ? m_launch->kubeconfig : m_kubeconfig, m_shown != nullptr);
+    dialog->start(m_launch->kubeconfig, m_shown != nullptr);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const KubeChoice choice = dialog->choice();
         if (!choice.newWindow) return connectTo(choice.context, choice.kubeconfig, choice.inCluster);
@@ -229,7 +227,6 @@ void MainWindow::openConnectDialog() {
 }
 
 void MainWindow::openDemo(const QString& name) {
-    m_kubeconfig.clear();
     m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
     m_simulate->setEnabled(true);
     m_session->openDemo(name);

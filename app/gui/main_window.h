@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -86,9 +88,9 @@ private:
     QLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
     QLabel* m_notice = nullptr; // above the map: what the picture cannot be trusted for
-    // How this window was asked to read the hierarchy; a window opened from it reads the same.
-    LaunchOptions* m_launch = nullptr;
-    QString m_kubeconfig; // the last one connected with, for the connect dialog
+    // How this window was opened (the hierarchy, the kubeconfig last connected with): a window
+    // opened from it reads the same, and the connect dialog starts from that kubeconfig.
+    std::unique_ptr<LaunchOptions> m_launch;
 };
 
 } // namespace topodeck
