@@ -18,7 +18,7 @@ build_packages=(
 # proxy speaks TLS through OpenSSL.
 test_packages=(
   libbenchmark-dev xvfb xauth
-  slurmctld slurmd slurm-client munge
+  slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
   golang-go etcd-server etcd-client golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev
   openssl libssl-dev ca-certificates curl
 )

@@ -3,7 +3,107 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <cmath>
+
 namespace topodeck {
+
+namespace {
+
+// The flags of a live Slurm cluster, named and worded as topodeckctl's.
+struct SlurmFlags {
+    QCommandLineOption slurm{
+        QStringLiteral("slurm"),
+        QCoreApplication::translate("CommandLine",
+                                    "Connect to a live Slurm cluster: slurmrestd (http://host:6820, https://..., "
+                                    "unix:/path.sock) or this machine's Slurm commands (cli)."),
+        QStringLiteral("URL|cli")};
+    QCommandLineOption tokenFile{
+        QStringLiteral("slurm-token-file"),
+        QCoreApplication::translate("CommandLine",
+                                    "slurmrestd: the JWT (scontrol token) in this file (default $SLURM_JWT)."),
+        QStringLiteral("file")};
+    QCommandLineOption user{
+        QStringLiteral("slurm-user"),
+        QCoreApplication::translate("CommandLine", "slurmrestd: X-SLURM-USER-NAME (default: the token's user)."),
+        QStringLiteral("name")};
+    QCommandLineOption api{
+        QStringLiteral("slurm-api"),
+        QCoreApplication::translate("CommandLine",
+                                    "slurmrestd: the REST API version, e.g. v0.0.38 (default: the newest offered)."),
+        QStringLiteral("version")};
+    QCommandLineOption conf{QStringLiteral("slurm-conf"),
+                            QCoreApplication::translate("CommandLine", "Slurm CLI: SLURM_CONF for the commands."),
+                            QStringLiteral("file")};
+    QCommandLineOption topology{
+        QStringLiteral("slurm-topology"),
+        QCoreApplication::translate("CommandLine",
+                                    "topology.conf or topology.yaml (slurmrestd does not serve the topology; the "
+                                    "CLI asks scontrol show topology without it)."),
+        QStringLiteral("file")};
+    QCommandLineOption poll{QStringLiteral("poll"),
+                            QCoreApplication::translate("CommandLine", "Slurm: how often to poll (default 5)."),
+                            QStringLiteral("seconds")};
+
+    QList<QCommandLineOption> all() const { return {slurm, tokenFile, user, api, conf, topology, poll}; }
+    // Sets options.slurm and options.slurmPoll from the flags; the error, or an empty string.
+    QString read(const QCommandLineParser& parser, LaunchOptions& options) const;
+};
+
+QString SlurmFlags::read(const QCommandLineParser& parser, LaunchOptions& options) const {
+    if (!parser.isSet(slurm)) {
+        for (const QCommandLineOption* flag : {&tokenFile, &user, &api, &conf, &topology, &poll})
+            if (parser.isSet(*flag))
+                return QCoreApplication::translate("CommandLine", "--%1 only applies to --slurm")
+                    .arg(flag->names().constFirst());
+        return QString();
+    }
+    if (parser.values(slurm).size() > 1) return QCoreApplication::translate("CommandLine", "--slurm takes one cluster");
+    Result<SlurmTarget> target = SlurmTarget::fromArgument(parser.value(slurm).trimmed().toStdString());
+    if (!target) return QString::fromStdString(target.error().message);
+
+    enum class AppliesTo { Rest, Cli, Both };
+    struct Refinement {
+        const QCommandLineOption* flag;
+        std::string* field;
+        AppliesTo appliesTo;
+    };
+    const bool rest = target->kind == SlurmTarget::Kind::Rest;
+    for (const Refinement& refinement :
+         {Refinement{&tokenFile, &target->tokenFile, AppliesTo::Rest},
+          Refinement{&user, &target->userName, AppliesTo::Rest}, Refinement{&api, &target->apiVersion, AppliesTo::Rest},
+          Refinement{&conf, &target->slurmConf, AppliesTo::Cli},
+          Refinement{&topology, &target->topologyFile, AppliesTo::Both}}) {
+        if (!parser.isSet(*refinement.flag)) continue;
+        const QString name = refinement.flag->names().constFirst();
+        const QString value = parser.value(*refinement.flag);
+        if (value.trimmed().isEmpty())
+            return QCoreApplication::translate("CommandLine", "--%1 needs a value").arg(name);
+        if (refinement.appliesTo == AppliesTo::Rest && !rest)
+            return QCoreApplication::translate("CommandLine", "--%1 applies to slurmrestd (--slurm URL), not the CLI")
+                .arg(name);
+        if (refinement.appliesTo == AppliesTo::Cli && rest)
+            return QCoreApplication::translate("CommandLine", "--%1 applies to the Slurm CLI (--slurm cli)").arg(name);
+        *refinement.field = value.toStdString();
+    }
+
+    if (parser.isSet(poll)) {
+        QString text = parser.value(poll).trimmed();
+        // A trailing "s" is accepted, as people write durations that way ("--poll 2s").
+        if (text.endsWith(QLatin1Char('s'))) text.chop(1);
+        bool ok = false;
+        const double seconds = text.toDouble(&ok);
+        if (!ok || !std::isfinite(seconds) || seconds < 0 || seconds > 86400)
+            return QCoreApplication::translate("CommandLine",
+                                               "--poll wants seconds between 0 and 86400, e.g. 1 or 0.5, not \"%1\"")
+                .arg(parser.value(poll));
+        if (seconds < 0.1) return QCoreApplication::translate("CommandLine", "--poll: at least 0.1 s");
+        options.slurmPoll = std::chrono::milliseconds(std::llround(seconds * 1000));
+    }
+    options.slurm = std::move(*target);
+    return QString();
+}
+
+} // namespace
 
 CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     QCommandLineParser parser;
@@ -67,8 +167,11 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
-    parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption, levelsOption,
-                       topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption});
+    const SlurmFlags slurmFlags;
+    parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
+    parser.addOptions(slurmFlags.all());
+    parser.addOptions(
+        {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -89,11 +192,13 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         return Outcome::Error;
     }
     const bool fileGiven = parser.isSet(fileOption) || !positional.isEmpty();
-    const bool liveGiven = parser.isSet(contextOption) || parser.isSet(kubeconfigOption) || parser.isSet(inClusterOption);
-    if (int(parser.isSet(demoOption)) + int(fileGiven) + int(liveGiven) > 1) {
-        m_message = QCoreApplication::translate("CommandLine",
-                                                "give one of --demo, --file or a live cluster (--context, --kubeconfig, "
-                                                "--in-cluster)");
+    const bool liveGiven =
+        parser.isSet(contextOption) || parser.isSet(kubeconfigOption) || parser.isSet(inClusterOption);
+    const bool slurmGiven = parser.isSet(slurmFlags.slurm);
+    if (int(parser.isSet(demoOption)) + int(fileGiven) + int(liveGiven) + int(slurmGiven) > 1) {
+        m_message = QCoreApplication::translate(
+            "CommandLine", "give one of --demo, --file or a live cluster (--context, --kubeconfig, "
+                           "--in-cluster, --slurm)");
         return Outcome::Error;
     }
     if (parser.isSet(inClusterOption) && (parser.isSet(contextOption) || parser.isSet(kubeconfigOption))) {
@@ -128,6 +233,9 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         }
         if (m_options.contexts.isEmpty() && !m_options.inCluster) m_options.contexts << QString(); // the current one
     }
+    m_message = slurmFlags.read(parser, m_options);
+    if (!m_message.isEmpty()) return Outcome::Error;
+    if (slurmGiven) m_options.demo.clear();
     if (m_options.demo.isEmpty() && m_options.file.isEmpty() && !m_options.live()) {
         m_message = QCoreApplication::translate("CommandLine", "--demo needs a name (gb200, h100 or scale:N)");
         return Outcome::Error;

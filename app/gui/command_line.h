@@ -1,8 +1,13 @@
 #pragma once
 
+#include "net/slurm_source.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <chrono>
+#include <optional>
 
 namespace topodeck {
 
@@ -15,6 +20,9 @@ struct LaunchOptions {
     QStringList contexts;
     QString kubeconfig;
     bool inCluster = false;
+    // A live Slurm cluster (--slurm and the --slurm-* flags that refine it), and how often to poll it.
+    std::optional<SlurmTarget> slurm;
+    std::chrono::milliseconds slurmPoll{5000};
     QString topology;     // a topology object's name from the file
     QStringList levels;   // node-label keys, top level first
     QString gpuResources; // resource names counted as GPUs, comma separated; empty = nvidia.com/gpu
@@ -22,7 +30,7 @@ struct LaunchOptions {
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there
 
-    bool live() const { return !contexts.isEmpty() || inCluster; }
+    bool live() const { return !contexts.isEmpty() || inCluster || slurm.has_value(); }
 };
 
 // The GUI's command line (QCommandLineParser), parsed without exiting so that it can be tested.

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -35,7 +36,16 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     const std::string ctl = (error ? std::filesystem::path(".") : self.parent_path()) / "topodeckctl";
     std::vector<std::string> args{ctl, "show"};
-    if (options.inCluster) {
+    if (options.slurm) {
+        const topodeck::SlurmTarget& slurm = *options.slurm;
+        args.insert(args.end(), {"--slurm", slurm.kind == topodeck::SlurmTarget::Kind::Cli ? "cli" : slurm.url});
+        for (const auto& [flag, value] :
+             {std::pair{"--slurm-token-file", &slurm.tokenFile}, std::pair{"--slurm-user", &slurm.userName},
+              std::pair{"--slurm-api", &slurm.apiVersion}, std::pair{"--slurm-conf", &slurm.slurmConf},
+              std::pair{"--slurm-topology", &slurm.topologyFile}})
+            if (!value->empty()) args.insert(args.end(), {flag, *value});
+        args.insert(args.end(), {"--poll", QString::number(double(options.slurmPoll.count()) / 1000.0).toStdString()});
+    } else if (options.inCluster) {
         args.push_back("--in-cluster");
     } else if (options.live()) {
         QString context = options.contexts.value(0);

@@ -3,9 +3,9 @@
 #include "app/gui/command_line.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
+#include "views/connect_dialog.h"
 #include "views/details_panel.h"
 #include "views/map_legend.h"
-#include "views/connect_dialog.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/source_status_label.h"
 #include "views/topology_map_view.h"
@@ -46,6 +46,34 @@ constexpr int kInitialTreeRows = 40;
 constexpr int kDetailsWidth = 380;
 constexpr int kMaxTreeWidth = 620;
 constexpr int kMaxWarningWidth = 420; // the status bar's warning, elided; the tooltip has them all
+
+// The (first) live cluster of the launch options, as the connect dialog would have chosen it.
+ConnectChoice firstLiveCluster(const LaunchOptions& options) {
+    ConnectChoice choice;
+    choice.kubeconfig = options.kubeconfig;
+    if (options.slurm) {
+        choice.kind = ConnectChoice::Kind::Slurm;
+        choice.slurm = *options.slurm;
+        choice.slurmPoll = options.slurmPoll;
+    } else {
+        choice.context = options.contexts.value(0);
+        choice.inCluster = options.inCluster;
+    }
+    return choice;
+}
+
+// The options with the chosen cluster in place of their source; the hierarchy stays as it was.
+LaunchOptions withCluster(LaunchOptions options, const ConnectChoice& choice) {
+    options.file.clear();
+    options.demo.clear();
+    options.kubeconfig = choice.kubeconfig;
+    const bool slurm = choice.kind == ConnectChoice::Kind::Slurm;
+    options.contexts = slurm ? QStringList() : QStringList{choice.context};
+    options.inCluster = !slurm && choice.inCluster;
+    options.slurm = slurm ? std::optional<SlurmTarget>(choice.slurm) : std::nullopt;
+    options.slurmPoll = choice.slurmPoll;
+    return options;
+}
 
 } // namespace
 
@@ -120,9 +148,10 @@ void MainWindow::buildActions() {
     m_openFile = file->addAction(tr("&Open Snapshot File…"), this, &MainWindow::openFileDialog);
     m_openFile->setShortcut(QKeySequence::Open);
     m_openFile->setToolTip(tr("Open a file written by kubectl get nodes,pods -A -o yaml (or json)"));
-    m_connect = file->addAction(tr("&Connect to Kubernetes…"), this, &MainWindow::openConnectDialog);
+    m_connect = file->addAction(tr("&Connect to a Cluster…"), this, &MainWindow::openConnectDialog);
     m_connect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    m_connect->setToolTip(tr("Follow a live cluster through its API server, with a kubeconfig context"));
+    m_connect->setToolTip(tr("Follow a live cluster: Kubernetes through a kubeconfig context, or Slurm through "
+                             "slurmrestd or the Slurm commands"));
     QMenu* demos = file->addMenu(tr("Open &Demo Cluster"));
     for (const DemoEntry& demo : kDemos) {
         const QString name = QString::fromLatin1(demo.name);
@@ -189,19 +218,24 @@ void MainWindow::open(const LaunchOptions& options) {
     m_simulate->setChecked(options.simulate);
     m_session->setSimulationEnabled(options.simulate);
     if (options.live())
-        connectTo(options.contexts.value(0), options.kubeconfig, options.inCluster);
+        connectTo(firstLiveCluster(options));
     else if (!options.file.isEmpty())
         openFile(options.file);
     else
         openDemo(options.demo);
 }
 
-void MainWindow::connectTo(const QString& context, const QString& kubeconfig, bool inCluster) {
+void MainWindow::connectTo(const ConnectChoice& choice) {
     m_demoChooser->setCurrentIndex(-1);
     m_simulate->setChecked(false);
     m_simulate->setEnabled(false);
-    m_launch->kubeconfig = kubeconfig;
-    m_session->openKubernetes(context, kubeconfig, inCluster);
+    *m_launch = withCluster(*m_launch, choice);
+    if (choice.kind == ConnectChoice::Kind::Kubernetes)
+        return m_session->openKubernetes(choice.context, choice.kubeconfig, choice.inCluster);
+    SlurmSourceOptions slurmOptions;
+    slurmOptions.pollInterval = choice.slurmPoll;
+    m_session->setSlurmSourceOptions(slurmOptions);
+    m_session->openSlurm(choice.slurm);
 }
 
 void MainWindow::openConnectDialog() {
@@ -209,18 +243,13 @@ void MainWindow::openConnectDialog() {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // A window that shows a cluster keeps it; another cluster gets a window of its own.
     dialog->start(m_launch->kubeconfig, m_shown != nullptr);
+    if (m_launch->slurm) dialog->showSlurm(*m_launch->slurm, m_launch->slurmPoll);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const KubeChoice choice = dialog->choice();
-        if (!choice.newWindow) return connectTo(choice.context, choice.kubeconfig, choice.inCluster);
-        LaunchOptions options = *m_launch;
-        options.file.clear();
-        options.demo.clear();
-        options.contexts = QStringList{choice.context};
-        options.kubeconfig = choice.kubeconfig;
-        options.inCluster = choice.inCluster;
+        const ConnectChoice choice = dialog->choice();
+        if (!choice.newWindow) return connectTo(choice);
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
-        window->open(options);
+        window->open(withCluster(*m_launch, choice));
         window->show();
     });
     dialog->open();
@@ -310,7 +339,8 @@ void MainWindow::showStatus(const SourceStatus& status) {
             warnings == 1 ? tr("⚠ %1").arg(first) : tr("⚠ %1 (+%2 more)").arg(first).arg(warnings - 1), Qt::ElideRight,
             kMaxWarningWidth));
     else
-        m_warningsLabel->setText(warnings == 1 ? tr("⚠ 1 warning") : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
+        m_warningsLabel->setText(warnings == 1 ? tr("⚠ 1 warning")
+                                               : tr("⚠ %1 warnings").arg(QLocale().toString(warnings)));
     QStringList lines;
     for (qsizetype i = 0; i < std::min<qsizetype>(warnings, 20); ++i)
         lines << QString::fromStdString(status.warnings[std::size_t(i)]);

@@ -20,6 +20,7 @@ class DetailsPanel;
 class SourceStatusLabel;
 class TopologyMapView;
 class TopologyTreeModel;
+struct ConnectChoice;
 struct LaunchOptions;
 
 // Builds the pages (tree, map, details, status bar) and connects them to one ClusterSession.
@@ -33,8 +34,8 @@ public:
     // Applies the topology choice and the simulator setting, then opens the demo, the file or the
     // (first) live cluster.
     void open(const LaunchOptions& options);
-    // A live Kubernetes cluster in this window (context empty: the kubeconfig's current one).
-    void connectTo(const QString& context, const QString& kubeconfig, bool inCluster = false);
+    // A live Kubernetes or Slurm cluster in this window (newWindow is the caller's business).
+    void connectTo(const ConnectChoice& choice);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
 
@@ -88,8 +89,8 @@ private:
     QLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
     QLabel* m_notice = nullptr; // above the map: what the picture cannot be trusted for
-    // How this window was opened (the hierarchy, the kubeconfig last connected with): a window
-    // opened from it reads the same, and the connect dialog starts from that kubeconfig.
+    // How this window was opened (the hierarchy, the cluster last connected to): a window opened
+    // from it reads the same, and the connect dialog starts from that kubeconfig or Slurm cluster.
     std::unique_ptr<LaunchOptions> m_launch;
 };
 

@@ -33,23 +33,41 @@ Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
     const std::string* context = args.value("context");
     const std::string* kubeconfig = args.value("kubeconfig");
     const bool inCluster = args.has("in-cluster");
-    const bool live = context || kubeconfig || inCluster;
-    if (int(demo != nullptr) + int(file != nullptr) + int(live) != 1)
+    const std::string* slurm = args.value("slurm");
+    const bool kube = context || kubeconfig || inCluster;
+    const bool live = kube || slurm;
+    if (int(demo != nullptr) + int(file != nullptr) + int(kube) + int(slurm != nullptr) != 1)
         return Error{"give one of --demo NAME, -f FILE, or a live cluster (--context NAME, --kubeconfig FILE, "
-                     "--in-cluster)"};
+                     "--in-cluster, --slurm URL|cli)"};
     ClusterSource source;
     if (demo != nullptr) source.demo = *demo;
     if (file != nullptr) {
         if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
         source.file = *file;
     }
-    if (live) {
+    if (kube) {
         if (inCluster && (context || kubeconfig)) return Error{"--in-cluster takes no --context or --kubeconfig"};
         if (context && context->empty()) return Error{"--context needs a name"};
         if (kubeconfig && kubeconfig->empty()) return Error{"--kubeconfig needs a file"};
-        source.live = LiveTarget{context ? *context : std::string(), kubeconfig ? *kubeconfig : std::string(),
-                                 inCluster};
+        source.live.emplace();
+        source.live->context = context ? *context : std::string();
+        source.live->kubeconfig = kubeconfig ? *kubeconfig : std::string();
+        source.live->inCluster = inCluster;
     }
+    if (slurm) {
+        source.live.emplace();
+        auto target = slurmTargetFromArgs(*slurm, args);
+        if (!target) return target.error();
+        source.live->slurm = std::move(*target);
+        if (const std::string* poll = args.value("poll")) {
+            auto seconds = parseSecondsValue("--poll", *poll);
+            if (!seconds) return seconds.error();
+            if (*seconds < 0.1) return Error{"--poll: at least 0.1 s"};
+            source.live->slurmPoll = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
+        }
+    }
+    for (const char* flag : {"slurm-token-file", "slurm-user", "slurm-api", "slurm-conf", "poll"})
+        if (!slurm && args.value(flag)) return Error{"--" + std::string(flag) + " only applies to --slurm"};
     if (const std::string* timeout = args.value("sync-timeout")) {
         if (!live) return Error{"--sync-timeout only applies to a live cluster"};
         auto seconds = parseSecondsValue("--sync-timeout", *timeout);
@@ -65,11 +83,28 @@ std::string ClusterSource::describe(const std::optional<DemoCluster>& loadedDemo
         if (!forPeople) return "demo:" + loadedDemo->name;
         return "demo " + loadedDemo->name + (loadedDemo->title.empty() ? "" : " · " + loadedDemo->title);
     }
-    if (connection) {
-        const KubeConnection& c = connection->connection();
-        return forPeople ? "context " + c.contextName + " · " + c.server : "context:" + c.contextName;
-    }
+    if (connection) return connection->describe(forPeople);
     return file == "-" ? std::string("stdin") : file;
+}
+
+Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const ParsedArgs& args) {
+    auto target = SlurmTarget::fromArgument(argument);
+    if (!target) return target.error();
+    const bool rest = target->kind == SlurmTarget::Kind::Rest;
+    const auto take = [&](const char* flag, std::string& into, bool restOnly) -> Status {
+        const std::string* value = args.value(flag);
+        if (!value) return {};
+        if (value->empty()) return Error{"--" + std::string(flag) + " needs a value"};
+        if (restOnly && !rest) return Error{"--" + std::string(flag) + " applies to slurmrestd (--slurm URL), not the CLI"};
+        if (!restOnly && rest) return Error{"--" + std::string(flag) + " applies to the Slurm CLI (--slurm cli)"};
+        into = *value;
+        return {};
+    };
+    for (Status s : {take("slurm-token-file", target->tokenFile, true), take("slurm-user", target->userName, true),
+                     take("slurm-api", target->apiVersion, true), take("slurm-conf", target->slurmConf, false)})
+        if (!s) return s.error();
+    if (const std::string* topology = args.value("slurm-topology")) target->topologyFile = *topology;
+    return target;
 }
 
 std::vector<FlagSpec> liveClusterFlags() {
@@ -77,6 +112,13 @@ std::vector<FlagSpec> liveClusterFlags() {
         {"context", 0, "NAME", "a live cluster: this kubeconfig context (kubectl's rules for finding the\nkubeconfig)"},
         {"kubeconfig", 0, "FILE", "a live cluster from this kubeconfig only (its current-context unless\n--context)"},
         {"in-cluster", 0, "", "a live cluster: this pod's service account"},
+        {"slurm", 0, "URL|cli", "a live Slurm cluster: slurmrestd (http://host:6820, https://...,\nunix:/path.sock) or this machine's Slurm commands (cli)"},
+        {"slurm-token-file", 0, "FILE", "slurmrestd: the JWT (scontrol token) in this file (default $SLURM_JWT)"},
+        {"slurm-user", 0, "NAME", "slurmrestd: X-SLURM-USER-NAME (default: the token's user)"},
+        {"slurm-api", 0, "VERSION", "slurmrestd: the REST API version, e.g. v0.0.38 (default: the newest\noffered)"},
+        {"slurm-conf", 0, "FILE", "Slurm CLI: SLURM_CONF for the commands"},
+        {"slurm-topology", 0, "FILE", "topology.conf or topology.yaml (slurmrestd does not serve the topology;\nthe CLI asks scontrol show topology without it)"},
+        {"poll", 0, "SECONDS", "Slurm: how often to poll (default 5)"},
         {"sync-timeout", 0, "SECONDS", "how long to wait for a live cluster to be listed (default 60)"},
     };
 }
@@ -131,8 +173,11 @@ Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) 
         Status synced = (*live)->waitForSync(source.syncTimeout, [&](ClusterEvent&& event) {
             (void)state.apply(std::move(event));
         });
-        if (!synced) return Error{"context \"" + (*live)->connection().contextName + "\": " + synced.error().message};
-        printWarnings(resourceProblems((*live)->status()));
+        if (!synced) return Error{(*live)->errorPrefix() + ": " + synced.error().message};
+        const LiveStatus status = (*live)->status();
+        std::vector<std::string> warnings = resourceProblems(status);
+        warnings.insert(warnings.end(), status.notes.begin(), status.notes.end());
+        printWarnings(warnings);
         loaded->live = std::move(*live);
         return loaded;
     }

@@ -41,6 +41,8 @@ struct LoadedCluster {
 
 // The flags that choose a live cluster, shared by every command that reads one.
 std::vector<FlagSpec> liveClusterFlags();
+// --slurm's target with the --slurm-* flags that refine it.
+Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const ParsedArgs& args);
 
 // How to read the hierarchy and what counts as a GPU: --levels, --topology, --gpu-resources.
 struct HierarchyChoice {

@@ -21,23 +21,31 @@ Result<KubeConnection> LiveTarget::resolve() const {
     return resolveKubeContext(*config, context);
 }
 
-LiveConnection::LiveConnection(KubeConnection connection) : m_connection(std::move(connection)) {}
-
 LiveConnection::~LiveConnection() {
     if (m_source) m_source->stop();
 }
 
 Result<std::unique_ptr<LiveConnection>> LiveConnection::open(const LiveTarget& target) {
-    Result<KubeConnection> connection = target.resolve();
-    if (!connection) return connection.error();
-    std::unique_ptr<LiveConnection> live(new LiveConnection(std::move(*connection)));
-    ExecEnvironment exec;
-    exec.terminalAvailable = ::isatty(STDIN_FILENO) == 1;
-    // What a credential plugin says on stderr (a device-login code, say) is for the person here.
-    exec.onMessage = [](std::string_view line) {
-        std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
-    };
-    live->m_source = std::make_unique<KubeSource>(live->m_connection, std::move(exec));
+    std::unique_ptr<LiveConnection> live(new LiveConnection());
+    if (target.slurm) {
+        live->m_slurmTarget = target.slurm;
+        SlurmSourceOptions options;
+        options.pollInterval = target.slurmPoll;
+        auto source = std::make_unique<SlurmSource>(*target.slurm, options);
+        live->m_slurm = source.get();
+        live->m_source = std::move(source);
+    } else {
+        Result<KubeConnection> connection = target.resolve();
+        if (!connection) return connection.error();
+        live->m_connection = std::move(*connection);
+        ExecEnvironment exec;
+        exec.terminalAvailable = ::isatty(STDIN_FILENO) == 1;
+        // What a credential plugin says on stderr (a device-login code, say) is for the person here.
+        exec.onMessage = [](std::string_view line) {
+            std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+        };
+        live->m_source = std::make_unique<KubeSource>(live->m_connection, std::move(exec));
+    }
     LiveConnection* self = live.get();
     live->m_source->start([self] {
         {
@@ -47,6 +55,19 @@ Result<std::unique_ptr<LiveConnection>> LiveConnection::open(const LiveTarget& t
         self->m_wake.notify_one();
     });
     return live;
+}
+
+std::string LiveConnection::describe(bool forPeople) const {
+    if (m_slurmTarget) {
+        if (forPeople) return m_slurmTarget->describe();
+        return "slurm:" + (m_slurmTarget->kind == SlurmTarget::Kind::Cli ? std::string("cli") : redactUrl(m_slurmTarget->url));
+    }
+    return forPeople ? "context " + m_connection.contextName + " · " + m_connection.server
+                     : "context:" + m_connection.contextName;
+}
+
+std::string LiveConnection::errorPrefix() const {
+    return m_slurmTarget ? m_slurmTarget->describe() : "context \"" + m_connection.contextName + "\"";
 }
 
 bool LiveConnection::waitForNews(std::chrono::milliseconds timeout) {
@@ -66,7 +87,7 @@ std::string LiveConnection::failureText(const LiveStatus& status) const {
             continue;
         waiting += (waiting.empty() ? "" : ", ") + resource.title;
     }
-    return "still listing " + (waiting.empty() ? std::string("objects") : waiting);
+    return (m_slurmTarget ? "still reading " : "still listing ") + (waiting.empty() ? std::string("objects") : waiting);
 }
 
 void LiveConnection::showProgress(const LiveStatus& status) {

@@ -5,6 +5,7 @@
 #include "core/result.h"
 #include "net/kubeconfig.h"
 #include "net/kube_source.h"
+#include "net/slurm_source.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -16,17 +17,19 @@
 
 namespace topodeck::cli {
 
-// Which live Kubernetes cluster: --context, --kubeconfig, --in-cluster.
+// Which live cluster: Kubernetes (--context, --kubeconfig, --in-cluster) or Slurm (--slurm).
 struct LiveTarget {
     std::string context;    // empty: the kubeconfig's current-context
     std::string kubeconfig; // empty: $KUBECONFIG, else ~/.kube/config
     bool inCluster = false;
+    std::optional<SlurmTarget> slurm; // set: a Slurm cluster, and the fields above do not apply
+    std::chrono::milliseconds slurmPoll{5000};
 
     // The connection by kubectl's rules; kubeconfig warnings go to stderr.
     Result<KubeConnection> resolve() const;
 };
 
-// A running KubeSource as a command sees it: wait for news, take the events, read the status.
+// A running live source as a command sees it: wait for news, take the events, read the status.
 class LiveConnection {
 public:
     static Result<std::unique_ptr<LiveConnection>> open(const LiveTarget& target);
@@ -62,18 +65,26 @@ public:
     std::vector<ClusterEvent> takeEvents() { return m_source->takeEvents(); }
     LiveStatus status() const { return m_source->status(); }
 
-    const KubeConnection& connection() const { return m_connection; }
+    // "context prod · https://10.0.0.1:6443" / "slurmrestd http://..." for people; "context:prod"
+    // / "slurm:cli" for JSON; what errors start with ("context \"prod\"").
+    std::string describe(bool forPeople) const;
+    std::string errorPrefix() const;
+    // The Slurm source, for what only it has (its raw replies); nullptr for Kubernetes.
+    const SlurmSource* slurmSource() const { return m_slurm; }
+    const SlurmTarget* slurmTarget() const { return m_slurmTarget ? &*m_slurmTarget : nullptr; }
     // Ends the watches; what was taken stays taken.
     void stop() { m_source->stop(); }
 
 private:
-    explicit LiveConnection(KubeConnection connection);
+    LiveConnection() = default;
     std::string failureText(const LiveStatus& status) const;
     void showProgress(const LiveStatus& status);
     void endProgress();
 
-    KubeConnection m_connection;
-    std::unique_ptr<KubeSource> m_source;
+    KubeConnection m_connection; // Kubernetes only
+    std::optional<SlurmTarget> m_slurmTarget;
+    std::unique_ptr<LiveSource> m_source;
+    const SlurmSource* m_slurm = nullptr;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_news = false;

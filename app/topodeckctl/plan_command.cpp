@@ -12,9 +12,11 @@
 #include "core/placement/placement_report.h"
 #include "core/placement/sbatch_args.h"
 #include "core/placement/what_if.h"
+#include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
+#include "net/slurm_cli.h"
 
 #include <algorithm>
 #include <fstream>
@@ -43,6 +45,7 @@ struct PlanSettings {
     std::vector<std::pair<std::string, std::uint32_t>> nodeWeights; // hostlist -> weight
     std::vector<std::string> drains;
     std::string thenPlace;
+    bool askSlurm = false;
     EngineOptions options;
 };
 
@@ -91,6 +94,20 @@ std::string engineNames() {
     for (const PlacementEngine* engine : placementEngines())
         names += (names.empty() ? "" : ", ") + std::string(engine->name());
     return names;
+}
+
+// A batch script (#SBATCH lines) or a file with an sbatch command, rather than YAML or JSON.
+bool looksLikeSbatchFile(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::size_t start = line.find_first_not_of(" \t");
+        if (start == std::string::npos) continue;
+        const std::string_view text = std::string_view(line).substr(start);
+        if (text.starts_with("#SBATCH") || text.starts_with("#!") || text.starts_with("sbatch")) return true;
+        if (text.front() != '#') return false;
+    }
+    return false;
 }
 
 Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
@@ -176,6 +193,15 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     }
 
     if (const std::string* file = args.value("slurm-topology")) s.slurmTopologyFile = *file;
+    s.askSlurm = args.has("ask-slurm");
+    if (s.askSlurm) {
+        const auto& live = s.source.live;
+        if (!live || !live->slurm || live->slurm->kind != SlurmTarget::Kind::Cli)
+            return Error{"--ask-slurm runs sbatch --test-only, so it needs the Slurm CLI source (--slurm cli)"};
+        if (s.sbatch.empty() && (s.manifest.empty() || !looksLikeSbatchFile(s.manifest)))
+            return Error{"--ask-slurm needs the request as sbatch would get it: --sbatch \"ARGS\" or a batch script"};
+        if (s.capacity) return Error{"--ask-slurm asks about one request; --capacity counts many"};
+    }
     if (const std::string* version = args.value("slurm-version")) {
         auto parsed = SlurmVersion::parse(*version);
         if (!parsed) return Error{"--slurm-version: " + parsed.error().message};
@@ -213,20 +239,6 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     if (const std::string* file = args.value("then-place")) s.thenPlace = *file;
     if (s.capacity && !s.thenPlace.empty()) return Error{"--then-place does not apply to --capacity (use --drain)"};
     return s;
-}
-
-// A batch script (#SBATCH lines) or a file with an sbatch command, rather than YAML or JSON.
-bool looksLikeSbatchFile(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        const std::size_t start = line.find_first_not_of(" \t");
-        if (start == std::string::npos) continue;
-        const std::string_view text = std::string_view(line).substr(start);
-        if (text.starts_with("#SBATCH") || text.starts_with("#!") || text.starts_with("sbatch")) return true;
-        if (text.front() != '#') return false;
-    }
-    return false;
 }
 
 Result<GangRequest> gangFrom(const PlanSettings& s) {
@@ -290,6 +302,14 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<
         for (const auto& [name, hyperNode] : state.hyperNodes()) hyperNodes->push_back(hyperNode);
         cluster.setHyperNodes(std::move(hyperNodes));
     }
+    // A Slurm source (live, or a snapshot directory) brings its topology and node Weights.
+    if (state.slurmTopology() && s.slurmTopologyFile.empty()) cluster.setSlurmTopology(state.slurmTopology());
+    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
+        const NodeRecord& record = state.record(id);
+        if (!record.present) continue;
+        if (const std::string* weight = record.node->label(slurm_labels::kWeight))
+            cluster.setNodeWeight(id, static_cast<std::uint32_t>(std::strtoul(weight->c_str(), nullptr, 10)));
+    }
     if (!s.slurmTopologyFile.empty()) {
         auto topologies = readSlurmTopologyFile(s.slurmTopologyFile);
         if (!topologies) return topologies.error();
@@ -347,6 +367,84 @@ int runCapacity(const PlanSettings& s, const Planned& planned) {
     return kExitOk;
 }
 
+// What Slurm itself answers (sbatch --test-only), beside topodeck's prediction.
+struct SlurmAnswer {
+    std::string table; // lines for people
+    std::string json;  // an object
+};
+
+Result<SlurmAnswer> askSlurm(const PlanSettings& s, const Planned& planned, const std::vector<PlacementResult>& results) {
+    const SlurmTarget* target = planned.loaded->live ? planned.loaded->live->slurmTarget() : nullptr;
+    if (!target) return Error{"--ask-slurm needs --slurm cli"};
+    std::vector<std::string> arguments;
+    if (!s.manifest.empty()) {
+        arguments.push_back(s.manifest); // the batch script, whose #SBATCH lines sbatch reads itself
+        if (!s.sbatch.empty()) {
+            auto extra = sbatchArguments(s.sbatch);
+            if (!extra) return extra.error();
+            arguments.insert(arguments.begin(), extra->begin(), extra->end());
+        }
+    } else {
+        auto words = sbatchArguments(s.sbatch);
+        if (!words) return words.error();
+        arguments = std::move(*words);
+    }
+    SlurmCli cli(*target, std::chrono::seconds(60), nullptr);
+    auto answer = cli.testOnly(arguments, s.manifest.empty());
+    if (!answer) return answer.error();
+
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    // Slurm names a start a few seconds ahead even for an idle cluster.
+    const bool startsNow = answer->feasible && answer->startTime <= now + 60;
+    const auto slurmEngine = std::find_if(results.begin(), results.end(),
+                                          [](const PlacementResult& r) { return r.engine.starts_with("slurm"); });
+    std::string verdict;
+    bool agrees = true;
+    if (slurmEngine != results.end()) {
+        std::vector<std::string> predicted;
+        for (const NodePods& node : slurmEngine->nodes) predicted.push_back(node.node);
+        auto slurmNodes = answer->feasible ? expandHostlist(answer->nodes) : Result<std::vector<std::string>>(std::vector<std::string>{});
+        std::vector<std::string> named = slurmNodes ? *slurmNodes : std::vector<std::string>{};
+        std::sort(predicted.begin(), predicted.end());
+        std::sort(named.begin(), named.end());
+        const bool waits = slurmEngine->message.find("wait") != std::string::npos;
+        if (startsNow && !slurmEngine->feasible) {
+            agrees = false;
+            verdict = "DISAGREES: Slurm starts it now; " + slurmEngine->engine + " says it does not fit";
+        } else if (startsNow && named != predicted) {
+            agrees = false;
+            verdict = "DISAGREES: Slurm picks " + answer->nodes + ", " + slurmEngine->engine + " " + compressHostlist(predicted);
+        } else if (!startsNow && slurmEngine->feasible && !waits) {
+            agrees = false;
+            verdict = "DISAGREES: " + slurmEngine->engine + " places it now; Slurm " +
+                      (answer->feasible ? "would start it at " + answer->startText : "refuses it");
+        } else {
+            verdict = "agrees with " + slurmEngine->engine;
+        }
+    } else {
+        verdict = "no Slurm engine ran to compare with";
+    }
+    SlurmAnswer out;
+    out.table = "Slurm's own answer (sbatch --test-only): ";
+    if (answer->feasible)
+        out.table += std::string(startsNow ? "starts now" : "starts later") + " (" + answer->startText + ") on " +
+                     answer->nodes + " in partition " + answer->partition;
+    else
+        out.table += "refused: " + answer->message;
+    out.table += "\n  " + verdict + "\n";
+    out.json = "{\"feasible\":" + std::string(answer->feasible ? "true" : "false") +
+               ",\"startsNow\":" + (startsNow ? "true" : "false") + ",\"start\":";
+    appendJsonString(out.json, answer->startText);
+    out.json += ",\"nodes\":";
+    appendJsonString(out.json, answer->nodes);
+    out.json += ",\"message\":";
+    appendJsonString(out.json, answer->message);
+    out.json += ",\"agrees\":" + std::string(agrees ? "true" : "false") + ",\"verdict\":";
+    appendJsonString(out.json, verdict);
+    out.json += '}';
+    return out;
+}
+
 int runPlan(const PlanSettings& s, const Planned& planned) {
     auto gang = gangFrom(s);
     if (!gang) return usageError(gang.error().message);
@@ -388,6 +486,12 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
         if (result.invalidRequest) return usageError(result.engine + ": " + result.message);
         allFeasible = allFeasible && result.feasible;
     }
+    std::optional<SlurmAnswer> slurmAnswer;
+    if (s.askSlurm) {
+        auto answer = askSlurm(s, planned, results);
+        if (!answer) return runtimeError("--ask-slurm: " + answer.error().message);
+        slurmAnswer = std::move(*answer);
+    }
 
     if (s.json) {
         std::string out;
@@ -402,11 +506,12 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
                 appendJsonString(out, skipped[i].second);
                 out += '}';
             }
-            out += "]}\n";
+            out += "]}";
         } else {
-            out = placementResultJson(results.front()) + '\n';
+            out = placementResultJson(results.front());
         }
-        writeStdout(out);
+        if (slurmAnswer) out.insert(out.size() - 1, ",\"askSlurm\":" + slurmAnswer->json);
+        writeStdout(out + '\n');
         return allFeasible ? kExitOk : kExitDoesNotFit;
     }
 
@@ -430,6 +535,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     } else {
         out += renderPlacementTable(results.front(), *gang, base, options);
     }
+    if (slurmAnswer) out += '\n' + slurmAnswer->table;
     writeStdout(out);
     return allFeasible ? kExitOk : kExitDoesNotFit;
 }
@@ -485,7 +591,7 @@ const CommandSpec& planCommandSpec() {
              "Job, or a file with an sbatch line / #SBATCH lines"},
             {"gang", 0, "NAME", "which gang of --manifest, when it holds several"},
             {"sbatch", 0, "ARGS", "an sbatch command line, e.g. \"-N 16 --gres=gpu:8 --switches=1\""},
-            {"slurm-topology", 0, "FILE", "Slurm topology.conf or topology.yaml (default: derived from the levels)"},
+            {"ask-slurm", 0, "", "with --slurm cli: also run sbatch --test-only and show Slurm's own answer\nbeside topodeck's, flagging any disagreement"},
             {"slurm-version", 0, "VERSION", "Slurm rules to follow, e.g. 22.05 (Debian 12) or 26.05 (default: newest)"},
             {"node-weight", 0, "NODES=W", "Slurm node Weight for a hostlist, e.g. gpu-[001-008]=10 (repeatable)"},
             {"max-switch-wait", 0, "SECONDS", "Slurm SchedulerParameters=max_switch_wait (default 300)"},

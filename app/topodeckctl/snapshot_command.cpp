@@ -3,6 +3,7 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
+#include "core/slurm/slurm_snapshot.h"
 #include "core/snapshot_writer.h"
 #include "core/text_format.h"
 
@@ -52,10 +53,14 @@ const CommandSpec& snapshotCommandSpec() {
             "Lists a live cluster and writes what topodeck reads of it (nodes, the pods that hold resources,\n"
             "Kueue and KAI Topologies, Kueue ResourceFlavors, Volcano HyperNodes) as one Kubernetes List in\n"
             "JSON, the format `-f` reads back: show, plan and the GUI then work on the frozen cluster.\n"
-            "The file is written whole or not at all.";
+            "The file is written whole or not at all.\n"
+            "A Slurm cluster (--slurm) is written as Slurm's own files instead, in the directory -o names:\n"
+            "nodes.json and jobs.json (sinfo/squeue --json or slurmrestd's replies, as received) and\n"
+            "topology.conf; -f DIR reads that directory back.";
         s.usage = "topodeckctl snapshot (--context NAME | --kubeconfig FILE | --in-cluster | --demo NAME | -f FILE)\n"
                   "                      -o FILE";
         s.examples = "  topodeckctl snapshot --context prod -o prod-$(date +%F).json\n"
+                     "  topodeckctl snapshot --slurm cli -o slurm-$(date +%F)/\n"
                      "  topodeckctl plan -f prod-2026-12-01.json --pods 64 --request nvidia.com/gpu=8 --required rack\n";
         s.flags = liveClusterFlags();
         s.flags.push_back({"demo", 0, "NAME", "an embedded demo cluster"});
@@ -81,6 +86,21 @@ int runSnapshotCommand(std::span<const std::string> args) {
     if ((*loaded)->live) (*loaded)->live->stop();
 
     const ClusterState& state = (*loaded)->state;
+    const std::string from = source->describe((*loaded)->demo, true, (*loaded)->live.get());
+    if (const LiveConnection* live = (*loaded)->live.get(); live && live->slurmSource()) {
+        if (*output == "-") return usageError("a Slurm snapshot is a directory of files: -o DIR, not -o -");
+        const SlurmSource::Replies replies = live->slurmSource()->replies();
+        if (!replies.nodes) return runtimeError(from + ": no node list to write");
+        const std::string noJobs = R"({"jobs":[]})";
+        Status written = writeSlurmFileSet(*output, *replies.nodes, replies.jobs ? *replies.jobs : noJobs,
+                                           replies.topology.get());
+        if (!written) return runtimeError(written.error().message);
+        std::fprintf(stderr, "%s: %s, %s%s written to %s\n", from.c_str(),
+                     count(state.presentNodeCount(), "node", "nodes").c_str(),
+                     count(state.podCount(), "job allocation", "job allocations").c_str(),
+                     replies.topology ? ", topology.conf" : "", output->c_str());
+        return kExitOk;
+    }
     const std::string json = writeSnapshotJson(state);
     if (*output == "-") {
         writeStdout(json);
@@ -92,7 +112,6 @@ int runSnapshotCommand(std::span<const std::string> args) {
         count(state.topologies().size(), "Topology", "Topologies") + ", " +
         count(state.resourceFlavors().size(), "ResourceFlavor", "ResourceFlavors") + ", " +
         count(state.hyperNodes().size(), "HyperNode", "HyperNodes");
-    const std::string from = source->describe((*loaded)->demo, true, (*loaded)->live.get());
     std::fprintf(stderr, "%s: %s%s\n", from.c_str(), summary.c_str(),
                  *output == "-" ? "" : (" written to " + *output).c_str());
     return kExitOk;

@@ -6,10 +6,13 @@
 #include "core/resource_flavor.h"
 #include "core/topology_spec.h"
 
+#include <memory>
 #include <string>
 #include <variant>
 
 namespace topodeck {
+
+struct SlurmTopology; // core/slurm/slurm_topology.h
 
 struct NodeUpserted {
     Node node;
@@ -44,8 +47,14 @@ struct ResourceFlavorDeleted {
     std::string name;
 };
 
+// The Slurm topology (topology.conf / topology.yaml / `scontrol show topology`) the Slurm
+// placement engines read; nullptr when the source has none.
+struct SlurmTopologySet {
+    std::shared_ptr<const SlurmTopology> topology;
+};
 // What every source (API watch, Slurm poll, snapshot file, demo simulator) turns the world into.
 using ClusterEvent = std::variant<NodeUpserted, NodeDeleted, PodUpserted, PodDeleted, TopologyUpserted, TopologyDeleted,
-                                  HyperNodeUpserted, HyperNodeDeleted, ResourceFlavorUpserted, ResourceFlavorDeleted>;
+                                  HyperNodeUpserted, HyperNodeDeleted, ResourceFlavorUpserted, ResourceFlavorDeleted,
+                                  SlurmTopologySet>;
 
 } // namespace topodeck

@@ -223,6 +223,8 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 m_flavors[std::move(name)] = std::move(e.flavor);
             } else if constexpr (std::is_same_v<E, ResourceFlavorDeleted>) {
                 m_flavors.erase(e.name);
+            } else if constexpr (std::is_same_v<E, SlurmTopologySet>) {
+                m_slurmTopology = std::move(e.topology);
             }
         },
         event);

@@ -70,6 +70,8 @@ public:
     const std::map<std::string, TopologySpec, std::less<>>& topologies() const { return m_topologies; }
     const std::map<std::string, HyperNode, std::less<>>& hyperNodes() const { return m_hyperNodes; }
     const std::map<std::string, ResourceFlavor, std::less<>>& resourceFlavors() const { return m_flavors; }
+    // A Slurm source's topology, for the Slurm engines; nullptr for other sources.
+    const std::shared_ptr<const SlurmTopology>& slurmTopology() const { return m_slurmTopology; }
     std::uint64_t generation() const { return m_generation; }
 
 private:
@@ -125,6 +127,7 @@ private:
     std::map<std::string, TopologySpec, std::less<>> m_topologies;
     std::map<std::string, HyperNode, std::less<>> m_hyperNodes;
     std::map<std::string, ResourceFlavor, std::less<>> m_flavors;
+    std::shared_ptr<const SlurmTopology> m_slurmTopology;
     std::size_t m_presentNodes = 0;
     std::uint64_t m_generation = 0;
 };

@@ -23,6 +23,46 @@ std::string clockTime(std::chrono::system_clock::time_point time) {
 
 } // namespace
 
+void aggregateResourceHealth(LiveStatus& status, std::chrono::system_clock::time_point syncedAt,
+                             std::chrono::milliseconds staleAfter, std::chrono::system_clock::time_point now) {
+    using State = ResourceHealth::State;
+    status.state = LinkState::Synced;
+    status.since = syncedAt;
+    for (const ResourceHealth& r : status.resources) {
+        LinkState state = LinkState::Synced;
+        // Nothing to show, and no reason to think waiting helps: credentials, permissions, or
+        // no server to talk to. A server that answers with errors may recover: connecting.
+        if (r.state == State::Unauthorized ||
+            (r.required && (r.state == State::Forbidden || (r.state == State::Unreachable && !r.everSynced))))
+            state = LinkState::Error;
+        else if (r.state == State::Synced || r.state == State::NotInstalled || r.state == State::Forbidden)
+            continue; // a forbidden optional resource is a problem of its own; the rest is live
+        else if (!r.everSynced)
+            state = LinkState::Connecting;
+        else
+            state = now - r.since >= staleAfter ? LinkState::Stale : LinkState::Reconnecting;
+        if (state < status.state || (state == status.state && r.since >= status.since)) continue;
+        status.state = state;
+        status.since = r.since;
+        status.message = r.message.empty() ? std::string() : r.title + ": " + r.message;
+        status.retryIn = r.retryIn;
+    }
+}
+
+bool updateResourceHealth(ResourceHealth& health, ResourceHealth::State state, std::string message,
+                          std::chrono::milliseconds retryIn) {
+    using State = ResourceHealth::State;
+    if (health.state == state && health.message == message && health.retryIn == retryIn) return false;
+    health.retryIn = retryIn;
+    const bool wasLive = health.state == State::Synced;
+    const bool isLive = state == State::Synced;
+    if (health.state != state && (wasLive || isLive || !health.everSynced)) health.since = std::chrono::system_clock::now();
+    health.state = state;
+    health.message = std::move(message);
+    if (isLive) health.everSynced = true;
+    return true;
+}
+
 std::string_view linkStateName(LinkState state) {
     switch (state) {
     case LinkState::Connecting:

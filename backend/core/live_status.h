@@ -50,7 +50,23 @@ struct LiveStatus {
     std::chrono::milliseconds retryIn{0};          // when the source tries again for it; 0: not retrying
     std::string origin;                            // e.g. "context prod (https://10.0.0.1:6443)"
     std::vector<ResourceHealth> resources;
+    // What people should know about the data even when all is well, e.g. that a Slurm source
+    // has no topology, or nodes the topology does not place.
+    std::vector<std::string> notes;
 };
+
+// The whole from its parts (see LinkState): the most severe part, the earliest of equals. An
+// unauthorized resource, or a required one that is forbidden or was never reachable, is an
+// Error; one that never synced is Connecting; one that stopped being live is Reconnecting, then
+// Stale once that lasted staleAfter. Sets state, since (syncedAt when all is well), message and
+// retryIn from status.resources.
+void aggregateResourceHealth(LiveStatus& status, std::chrono::system_clock::time_point syncedAt,
+                             std::chrono::milliseconds staleAfter, std::chrono::system_clock::time_point now);
+// A resource's new state; false when nothing changed. `since` moves when the resource becomes
+// live or stops being live (or changes state before it ever synced), so that a reconnect that
+// keeps failing is stale from when the data stopped.
+bool updateResourceHealth(ResourceHealth& health, ResourceHealth::State state, std::string message,
+                          std::chrono::milliseconds retryIn);
 
 std::string_view linkStateName(LinkState state);              // "synced", "stale", ...
 std::string_view resourceStateName(ResourceHealth::State state); // "forbidden", "not installed", ...

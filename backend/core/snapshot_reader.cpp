@@ -2,6 +2,7 @@
 
 #include "core/cluster_state.h"
 #include "core/object_reader.h"
+#include "core/slurm/slurm_snapshot.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,6 +32,7 @@ std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
     for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
     for (HyperNode& hyperNode : hyperNodes) events.emplace_back(HyperNodeUpserted{std::move(hyperNode)});
     for (ResourceFlavor& flavor : resourceFlavors) events.emplace_back(ResourceFlavorUpserted{std::move(flavor)});
+    if (slurmTopology) events.emplace_back(SlurmTopologySet{std::move(slurmTopology)});
     topologies.clear();
     hyperNodes.clear();
     resourceFlavors.clear();
@@ -114,6 +116,7 @@ Result<Snapshot> readSnapshotFile(const std::string& path) {
         if (std::cin.bad()) return Error{"cannot read standard input"};
         return readSnapshotText(text, "<stdin>");
     }
+    if (isSlurmFileSet(path)) return readSlurmFileSet(path);
     // Read straight into simdjson's padded buffer: a cluster file can be hundreds of MB and
     // should not be copied once more.
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);

@@ -8,6 +8,7 @@
 #include "core/result.h"
 #include "core/topology_spec.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@ struct Snapshot {
     std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
     std::vector<HyperNode> hyperNodes;     // Volcano
     std::vector<ResourceFlavor> resourceFlavors;
+    std::shared_ptr<const SlurmTopology> slurmTopology; // a Slurm snapshot directory's
     std::vector<std::string> warnings;
 
     // Moves the objects out as events, nodes first, then pods, then the topology objects.
@@ -39,6 +41,7 @@ struct Snapshot {
 // on-demand parser so that cluster-sized files (hundreds of MB) load in seconds; YAML through
 // yaml-cpp. Errors name the object ("Node gpu-17") and the field ("status.allocatable[cpu]").
 Result<Snapshot> readSnapshotText(std::string_view text, std::string_view sourceName = "input");
+// A file as above, or a Slurm snapshot directory (see slurm_snapshot.h).
 Result<Snapshot> readSnapshotFile(const std::string& path);
 
 } // namespace topodeck

@@ -1,35 +1,17 @@
 #include "net/exec_credential.h"
 
 #include "core/json_text.h"
+#include "net/child_process.h"
 
 #include <simdjson.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <map>
-#include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace topodeck {
 
 namespace {
 
-constexpr std::size_t kMaxStdout = 1 << 20;
 constexpr std::size_t kStderrTailLines = 3;
-
-std::string describeDuration(std::chrono::milliseconds duration) {
-    if (duration < std::chrono::seconds(1)) return std::to_string(duration.count()) + " ms";
-    return std::to_string(duration.count() / 1000) + " s";
-}
 
 std::string inQuotes(std::string_view text) {
     return '"' + std::string(text) + '"';
@@ -53,46 +35,6 @@ bool digits(std::string_view text, std::size_t at, std::size_t count, int& out) 
         out = out * 10 + (text[i] - '0');
     }
     return true;
-}
-
-class Pipe {
-public:
-    Pipe() {
-        if (::pipe2(m_fds, O_CLOEXEC) != 0) m_fds[0] = m_fds[1] = -1;
-    }
-    ~Pipe() {
-        closeRead();
-        closeWrite();
-    }
-    bool ok() const { return m_fds[0] >= 0; }
-    int read() const { return m_fds[0]; }
-    int write() const { return m_fds[1]; }
-    void closeRead() { closeFd(m_fds[0]); }
-    void closeWrite() { closeFd(m_fds[1]); }
-
-private:
-    static void closeFd(int& fd) {
-        if (fd >= 0) ::close(fd);
-        fd = -1;
-    }
-    int m_fds[2] = {-1, -1};
-};
-
-// The child's environment: ours, then the kubeconfig's entries over it, then the request.
-std::vector<std::string> childEnvironment(const KubeExecConfig& exec, const std::string& execInfo) {
-    std::map<std::string, std::string> entries;
-    for (char** entry = environ; entry && *entry; ++entry) {
-        const std::string_view text(*entry);
-        const auto eq = text.find('=');
-        if (eq == std::string_view::npos) continue;
-        entries[std::string(text.substr(0, eq))] = std::string(text.substr(eq + 1));
-    }
-    for (const auto& [name, value] : exec.env) entries[name] = value;
-    entries["KUBERNETES_EXEC_INFO"] = execInfo;
-    std::vector<std::string> out;
-    out.reserve(entries.size());
-    for (const auto& [name, value] : entries) out.push_back(name + '=' + value);
-    return out;
 }
 
 } // namespace
@@ -192,127 +134,35 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
     }
     execInfo += "}}";
 
-    std::vector<std::string> envStrings = childEnvironment(exec, execInfo);
-    std::vector<char*> envp;
-    for (std::string& entry : envStrings) envp.push_back(entry.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> argStrings{exec.command};
-    argStrings.insert(argStrings.end(), exec.args.begin(), exec.args.end());
-    std::vector<char*> argv;
-    for (std::string& arg : argStrings) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    Pipe out, err;
-    if (!out.ok() || !err.ok()) return Error{plugin + ": cannot create pipes: " + std::strerror(errno)};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out.write(), STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err.write(), STDERR_FILENO);
-    if (!interactive) posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    // A group of its own, so a timeout stops whatever it started too. Not when interactive: it
-    // must stay in the terminal's foreground group to read from it.
-    if (!interactive) {
-        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-        posix_spawnattr_setpgroup(&attributes, 0);
-    }
-    pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, exec.command.c_str(), &actions, &attributes, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    if (spawned != 0) {
-        std::string message = plugin + ": cannot run it: " + std::strerror(spawned);
-        if (spawned == ENOENT) {
-            message = plugin + ": executable not found (it is a client-go credential plugin that is not installed)";
-            if (!exec.installHint.empty()) message += "\n" + exec.installHint;
-        }
+    ChildProcessRequest request;
+    request.argv = {exec.command};
+    request.argv.insert(request.argv.end(), exec.args.begin(), exec.args.end());
+    request.setEnvironment = exec.env;
+    request.setEnvironment.emplace_back("KUBERNETES_EXEC_INFO", execInfo);
+    request.inheritStdin = interactive;
+    request.timeout = environment.timeout;
+    request.cancelled = environment.cancelled;
+    request.onStderrLine = environment.onMessage;
+    const ChildProcessResult ran = runChildProcess(request);
+    using Outcome = ChildProcessResult::Outcome;
+    switch (ran.outcome) {
+    case Outcome::Exited:
+        if (ran.exitCode == 0) break;
+        return Error{plugin + " failed with exit status " + std::to_string(ran.exitCode) + ran.stderrTail(kStderrTailLines)};
+    case Outcome::Signalled:
+        return Error{plugin + " " + ran.describe(kStderrTailLines)};
+    case Outcome::NotFound: {
+        std::string message = plugin + ": executable not found (it is a client-go credential plugin that is not installed)";
+        if (!exec.installHint.empty()) message += "\n" + exec.installHint;
         return Error{std::move(message)};
     }
-    out.closeWrite();
-    err.closeWrite();
-
-    std::string stdoutText;
-    std::string stderrPending;
-    std::vector<std::string> stderrTail;
-    auto takeStderrLine = [&](std::string line) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (environment.onMessage) environment.onMessage(line);
-        stderrTail.push_back(std::move(line));
-        if (stderrTail.size() > kStderrTailLines) stderrTail.erase(stderrTail.begin());
-    };
-    const auto deadline = std::chrono::steady_clock::now() + environment.timeout;
-    std::string failure;
-    bool outOpen = true, errOpen = true;
-    while (outOpen || errOpen) {
-        if (environment.cancelled && environment.cancelled->load()) {
-            failure = "cancelled";
-            break;
-        }
-        if (std::chrono::steady_clock::now() >= deadline) {
-            failure = "no answer after " + describeDuration(environment.timeout);
-            break;
-        }
-        pollfd fds[2] = {{outOpen ? out.read() : -1, POLLIN, 0}, {errOpen ? err.read() : -1, POLLIN, 0}};
-        if (::poll(fds, 2, 100) < 0 && errno != EINTR) {
-            failure = std::string("poll failed: ") + std::strerror(errno);
-            break;
-        }
-        char buffer[4096];
-        if (outOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            const ssize_t n = ::read(out.read(), buffer, sizeof buffer);
-            if (n > 0) {
-                stdoutText.append(buffer, static_cast<std::size_t>(n));
-                if (stdoutText.size() > kMaxStdout) {
-                    failure = "its output is larger than 1 MiB";
-                    break;
-                }
-            } else if (n == 0 || errno != EINTR) {
-                outOpen = false;
-            }
-        }
-        if (errOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            const ssize_t n = ::read(err.read(), buffer, sizeof buffer);
-            if (n > 0) {
-                stderrPending.append(buffer, static_cast<std::size_t>(n));
-                for (auto nl = stderrPending.find('\n'); nl != std::string::npos; nl = stderrPending.find('\n')) {
-                    takeStderrLine(stderrPending.substr(0, nl));
-                    stderrPending.erase(0, nl + 1);
-                }
-            } else if (n == 0 || errno != EINTR) {
-                errOpen = false;
-            }
-        }
+    case Outcome::CannotRun:
+    case Outcome::TimedOut:
+    case Outcome::Cancelled:
+    case Outcome::OutputTooLarge:
+        return Error{plugin + ": " + ran.describe()};
     }
-    if (!stderrPending.empty()) takeStderrLine(std::move(stderrPending));
-    // Its output closed is not its end: a plugin may close it and hang on. The deadline and a
-    // cancel still apply while it is waited for.
-    int status = 0;
-    while (failure.empty()) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        if (done == pid || (done < 0 && errno != EINTR)) break;
-        if (environment.cancelled && environment.cancelled->load()) failure = "cancelled";
-        else if (std::chrono::steady_clock::now() >= deadline)
-            failure = "no answer after " + describeDuration(environment.timeout);
-        else
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    if (!failure.empty()) {
-        ::kill(interactive ? pid : -pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        return Error{plugin + ": " + failure};
-    }
-
-    auto withStderr = [&](std::string message) {
-        if (stderrTail.empty()) return message;
-        message += ": ";
-        for (std::size_t i = 0; i < stderrTail.size(); ++i) message += (i > 0 ? " / " : "") + stderrTail[i];
-        return message;
-    };
-    if (WIFSIGNALED(status)) return Error{withStderr(plugin + " was killed by signal " + std::to_string(WTERMSIG(status)))};
-    if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        return Error{withStderr(plugin + " failed with exit status " + std::to_string(WEXITSTATUS(status)))};
+    const std::string& stdoutText = ran.out;
     Result<ExecCredential> credential = parseExecCredential(stdoutText, exec.apiVersion);
     if (!credential) return Error{plugin + ": " + credential.error().message};
     return credential;

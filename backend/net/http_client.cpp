@@ -325,6 +325,7 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
     if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo.get());
     if (!m_options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, m_options.proxy.c_str());
+    if (!m_options.unixSocket.empty()) curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, m_options.unixSocket.c_str());
     applyTls(easy, tls);
 
     if (!m_options.bearerToken.empty()) appendHeader("Authorization: Bearer " + m_options.bearerToken);

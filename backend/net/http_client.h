@@ -48,6 +48,9 @@ struct HttpClientOptions {
     std::string bearerToken{};
     std::string basicUser{};
     std::string basicPassword{};
+    // Connect to this unix socket instead of the URL's host and port (slurmrestd's
+    // rest_auth/local); the URL still gives the path and the Host header.
+    std::string unixSocket{};
 };
 
 struct HttpResponse {

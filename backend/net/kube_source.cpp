@@ -201,51 +201,14 @@ public:
 private:
     class Watcher;
 
-    // The whole from its parts (see LinkState): the most severe part, the earliest of equals.
-    // Under m_mutex.
     void aggregate(LiveStatus& status) const {
-        using State = ResourceHealth::State;
-        const auto now = std::chrono::system_clock::now();
-        status.state = LinkState::Synced;
-        status.since = m_syncedAt;
-        for (const ResourceHealth& r : status.resources) {
-            LinkState state = LinkState::Synced;
-            // Nothing to show, and no reason to think waiting helps: credentials, permissions, or
-            // no server to talk to. A server that answers with errors may recover: connecting.
-            if (r.state == State::Unauthorized ||
-                (r.required && (r.state == State::Forbidden || (r.state == State::Unreachable && !r.everSynced))))
-                state = LinkState::Error;
-            else if (r.state == State::Synced || r.state == State::NotInstalled || r.state == State::Forbidden)
-                continue; // a forbidden resource other than nodes is a problem of its own; the rest is live
-            else if (!r.everSynced)
-                state = LinkState::Connecting;
-            else
-                state = now - r.since >= m_options.staleAfter ? LinkState::Stale : LinkState::Reconnecting;
-            if (state < status.state || (state == status.state && r.since >= status.since)) continue;
-            status.state = state;
-            status.since = r.since;
-            status.message = r.message.empty() ? std::string() : r.title + ": " + r.message;
-            status.retryIn = r.retryIn;
-        }
+        aggregateResourceHealth(status, m_syncedAt, m_options.staleAfter, std::chrono::system_clock::now());
     }
 
-    // Under m_mutex: a resource's new state. `since` moves when a resource becomes live or stops
-    // being live, so that a reconnect that keeps failing is stale from when the data stopped.
+    // Under m_mutex.
     void setHealth(std::size_t index, ResourceHealth::State state, std::string message, milliseconds retryIn) {
-        using State = ResourceHealth::State;
-        ResourceHealth& health = m_health[index];
-        if (health.state == state && health.message == message && health.retryIn == retryIn) return;
-        health.retryIn = retryIn;
-        const bool wasLive = health.state == State::Synced;
-        const bool isLive = state == State::Synced;
-        if (health.state != state && (wasLive || isLive || !health.everSynced))
-            health.since = std::chrono::system_clock::now();
-        health.state = state;
-        health.message = std::move(message);
-        if (isLive) {
-            health.everSynced = true;
-            m_syncedAt = health.since;
-        }
+        if (!updateResourceHealth(m_health[index], state, std::move(message), retryIn)) return;
+        if (state == ResourceHealth::State::Synced) m_syncedAt = m_health[index].since;
         m_changed = true;
     }
 

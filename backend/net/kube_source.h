@@ -4,6 +4,7 @@
 #include "core/live_status.h"
 #include "net/exec_credential.h"
 #include "net/kubeconfig.h"
+#include "net/live_source.h"
 
 #include <chrono>
 #include <functional>
@@ -43,22 +44,17 @@ struct KubeSourceOptions {
 // 401 and 403 become per-resource states.
 //
 // Plain C++: the CLI drives it directly; the GUI's session runs it beside its worker thread.
-class KubeSource {
+class KubeSource : public LiveSource {
 public:
     KubeSource(KubeConnection connection, ExecEnvironment exec, KubeSourceOptions options = {});
-    ~KubeSource(); // stops
+    ~KubeSource() override; // stops
     KubeSource(const KubeSource&) = delete;
     KubeSource& operator=(const KubeSource&) = delete;
 
-    // Starts the watch threads. notify is called, from them, whenever events or the status
-    // changed; it must be cheap and thread-safe (it typically wakes the consumer).
-    void start(std::function<void()> notify);
-    // Stops every thread promptly (cancels requests in flight, interrupts backoff) and joins them.
-    void stop();
-
-    // The events since the last call, in order per resource.
-    std::vector<ClusterEvent> takeEvents();
-    LiveStatus status() const;
+    void start(std::function<void()> notify) override; // a thread per resource
+    void stop() override;
+    std::vector<ClusterEvent> takeEvents() override; // in order per resource
+    LiveStatus status() const override;
 
 private:
     class Impl;

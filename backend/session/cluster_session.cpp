@@ -73,6 +73,23 @@ void ClusterSession::openKubernetes(const QString& context, const QString& kubec
         Qt::QueuedConnection);
 }
 
+void ClusterSession::openSlurm(const SlurmTarget& target) {
+    const std::uint64_t request = ++m_latestRequest;
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, request, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
+            worker->openSlurm(request, target, choice);
+        },
+        Qt::QueuedConnection);
+}
+
+void ClusterSession::setSlurmSourceOptions(const SlurmSourceOptions& options) {
+    SessionWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, options] { worker->setSlurmSourceOptions(options); }, Qt::QueuedConnection);
+}
+
 void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
     SessionWorker* worker = m_worker;
     QMetaObject::invokeMethod(

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/kube_source.h"
+#include "net/slurm_source.h"
 #include "session/cluster_snapshot.h"
 
 #include <QMutex>
@@ -36,6 +37,9 @@ public:
     // Shown once listed, then followed through its watches; the status says how it is doing.
     void openKubernetes(const QString& context, const QString& kubeconfig = QString(), bool inCluster = false);
 
+    // A live Slurm cluster (slurmrestd or the Slurm commands), shown once polled, then followed.
+    void openSlurm(const SlurmTarget& target);
+
     // Applies to the next open. Empty name and keys = automatic: a demo uses its own spec, a file
     // what resolveTopology() picks.
     // gpuResources: comma-separated resource names counted as GPUs (a trailing '*' matches a
@@ -45,6 +49,7 @@ public:
 
     // Timings of the next live source (backoff, when reconnecting turns stale, ...).
     void setLiveSourceOptions(const KubeSourceOptions& options);
+    void setSlurmSourceOptions(const SlurmSourceOptions& options);
 
     // The demo simulator (demo sources only; off by default).
     void setSimulationEnabled(bool on);

@@ -118,6 +118,21 @@ void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& targ
     m_connecting->loaded.live->start([this] { scheduleDrain(); });
 }
 
+void SessionWorker::openSlurm(std::uint64_t request, const SlurmTarget& target, const TopologyChoice& choice) {
+    if (superseded(request)) return;
+    m_connecting.reset();
+    auto connecting = std::make_unique<Connecting>();
+    connecting->request = request;
+    connecting->sourceName = QString::fromStdString(target.describe());
+    connecting->loaded.choice = choice;
+    connecting->loaded.title = connecting->sourceName;
+    connecting->loaded.live = std::make_unique<SlurmSource>(target, m_slurmOptions);
+    setStatus({connecting->sourceName, SourceHealth::Connecting, tr("connecting"), {}});
+    m_connecting = std::move(connecting);
+    m_pluginMessage.clear();
+    m_connecting->loaded.live->start([this] { scheduleDrain(); });
+}
+
 void SessionWorker::scheduleDrain() {
     if (!m_drainScheduled.exchange(true)) QMetaObject::invokeMethod(this, &SessionWorker::drainLive, Qt::QueuedConnection);
 }
@@ -154,14 +169,19 @@ SourceStatus SessionWorker::statusOf(const LiveStatus& live, const QString& sour
                                                        QString::fromStdString(resource.title));
         status.detail = counts.isEmpty() ? tr("connecting") : tr("listing: %1").arg(counts.join(QStringLiteral(", ")));
     } else if (live.state == LinkState::Synced) {
-        std::size_t nodes = 0, pods = 0;
+        std::size_t nodes = 0, pods = 0, jobs = 0;
+        bool slurm = false;
         for (const ResourceHealth& resource : live.resources) {
             if (resource.resource == "nodes") nodes = resource.objects;
             if (resource.resource == "pods") pods = resource.objects;
+            if (resource.resource == "jobs") {
+                jobs = resource.objects;
+                slurm = true;
+            }
         }
-        status.detail = tr("watching %1 nodes, %2 pods")
-                            .arg(QString::fromStdString(groupThousands(static_cast<std::int64_t>(nodes))),
-                                 QString::fromStdString(groupThousands(static_cast<std::int64_t>(pods))));
+        const auto count = [](std::size_t n) { return QString::fromStdString(groupThousands(static_cast<std::int64_t>(n))); };
+        status.detail = slurm ? tr("polling %1 nodes, %2 running jobs").arg(count(nodes), count(jobs))
+                              : tr("watching %1 nodes, %2 pods").arg(count(nodes), count(pods));
     } else {
         status.detail = QString::fromStdString(withRetry(live.message, live.retryIn));
     }
@@ -169,6 +189,7 @@ SourceStatus SessionWorker::statusOf(const LiveStatus& live, const QString& sour
         status.detail += (status.detail.isEmpty() ? QString() : QStringLiteral(" — ")) +
                          tr("credential plugin: %1").arg(m_pluginMessage);
     status.warnings = resourceProblems(live);
+    status.warnings.insert(status.warnings.end(), live.notes.begin(), live.notes.end());
     status.warnings.insert(status.warnings.end(), extraWarnings.begin(), extraWarnings.end());
     status.resources = live.resources;
     return status;

@@ -4,6 +4,7 @@
 #include "core/demo_cluster.h"
 #include "core/topology_index.h"
 #include "net/kube_source.h"
+#include "net/slurm_source.h"
 #include "session/cluster_snapshot.h"
 
 #include <QElapsedTimer>
@@ -56,7 +57,10 @@ public:
     // Connects and lists; the cluster replaces the current source once it is synced, then
     // follows its watches. Until then the status says how the listing goes.
     void openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice);
+    // A live Slurm cluster, through slurmrestd or the Slurm commands; like openKubernetes.
+    void openSlurm(std::uint64_t request, const SlurmTarget& target, const TopologyChoice& choice);
     void setLiveSourceOptions(const KubeSourceOptions& options) { m_liveOptions = options; }
+    void setSlurmSourceOptions(const SlurmSourceOptions& options) { m_slurmOptions = options; }
     void setSimulationEnabled(bool on);
     void setSimulationInterval(int ms);
 
@@ -70,7 +74,7 @@ private:
         ClusterState state;
         TopologyIndex index;
         std::unique_ptr<DemoSimulator> simulator;
-        std::unique_ptr<KubeSource> live;
+        std::unique_ptr<LiveSource> live;
         TopologyChoice choice; // kept for a live source, whose Topology objects may change
         QString title;
         SourceStatus status;
@@ -104,12 +108,13 @@ private:
     ClusterState m_state;
     TopologyIndex m_index;
     std::unique_ptr<DemoSimulator> m_simulator; // demo sources only
-    std::unique_ptr<KubeSource> m_live;         // live sources only
+    std::unique_ptr<LiveSource> m_live;         // live sources only
     TopologyChoice m_liveChoice;
     std::vector<std::string> m_liveWarnings;    // the kubeconfig's
     std::unique_ptr<Connecting> m_connecting;   // a live cluster still listing
     std::atomic<bool> m_drainScheduled{false};
     KubeSourceOptions m_liveOptions;
+    SlurmSourceOptions m_slurmOptions;
     QString m_pluginMessage;                    // what an exec credential plugin said last
     QString m_title;
     SourceStatus m_status;

@@ -13,6 +13,8 @@ private Q_SLOTS:
     void gpuResources();
     void liveClusters_data();
     void liveClusters();
+    void slurm_data();
+    void slurm();
     void errors_data();
     void errors();
 };
@@ -96,6 +98,72 @@ void TestCommandLine::liveClusters() {
     QVERIFY(o.demo.isEmpty()); // no demo behind a live cluster
 }
 
+void TestCommandLine::slurm_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("rest");
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("tokenFile");
+    QTest::addColumn<QString>("userName");
+    QTest::addColumn<QString>("apiVersion");
+    QTest::addColumn<QString>("slurmConf");
+    QTest::addColumn<QString>("topologyFile");
+    QTest::addColumn<int>("pollMs");
+    const QString s = QStringLiteral("--slurm");
+    QTest::newRow("cli") << QStringList{s, QStringLiteral("cli")} << false << QString() << QString() << QString()
+                         << QString() << QString() << QString() << 5000;
+    QTest::newRow("cli with conf and topology")
+        << QStringList{s,
+                       QStringLiteral("cli"),
+                       QStringLiteral("--slurm-conf"),
+                       QStringLiteral("/etc/slurm/a.conf"),
+                       QStringLiteral("--slurm-topology=/etc/slurm/topology.yaml"),
+                       QStringLiteral("--poll"),
+                       QStringLiteral("2.5")}
+        << false << QString() << QString() << QString() << QString() << QStringLiteral("/etc/slurm/a.conf")
+        << QStringLiteral("/etc/slurm/topology.yaml") << 2500;
+    QTest::newRow("slurmrestd with token, user, api")
+        << QStringList{s,
+                       QStringLiteral("http://slurm-ctl:6820"),
+                       QStringLiteral("--slurm-token-file"),
+                       QStringLiteral("/run/jwt"),
+                       QStringLiteral("--slurm-user"),
+                       QStringLiteral("alice"),
+                       QStringLiteral("--slurm-api"),
+                       QStringLiteral("v0.0.38"),
+                       QStringLiteral("--poll"),
+                       QStringLiteral("10s")}
+        << true << QStringLiteral("http://slurm-ctl:6820") << QStringLiteral("/run/jwt") << QStringLiteral("alice")
+        << QStringLiteral("v0.0.38") << QString() << QString() << 10000;
+    QTest::newRow("https") << QStringList{s, QStringLiteral("https://slurm.example/api")} << true
+                           << QStringLiteral("https://slurm.example/api") << QString() << QString() << QString()
+                           << QString() << QString() << 5000;
+    QTest::newRow("unix socket") << QStringList{s, QStringLiteral("unix:/run/slurmrestd/slurmrestd.sock"),
+                                                QStringLiteral("--slurm-topology"), QStringLiteral("topology.conf")}
+                                 << true << QStringLiteral("unix:/run/slurmrestd/slurmrestd.sock") << QString()
+                                 << QString() << QString() << QString() << QStringLiteral("topology.conf") << 5000;
+}
+
+void TestCommandLine::slurm() {
+    QFETCH(QStringList, args);
+    args.prepend(QStringLiteral("topodeck"));
+    CommandLine commandLine;
+    QCOMPARE(commandLine.parse(args), CommandLine::Outcome::Run);
+    const LaunchOptions& o = commandLine.options();
+    QVERIFY(o.slurm.has_value());
+    QVERIFY(o.live());
+    QVERIFY(o.demo.isEmpty());
+    QVERIFY(o.contexts.isEmpty());
+    QVERIFY(!o.inCluster);
+    QTEST(o.slurm->kind == SlurmTarget::Kind::Rest, "rest");
+    QTEST(QString::fromStdString(o.slurm->url), "url");
+    QTEST(QString::fromStdString(o.slurm->tokenFile), "tokenFile");
+    QTEST(QString::fromStdString(o.slurm->userName), "userName");
+    QTEST(QString::fromStdString(o.slurm->apiVersion), "apiVersion");
+    QTEST(QString::fromStdString(o.slurm->slurmConf), "slurmConf");
+    QTEST(QString::fromStdString(o.slurm->topologyFile), "topologyFile");
+    QTEST(int(o.slurmPoll.count()), "pollMs");
+}
+
 void TestCommandLine::errors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("mentions");
@@ -119,11 +187,58 @@ void TestCommandLine::errors_data() {
     QTest::newRow("context and file") << QStringList{QStringLiteral("--context"), QStringLiteral("prod"),
                                                      QStringLiteral("-f"), QStringLiteral("x.yaml")}
                                       << QStringLiteral("--context");
-    QTest::newRow("in-cluster and context") << QStringList{QStringLiteral("--in-cluster"), QStringLiteral("--context"),
-                                                           QStringLiteral("prod")}
-                                            << QStringLiteral("--in-cluster takes no --context");
+    QTest::newRow("in-cluster and context")
+        << QStringList{QStringLiteral("--in-cluster"), QStringLiteral("--context"), QStringLiteral("prod")}
+        << QStringLiteral("--in-cluster takes no --context");
     QTest::newRow("empty context") << QStringList{QStringLiteral("--context="), QStringLiteral("--kubeconfig=k")}
                                    << QStringLiteral("--context needs a name");
+
+    const QString s = QStringLiteral("--slurm");
+    const QString cli = QStringLiteral("cli");
+    const QString url = QStringLiteral("http://slurm-ctl:6820");
+    QTest::newRow("slurm not a URL") << QStringList{s, QStringLiteral("slurm-ctl:6820")}
+                                     << QStringLiteral("not \"slurm-ctl:6820\"");
+    QTest::newRow("slurm URL without host")
+        << QStringList{s, QStringLiteral("http://")} << QStringLiteral("no host or socket path");
+    QTest::newRow("slurm and context") << QStringList{s, cli, QStringLiteral("--context"), QStringLiteral("prod")}
+                                       << QStringLiteral("--slurm");
+    QTest::newRow("slurm and demo") << QStringList{s, cli, QStringLiteral("--demo"), QStringLiteral("h100")}
+                                    << QStringLiteral("give one of --demo");
+    QTest::newRow("slurm and file") << QStringList{s, cli, QStringLiteral("-f"), QStringLiteral("x.yaml")}
+                                    << QStringLiteral("give one of --demo");
+    QTest::newRow("slurm and in-cluster")
+        << QStringList{s, url, QStringLiteral("--in-cluster")} << QStringLiteral("give one of --demo");
+    QTest::newRow("slurm twice") << QStringList{s, cli, s, url} << QStringLiteral("--slurm takes one cluster");
+    QTest::newRow("token file with cli") << QStringList{s, cli, QStringLiteral("--slurm-token-file"),
+                                                        QStringLiteral("jwt")}
+                                         << QStringLiteral(
+                                                "--slurm-token-file applies to slurmrestd (--slurm URL), not the CLI");
+    QTest::newRow("user with cli") << QStringList{s, cli, QStringLiteral("--slurm-user"), QStringLiteral("alice")}
+                                   << QStringLiteral("--slurm-user applies to slurmrestd");
+    QTest::newRow("api with cli") << QStringList{s, cli, QStringLiteral("--slurm-api"), QStringLiteral("v0.0.38")}
+                                  << QStringLiteral("--slurm-api applies to slurmrestd");
+    QTest::newRow("conf with URL") << QStringList{s, url, QStringLiteral("--slurm-conf"), QStringLiteral("s.conf")}
+                                   << QStringLiteral("--slurm-conf applies to the Slurm CLI (--slurm cli)");
+    QTest::newRow("empty token file") << QStringList{s, url, QStringLiteral("--slurm-token-file=")}
+                                      << QStringLiteral("--slurm-token-file needs a value");
+    QTest::newRow("empty topology") << QStringList{s, cli, QStringLiteral("--slurm-topology=")}
+                                    << QStringLiteral("--slurm-topology needs a value");
+    QTest::newRow("token file without slurm")
+        << QStringList{QStringLiteral("--slurm-token-file"), QStringLiteral("jwt")}
+        << QStringLiteral("--slurm-token-file only applies to --slurm");
+    QTest::newRow("topology without slurm") << QStringList{QStringLiteral("--slurm-topology"), QStringLiteral("t.conf")}
+                                            << QStringLiteral("--slurm-topology only applies to --slurm");
+    QTest::newRow("poll without slurm") << QStringList{QStringLiteral("--context"), QStringLiteral("prod"),
+                                                       QStringLiteral("--poll"), QStringLiteral("5")}
+                                        << QStringLiteral("--poll only applies to --slurm");
+    QTest::newRow("poll not a number") << QStringList{s, cli, QStringLiteral("--poll"), QStringLiteral("often")}
+                                       << QStringLiteral("--poll wants seconds between 0 and 86400");
+    QTest::newRow("poll negative") << QStringList{s, cli, QStringLiteral("--poll=-1")}
+                                   << QStringLiteral("--poll wants seconds");
+    QTest::newRow("poll too long") << QStringList{s, cli, QStringLiteral("--poll"), QStringLiteral("90000")}
+                                   << QStringLiteral("--poll wants seconds");
+    QTest::newRow("poll too short") << QStringList{s, cli, QStringLiteral("--poll"), QStringLiteral("0.05")}
+                                    << QStringLiteral("--poll: at least 0.1 s");
 }
 
 void TestCommandLine::errors() {

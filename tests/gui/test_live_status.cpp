@@ -70,7 +70,7 @@ private Q_SLOTS:
         QCOMPARE(list->topLevelItem(0)->text(4), QStringLiteral("exec plugin aws"));
         // The current context is preselected.
         QCOMPARE(list->currentItem()->text(0), QStringLiteral("staging"));
-        KubeChoice choice = dialog.choice();
+        ConnectChoice choice = dialog.choice();
         QCOMPARE(choice.context, QStringLiteral("staging"));
         QCOMPARE(choice.kubeconfig, path);
         QVERIFY(choice.newWindow);

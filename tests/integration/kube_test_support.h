@@ -5,6 +5,7 @@
 
 #include "fault_proxy.h"
 #include "kube_test_cluster.h"
+#include "live_test_support.h"
 
 #include "core/cluster_state.h"
 #include "net/kube_source.h"
@@ -126,92 +127,15 @@ inline std::unique_ptr<FaultProxy> proxyFor(const KubeTestCluster& cluster) {
         }                                                                                        \
     } while (false)
 
-struct CtlRun {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-    QString describe() const {
-        return QStringLiteral("exit %1\nstderr: %2\nstdout: %3")
-            .arg(exitCode)
-            .arg(QString::fromUtf8(err).trimmed(), QString::fromUtf8(out.left(2000)).trimmed());
-    }
-};
+using CtlRun = livetest::ProcessRun;
+using livetest::runCtl;
+using livetest::usedGpus;
 
-inline CtlRun runCtl(const QStringList& args, int timeoutMs = 60000) {
-    QProcess process;
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.start(QStringLiteral(TOPODECKCTL_PATH), args);
-    CtlRun run;
-    if (!process.waitForStarted(10000)) return run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
-
-// A KubeSource applied to a ClusterState on the test's thread, with every event kept for checks.
-class FollowedSource {
+// A KubeSource followed in-process.
+class FollowedSource : public livetest::LiveFollower {
 public:
-    FollowedSource(topodeck::KubeConnection connection, topodeck::KubeSourceOptions options = {})
-        : m_source(std::move(connection), topodeck::ExecEnvironment{}, options) {
-        m_source.start([] {});
-    }
-    ~FollowedSource() { m_source.stop(); }
-
-    // Applies what arrived; true once `done(state)` holds, false after `timeout`.
-    bool waitUntil(const std::function<bool(const topodeck::ClusterState&)>& done,
-                   std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-        const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (true) {
-            pump();
-            if (done(state)) return true;
-            if (std::chrono::steady_clock::now() >= deadline) return false;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    }
-    bool waitForStatus(topodeck::LinkState wanted, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-        const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (m_source.status().state != wanted) {
-            pump();
-            if (std::chrono::steady_clock::now() >= deadline) return false;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        pump();
-        return true;
-    }
-    void pump() {
-        for (topodeck::ClusterEvent& event : m_source.takeEvents()) {
-            events.push_back(event);
-            (void)state.apply(std::move(event));
-        }
-    }
-    topodeck::LiveStatus status() const { return m_source.status(); }
-    topodeck::ResourceHealth resource(const std::string& name) const {
-        for (const topodeck::ResourceHealth& r : m_source.status().resources)
-            if (r.resource == name) return r;
-        return {};
-    }
-
-    topodeck::ClusterState state;
-    std::vector<topodeck::ClusterEvent> events;
-
-private:
-    topodeck::KubeSource m_source;
+    explicit FollowedSource(topodeck::KubeConnection connection, topodeck::KubeSourceOptions options = {})
+        : LiveFollower(std::make_unique<topodeck::KubeSource>(std::move(connection), topodeck::ExecEnvironment{}, options)) {}
 };
-
-// GPUs requested by the pods bound to present nodes.
-inline long long usedGpus(const topodeck::ClusterState& state) {
-    long long used = 0;
-    for (topodeck::NodeId id = 0; id < state.nodeSlots(); ++id) {
-        const topodeck::NodeRecord& record = state.record(id);
-        if (record.present) used += record.usage.requested.get("nvidia.com/gpu").value();
-    }
-    return used;
-}
 
 } // namespace kubetest

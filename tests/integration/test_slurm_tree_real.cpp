@@ -24,60 +24,23 @@
 // dies; TOPODECK_SLURM_PORT moves its ports (default 16817..16849). The cluster runs with
 // max_switch_wait=kSwitchWait (plan is told the same) so that the fallback is quick to watch.
 
+#include "slurm_test_support.h"
+
 #include <QtCore/QDateTime>
-#include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMap>
-#include <QtCore/QProcess>
-#include <QtCore/QProcessEnvironment>
 #include <QtCore/QRegularExpression>
-#include <QtCore/QStandardPaths>
-#include <QtCore/QTemporaryDir>
 #include <QtCore/QThread>
 #include <QtTest/QtTest>
 
-#include <unistd.h>
-
-#include <memory>
-
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QString describe() const {
-        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
-            .arg(exitCode)
-            .arg(QString::fromUtf8(out).trimmed(), QString::fromUtf8(err).trimmed());
-    }
-};
-
-Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 60000) {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.start(program, args);
-    Run result;
-    if (!process.waitForStarted(10000)) {
-        result.err = "could not start " + program.toUtf8();
-        return result;
-    }
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        result.err = "timed out: " + program.toUtf8() + ' ' + args.join(QLatin1Char(' ')).toUtf8();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
+using livetest::ProcessRun;
+using Run = ProcessRun;
 
 // What a scheduler (Slurm, or plan) answers for one request.
 struct Answer {
@@ -163,53 +126,31 @@ private:
     void stopCluster();
     QString occupy();
     QString writeSnapshot();
-    QString waitUntilSettled(const QString& what);
+    QString waitUntilSettled(const QString& what) { return m_cluster.waitUntilSettled(what); }
 
-    Run slurm(const QString& tool, const QStringList& args) const { return run(tool, args, m_env); }
-    QStringList expandHostlist(const QString& hostlist) const;
+    Run slurm(const QString& tool, const QStringList& args) const { return m_cluster.slurm(tool, args); }
+    QStringList expandHostlist(const QString& hostlist) const { return m_cluster.expandHostlist(hostlist); }
     Answer testOnly(const QString& args, QString* error) const;
     Answer submitted(const QString& args, QString* error, int runWithinMs = 0);
     Answer plan(const QString& args, const QString& version, bool weighted, QString* error) const;
     void compareRow(const QString& args, const Answer& slurmAnswer, const QString& expected, bool differs,
                     bool weighted);
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    QProcessEnvironment m_env;
+    slurmtest::SlurmFixture m_cluster;
     QString m_topology;
     QString m_snapshot;
-    int m_port = 16817;
     bool m_running = false;
     bool m_weighted = false;
     bool m_anyFailed = false;
 };
 
 void SlurmTreeRealTest::initTestCase() {
-    const bool required = qEnvironmentVariable("TOPODECK_REQUIRE_SLURM") == QLatin1String("1");
-    QString missing;
-    if (geteuid() != 0) missing = QStringLiteral("not running as root (slurmd launches jobs, munged runs as munge)");
-    const QStringList sbin = {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")};
-    for (const QString& tool : {QStringLiteral("slurmctld"), QStringLiteral("slurmd"), QStringLiteral("munged")}) {
-        if (missing.isEmpty() && QStandardPaths::findExecutable(tool).isEmpty() &&
-            QStandardPaths::findExecutable(tool, sbin).isEmpty())
-            missing = tool + QStringLiteral(" is not installed (installer/install-deps.sh installs Slurm and munge)");
-    }
-    for (const QString& tool : {QStringLiteral("sbatch"), QStringLiteral("scontrol"), QStringLiteral("squeue")}) {
-        if (missing.isEmpty() && QStandardPaths::findExecutable(tool).isEmpty())
-            missing = tool + QStringLiteral(" is not installed (package slurm-client)");
-    }
-    if (!missing.isEmpty()) {
-        if (required) QFAIL(qPrintable(QStringLiteral("TOPODECK_REQUIRE_SLURM=1 but ") + missing));
-        QSKIP(qPrintable(QStringLiteral("real Slurm not available: ") + missing));
-    }
-    if (const QString port = qEnvironmentVariable("TOPODECK_SLURM_PORT"); !port.isEmpty()) m_port = port.toInt();
-    QVERIFY2(m_port > 1024 && m_port < 65000, "TOPODECK_SLURM_PORT must be a port number");
-
+    SLURMTEST_REQUIRE_SLURM();
     QElapsedTimer timer;
     timer.start();
     const QString error = startCluster(false);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    qInfo("cluster up and occupied in %lld ms (%s)", static_cast<long long>(timer.elapsed()),
-          qPrintable(m_dir->path()));
+    qInfo("cluster up and occupied in %lld ms (%s)", static_cast<long long>(timer.elapsed()), qPrintable(m_cluster.path()));
 }
 
 void SlurmTreeRealTest::cleanup() {
@@ -218,49 +159,19 @@ void SlurmTreeRealTest::cleanup() {
 
 void SlurmTreeRealTest::cleanupTestCase() {
     stopCluster();
-    if (m_dir && m_anyFailed) {
-        m_dir->setAutoRemove(false);
-        qInfo("kept the cluster's logs, configuration and snapshot in %s", qPrintable(m_dir->path()));
-    }
+    if (m_anyFailed) m_cluster.keep();
 }
 
 // Starts (or restarts) the fixture with or without Weights, occupies it and writes the snapshot.
 // Returns an error message, or "" on success.
 QString SlurmTreeRealTest::startCluster(bool weighted) {
     stopCluster();
-    if (m_dir && m_anyFailed) {
-        m_dir->setAutoRemove(false);
-        qInfo("kept the logs, configuration and snapshot of the cluster before in %s", qPrintable(m_dir->path()));
-    }
-    m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/topodeck-slurm-XXXXXX"));
-    if (!m_dir->isValid()) return QStringLiteral("cannot make a temp dir: ") + m_dir->errorString();
-    QStringList args = {QStringLiteral("-d"), m_dir->path(),
-                        QStringLiteral("-P"), QString::number(m_port),
-                        QStringLiteral("-o"), QString::number(QCoreApplication::applicationPid())};
-    args << QStringLiteral("-s") << QString::number(kSwitchWait);
-    if (weighted) args << QStringLiteral("-W") << kWeights;
-    args << QStringLiteral("up");
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const Run up = run(QStringLiteral(TOPODECK_SLURM_FIXTURE), args, env, 120000);
-    m_running = true; // even a failed `up` may have left something to stop
-    if (up.exitCode != 0) return QStringLiteral("slurm-fixture.sh up failed:\n") + up.describe();
-
-    QFile envFile(m_dir->path() + QStringLiteral("/env"));
-    if (!envFile.open(QIODevice::ReadOnly)) return QStringLiteral("the fixture wrote no env file");
-    const QStringList lines = QString::fromUtf8(envFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (QString line : lines) {
-        line.remove(QRegularExpression(QStringLiteral("^export ")));
-        const qsizetype eq = line.indexOf(QLatin1Char('='));
-        if (eq > 0) env.insert(line.left(eq), line.mid(eq + 1));
-    }
-    // A caller's Slurm variables would change what sbatch asks for.
-    for (const QString& key : env.keys()) {
-        if ((key.startsWith(QLatin1String("SLURM_")) || key.startsWith(QLatin1String("SBATCH_"))) &&
-            key != QLatin1String("SLURM_CONF") && key != QLatin1String("SBATCH_OUTPUT"))
-            env.remove(key);
-    }
-    m_env = env;
-    m_topology = env.value(QStringLiteral("TOPODECK_SLURM_TOPOLOGY"));
+    if (m_anyFailed) m_cluster.keep(); // the cluster before, for a look
+    QStringList options = {QStringLiteral("-s"), QString::number(kSwitchWait)};
+    if (weighted) options << QStringLiteral("-W") << kWeights;
+    m_running = true; // even a failed start may have left something to stop
+    if (QString error = m_cluster.start(options); !error.isEmpty()) return error;
+    m_topology = m_cluster.value("TOPODECK_SLURM_TOPOLOGY");
     m_weighted = weighted;
 
     if (QString error = occupy(); !error.isEmpty()) return error;
@@ -268,12 +179,9 @@ QString SlurmTreeRealTest::startCluster(bool weighted) {
 }
 
 void SlurmTreeRealTest::stopCluster() {
-    if (!m_running || !m_dir) return;
+    if (!m_running) return;
     m_running = false;
-    const Run down =
-        run(QStringLiteral(TOPODECK_SLURM_FIXTURE), {QStringLiteral("-d"), m_dir->path(), QStringLiteral("down")},
-            QProcessEnvironment::systemEnvironment(), 60000);
-    if (down.exitCode != 0) qWarning("slurm-fixture.sh down failed: %s", qPrintable(down.describe()));
+    m_cluster.stop();
 }
 
 QString SlurmTreeRealTest::occupy() {
@@ -295,36 +203,6 @@ QString SlurmTreeRealTest::occupy() {
                                                         QStringLiteral("State=DOWN"), QStringLiteral("Reason=dead")});
     if (down.exitCode != 0) return QStringLiteral("scontrol down failed:\n") + down.describe();
     return waitUntilSettled(QStringLiteral("the occupying jobs to run"));
-}
-
-// Waits until no job is pending and no node is completing (the state every request must see).
-QString SlurmTreeRealTest::waitUntilSettled(const QString& what) {
-    QElapsedTimer timer;
-    timer.start();
-    while (true) {
-        const Run pending =
-            slurm(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("PD,CF,CG"),
-                                             QStringLiteral("-o"), QStringLiteral("%i %T %r")});
-        const Run completing =
-            slurm(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("completing"),
-                                            QStringLiteral("-o"), QStringLiteral("%N")});
-        if (pending.exitCode == 0 && completing.exitCode == 0 && pending.out.trimmed().isEmpty() &&
-            completing.out.trimmed().isEmpty())
-            return {};
-        if (timer.elapsed() > 60000)
-            return QStringLiteral("timed out waiting for %1; squeue: %2 sinfo completing: %3")
-                .arg(what, QString::fromUtf8(pending.out + pending.err),
-                     QString::fromUtf8(completing.out + completing.err));
-        QThread::msleep(200);
-    }
-}
-
-QStringList SlurmTreeRealTest::expandHostlist(const QString& hostlist) const {
-    const Run expanded =
-        slurm(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("hostnames"), hostlist});
-    QStringList names = QString::fromUtf8(expanded.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    names.sort();
-    return names;
 }
 
 // The live cluster as topodeckctl reads clusters: a Node per Slurm node (GPUs, CPUs, memory; a
@@ -409,7 +287,7 @@ QString SlurmTreeRealTest::writeSnapshot() {
         return QStringLiteral("scontrol showed %1 nodes, topology.conf has %2").arg(nodes).arg(leafOf.size());
 
     m_snapshot =
-        m_dir->path() + (m_weighted ? QStringLiteral("/snapshot-weighted.yaml") : QStringLiteral("/snapshot.yaml"));
+        m_cluster.path() + (m_weighted ? QStringLiteral("/snapshot-weighted.yaml") : QStringLiteral("/snapshot.yaml"));
     QFile out(m_snapshot);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(yaml.toUtf8()) < 0)
         return QStringLiteral("cannot write ") + m_snapshot;
@@ -515,7 +393,7 @@ Answer SlurmTreeRealTest::plan(const QString& args, const QString& version, bool
                         QStringLiteral("-o"),
                         QStringLiteral("json")};
     if (weighted) argv << QStringLiteral("--node-weight") << kWeights;
-    const Run planned = run(QStringLiteral(TOPODECKCTL_PATH), argv, QProcessEnvironment::systemEnvironment());
+    const Run planned = livetest::runCtl(argv);
     Answer answer;
     if (planned.exitCode != 0 && planned.exitCode != 3) {
         *error = QStringLiteral("topodeckctl %1 failed:\n%2").arg(argv.join(QLatin1Char(' ')), planned.describe());

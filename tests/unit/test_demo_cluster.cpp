@@ -81,6 +81,8 @@ bool sameEvent(const ClusterEvent& a, const ClusterEvent& b) {
                 return x.hyperNode == y.hyperNode;
             else if constexpr (std::is_same_v<E, ResourceFlavorUpserted>)
                 return x.flavor == y.flavor;
+            else if constexpr (std::is_same_v<E, SlurmTopologySet>)
+                return x.topology == y.topology;
             else // NodeDeleted, TopologyDeleted, HyperNodeDeleted, ResourceFlavorDeleted
                 return x.name == y.name;
         },

@@ -822,6 +822,14 @@ Result<std::int64_t> parseSlurmDuration(std::string_view text) {
     return days * 86400 + seconds;
 }
 
+Result<std::vector<std::string>> sbatchArguments(std::string_view text) {
+    Result<std::vector<Token>> tokens = commandTokens(text, "sbatch");
+    if (!tokens) return tokens.error();
+    std::vector<std::string> words;
+    for (Token& token : *tokens) words.push_back(std::move(token.text));
+    return words;
+}
+
 Result<GangRequest> parseSbatchLine(std::string_view text) {
     const std::string where = "sbatch";
     Result<std::vector<Token>> args = commandTokens(text, where);

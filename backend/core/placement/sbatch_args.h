@@ -40,6 +40,8 @@ namespace topodeck {
 // line continuations are understood. The first argument that is not an option is the script and
 // ends the options, as in sbatch.
 Result<GangRequest> parseSbatchLine(std::string_view text);
+// The same line's arguments as sbatch would get them (without "sbatch"), to run it for real.
+Result<std::vector<std::string>> sbatchArguments(std::string_view text);
 
 // A file holding either one `sbatch ...` command (after comments) or a batch script whose
 // #SBATCH directives are read up to its first command, as sbatch does. `commandLine` options

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # A real Slurm 22.05 cluster on this one machine, for integration tests: munged, slurmctld and one
 # slurmd per simulated node (Debian's slurmd is built with --enable-multiple-slurmd), with fake
-# GPUs and topology/tree. Every file, socket and log lives in one directory; nothing is installed
-# or changed outside it. Needs root (slurmd launches jobs, munged must run as the munge user).
+# GPUs and topology/tree, and two slurmrestd: JWT over TCP, and rest_auth/local on a unix socket.
+# Every file, socket and log lives in one directory; nothing is installed or changed outside it.
+# Needs root (slurmd launches jobs, munged must run as the munge user).
 #
-#   slurm-fixture.sh [options] up     starts it, waits until every node is idle, prints the directory
-#   slurm-fixture.sh [options] env    prints `export ...` lines for the clients (eval them)
-#   slurm-fixture.sh [options] down   cancels the jobs and stops every process the fixture started
+#   slurm-fixture.sh [options] up          starts it, waits until every node is idle and both
+#                                          slurmrestd answer, prints the directory
+#   slurm-fixture.sh [options] env         prints `export ...` lines for the clients (eval them)
+#   slurm-fixture.sh [options] down        cancels the jobs and stops every process the fixture started
+#   slurm-fixture.sh [options] ctld-stop   stops slurmctld only (the nodes, jobs and slurmrestd stay)
+#   slurm-fixture.sh [options] ctld-start  starts it again; it recovers its state and jobs
+#
+# The env file holds SLURM_CONF, TOPODECK_SLURM_REST_URL (http://127.0.0.1:PORT, port = base port
+# + node count + 1), TOPODECK_SLURM_REST_SOCKET, TOPODECK_SLURM_JWT_FILE (a root token for a day)
+# and TOPODECK_SLURM_TOPOLOGY. It never exports SLURM_JWT: a Slurm client that sees it switches to
+# auth/jwt.
 #
 # Options:
 #   -d DIR        state directory (default $TOPODECK_SLURM_DIR; `up` makes a temp dir if neither)
@@ -243,6 +252,8 @@ write_config() {
         echo "AuthType=auth/munge"
         echo "CredType=cred/munge"
         echo "AuthInfo=socket=$dir/munge/munge.socket.2"
+        echo "AuthAltTypes=auth/jwt" # slurmrestd's tokens (slurm-wlm-jwt-plugin)
+        echo "AuthAltParameters=jwt_key=$dir/etc/jwt_hs256.key"
         echo "StateSaveLocation=$dir/ctld"
         echo "SlurmctldPidFile=$dir/run/slurmctld.pid"
         echo "SlurmctldLogFile=$dir/log/slurmctld.log"
@@ -281,6 +292,8 @@ write_config() {
         [ "$gpus" -gt 0 ] && echo "Name=gpu File=$dir/dev/nvidia[0-$((gpus - 1))]"
     } >"$dir/etc/gres.conf"
 
+    head -c 32 /dev/urandom >"$dir/etc/jwt_hs256.key"
+    chmod 600 "$dir/etc/jwt_hs256.key"
     for name in "${nodes[@]}"; do mkdir -p "$dir/spool/$name"; done
     printf '%s\n' "${nodes[@]}" >"$dir/etc/nodes"
     : >"$dir/log/slurmctld.log"
@@ -290,7 +303,49 @@ write_config() {
         echo "export SBATCH_OUTPUT=$dir/jobs/slurm-%j.out"
         echo "export TOPODECK_SLURM_DIR=$dir"
         echo "export TOPODECK_SLURM_TOPOLOGY=$dir/etc/topology.conf"
+        echo "export TOPODECK_SLURM_REST_URL=http://127.0.0.1:$(rest_port)"
+        echo "export TOPODECK_SLURM_REST_SOCKET=$dir/rest/slurmrestd.sock"
+        echo "export TOPODECK_SLURM_JWT_FILE=$dir/etc/jwt.token"
     } >"$dir/env"
+}
+
+rest_port() {
+    echo $((base_port + $(wc -l <"$dir/etc/nodes") + 1))
+}
+
+# slurmrestd refuses to run as root or SlurmUser, so it binds as root and drops to nobody. Only
+# the slurmctld plugins are loaded (the dbv0.0.3x ones are fatal without slurmdbd). JWT over TCP
+# needs the daemon itself on auth/jwt (SLURM_JWT=daemon); rest_auth/local needs munge instead, so
+# each runs in its own process. It has no daemon mode: setsid, and its pid is recorded.
+start_rest() {
+    local plugins=openapi/v0.0.38,openapi/v0.0.37,openapi/v0.0.36
+    mkdir -p "$dir/rest"
+    chown nobody "$dir/rest" # the socket is created after the switch to nobody
+    SLURM_JWT=daemon setsid slurmrestd -s "$plugins" -a rest_auth/jwt -u nobody "127.0.0.1:$(rest_port)" \
+        </dev/null >>"$dir/log/slurmrestd-jwt.log" 2>&1 &
+    echo $! >"$dir/run/slurmrestd-jwt.pid"
+    setsid slurmrestd -s "$plugins" -a rest_auth/local -u nobody "unix:$dir/rest/slurmrestd.sock" \
+        </dev/null >>"$dir/log/slurmrestd-local.log" 2>&1 &
+    echo $! >"$dir/run/slurmrestd-local.pid"
+    local token
+    token=$(scontrol token username=root lifespan=86400) || fail "scontrol token failed"
+    printf '%s\n' "${token#SLURM_JWT=}" >"$dir/etc/jwt.token"
+    chmod 600 "$dir/etc/jwt.token"
+}
+
+wait_rest() {
+    local deadline=$((SECONDS + ready_timeout)) token
+    token=$(cat "$dir/etc/jwt.token")
+    until curl -sf -o /dev/null -H "X-SLURM-USER-NAME: root" -H "X-SLURM-USER-TOKEN: $token" \
+        "http://127.0.0.1:$(rest_port)/slurm/v0.0.38/ping" &&
+        curl -sf -o /dev/null --unix-socket "$dir/rest/slurmrestd.sock" http://localhost/slurm/v0.0.38/ping; do
+        [ $SECONDS -lt $deadline ] || fail "slurmrestd did not answer within ${ready_timeout} s"
+        local name
+        for name in jwt local; do
+            [ -d "/proc/$(cat "$dir/run/slurmrestd-$name.pid")" ] || fail "slurmrestd ($name) exited"
+        done
+        sleep 0.1
+    done
 }
 
 start_munge() {
@@ -343,7 +398,7 @@ wait_ready() {
 cmd_up() {
     [ "$(id -u)" -eq 0 ] || die "needs root (slurmd launches jobs; munged runs as the munge user)"
     local tool
-    for tool in munged slurmctld slurmd sinfo scontrol scancel runuser; do
+    for tool in munged slurmctld slurmd slurmrestd sinfo scontrol scancel runuser curl; do
         command -v "$tool" >/dev/null || die "$tool not found (installer/install-deps.sh installs Slurm and munge)"
     done
     getent passwd munge >/dev/null || die "no munge user (install the munge package)"
@@ -358,7 +413,7 @@ cmd_up() {
     write_config
     local total port
     total=$(wc -l <"$dir/etc/nodes")
-    for ((port = base_port; port <= base_port + total; port++)); do
+    for ((port = base_port; port <= base_port + total + 1; port++)); do
         port_in_use "$port" && die "port $port is in use (choose another base with -P)"
     done
 
@@ -371,7 +426,9 @@ cmd_up() {
     while read -r name; do
         slurmd -N "$name" >>"$dir/log/slurmd-start.out" 2>&1 || fail "slurmd -N $name did not start"
     done <"$dir/etc/nodes"
+    start_rest
     wait_ready
+    wait_rest
     if [ -n "$owner" ]; then
         setsid "$0" -d "$dir" -o "$owner" watch </dev/null >>"$dir/log/watchdog.log" 2>&1 &
         echo $! >"$dir/run/watchdog.pid"
@@ -402,8 +459,42 @@ cmd_watch() {
     stop_everything cancel
 }
 
+ctld_pid() {
+    local pid
+    pid=$(tr -dc '0-9' <"$dir/run/slurmctld.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && [ -d "/proc/$pid" ] && echo "$pid"
+    return 0
+}
+
+cmd_ctld_stop() {
+    [ -n "$dir" ] && [ -f "$dir/etc/slurm.conf" ] || die "ctld-stop needs -d DIR or TOPODECK_SLURM_DIR"
+    local pid deadline=$((SECONDS + 15))
+    pid=$(ctld_pid)
+    [ -n "$pid" ] || return 0
+    kill -TERM "$pid"
+    while [ -d "/proc/$pid" ]; do
+        [ $SECONDS -lt $deadline ] || kill -KILL "$pid" 2>/dev/null || true
+        sleep 0.1
+    done
+}
+
+cmd_ctld_start() {
+    [ -n "$dir" ] && [ -f "$dir/etc/slurm.conf" ] || die "ctld-start needs -d DIR or TOPODECK_SLURM_DIR"
+    [ -z "$(ctld_pid)" ] || die "slurmctld is running"
+    export SLURM_CONF="$dir/etc/slurm.conf"
+    # Without -c: it recovers the nodes and jobs from its state directory.
+    slurmctld -i >>"$dir/log/slurmctld.out" 2>&1 || die "slurmctld did not start"
+    local deadline=$((SECONDS + ready_timeout))
+    until scontrol ping 2>/dev/null | grep -q UP; do
+        [ $SECONDS -lt $deadline ] || die "slurmctld did not answer within ${ready_timeout} s"
+        sleep 0.2
+    done
+}
+
 case "$command" in
     up) cmd_up ;;
+    ctld-stop) cmd_ctld_stop ;;
+    ctld-start) cmd_ctld_start ;;
     env) cmd_env ;;
     down) cmd_down ;;
     watch) cmd_watch ;;

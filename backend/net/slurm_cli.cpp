@@ -1,0 +1,82 @@
+#include "net/slurm_cli.h"
+
+#include "net/child_process.h"
+
+namespace topodeck {
+
+namespace {
+
+using State = ResourceHealth::State;
+
+// Replies of 20,000 nodes are tens of MB.
+constexpr std::size_t kMaxOutput = std::size_t{1} << 30;
+
+bool mentionsController(const std::string& text) {
+    return text.find("Unable to contact slurm controller") != std::string::npos ||
+           text.find("Socket timed out") != std::string::npos || text.find("Connection refused") != std::string::npos;
+}
+
+} // namespace
+
+SlurmCli::SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled)
+    : m_target(target), m_timeout(timeout), m_cancelled(cancelled) {}
+
+std::string SlurmCli::describe() const {
+    return m_target.describe();
+}
+
+SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
+    ChildProcessRequest request;
+    const std::string command = argv.front() + (argv.size() > 1 ? " " + argv[1] : std::string());
+    request.argv = std::move(argv);
+    if (!m_target.slurmConf.empty()) request.setEnvironment.emplace_back("SLURM_CONF", m_target.slurmConf);
+    request.timeout = m_timeout;
+    request.cancelled = m_cancelled;
+    request.maxStdout = kMaxOutput;
+    ChildProcessResult ran = runChildProcess(request);
+    if (ran.succeeded()) {
+        SlurmFetch fetch;
+        fetch.outcome = SlurmFetch::Outcome::Fresh;
+        fetch.body = std::move(ran.out);
+        // `scontrol show topology` says it could not reach slurmctld on stderr and still exits 0.
+        if (mentionsController(ran.err))
+            return SlurmFetch::failed(State::Unreachable, command + ": cannot reach slurmctld" + ran.stderrTail(2));
+        return fetch;
+    }
+    if (ran.outcome == ChildProcessResult::Outcome::NotFound)
+        return SlurmFetch::failed(State::Unreachable, request.argv.front() +
+                                                          " not found: the Slurm CLI source needs the Slurm client "
+                                                          "commands (Debian: slurm-client) on PATH");
+    const State state = mentionsController(ran.err) || ran.outcome == ChildProcessResult::Outcome::TimedOut
+                            ? State::Unreachable
+                            : State::Failing;
+    return SlurmFetch::failed(state, command + " " + ran.describe(2));
+}
+
+SlurmFetch SlurmCli::sinfoJson() {
+    return run({"sinfo", "--json"});
+}
+
+SlurmFetch SlurmCli::squeueJson() {
+    return run({"squeue", "--json", "--all"});
+}
+
+SlurmFetch SlurmCli::showTopology() {
+    return run({"scontrol", "show", "topology"});
+}
+
+Result<SbatchTestOnly> SlurmCli::testOnly(const std::vector<std::string>& sbatchArguments, bool wrap) {
+    ChildProcessRequest request;
+    request.argv = {"sbatch", "--test-only"};
+    request.argv.insert(request.argv.end(), sbatchArguments.begin(), sbatchArguments.end());
+    if (wrap) request.argv.insert(request.argv.end(), {"--wrap", "true"});
+    if (!m_target.slurmConf.empty()) request.setEnvironment.emplace_back("SLURM_CONF", m_target.slurmConf);
+    request.timeout = m_timeout;
+    request.cancelled = m_cancelled;
+    const ChildProcessResult ran = runChildProcess(request);
+    if (ran.outcome != ChildProcessResult::Outcome::Exited) return Error{"sbatch --test-only " + ran.describe(2)};
+    // Exit status 1 with "allocation failure: ..." is an answer too.
+    return parseSbatchTestOnly(ran.err);
+}
+
+} // namespace topodeck

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "core/slurm/slurm_text.h"
+#include "net/slurm_fetch.h"
+#include "net/slurm_source.h"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace topodeck {
+
+// The Slurm commands of a login node, run without a shell, each with a deadline. Slurm 22.05's
+// sinfo/squeue --json exit 0 with an "errors" list when slurmctld is unreachable: the readers of
+// their output say so; a failing command is Unreachable when it could not talk to slurmctld,
+// else Failing, with the end of its stderr.
+class SlurmCli {
+public:
+    SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled);
+
+    SlurmFetch sinfoJson();    // sinfo --json
+    SlurmFetch squeueJson();   // squeue --json --all
+    SlurmFetch showTopology(); // scontrol show topology
+    // sbatch --test-only <arguments> (then --wrap true when `wrap`, else the arguments end with
+    // the batch script): Slurm's own answer for a request.
+    Result<SbatchTestOnly> testOnly(const std::vector<std::string>& sbatchArguments, bool wrap = true);
+
+    std::string describe() const;
+
+private:
+    SlurmFetch run(std::vector<std::string> argv);
+
+    SlurmTarget m_target;
+    std::chrono::milliseconds m_timeout;
+    const std::atomic<bool>* m_cancelled;
+};
+
+} // namespace topodeck
