@@ -104,6 +104,12 @@ Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const Parse
                      take("slurm-api", target->apiVersion, true), take("slurm-conf", target->slurmConf, false)})
         if (!s) return s.error();
     if (const std::string* topology = args.value("slurm-topology")) target->topologyFile = *topology;
+    // With Slurm, --topology names one of topology.yaml's topologies (as a partition's Topology= would).
+    if (const std::string* name = args.value("topology")) {
+        if (target->topologyFile.empty())
+            return Error{"--topology with --slurm picks a topology of --slurm-topology's topology.yaml"};
+        target->topologyName = *name;
+    }
     return target;
 }
 
@@ -129,7 +135,7 @@ Result<HierarchyChoice> HierarchyChoice::fromArgs(const ParsedArgs& args) {
         choice.levels = splitList(*levels);
         if (choice.levels.empty()) return Error{"--levels needs at least one node-label key"};
     }
-    if (const std::string* topology = args.value("topology")) {
+    if (const std::string* topology = args.value("topology"); topology && !args.value("slurm")) {
         if (!choice.levels.empty()) return Error{"use either --levels or --topology, not both"};
         if (topology->empty()) return Error{"--topology needs a name"};
         choice.topologyName = *topology;

@@ -553,7 +553,7 @@ const CommandSpec& planCommandSpec() {
             "goes, the domain chosen at each level, the scheduler's own message, and why each candidate\n"
             "domain was taken or passed over. --compare asks every engine that applies.\n"
             "Exit status: 0 fits (with --compare: every engine), 3 does not fit, 2 bad input.";
-        s.usage = "topodeckctl plan (--demo NAME | -f FILE | --context NAME) (--pods N --request RES=QTY |\n"
+        s.usage = "topodeckctl plan (--demo NAME | -f FILE | --context NAME | --slurm URL|cli) (--pods N --request RES=QTY |\n"
                   "                   --manifest FILE | --sbatch \"ARGS\") [flags]\n"
                   "  topodeckctl plan (--demo NAME | -f FILE | --context NAME) --capacity --request RES=QTY [--pods N]";
         s.examples =
@@ -564,6 +564,8 @@ const CommandSpec& planCommandSpec() {
             "  # An sbatch line under Slurm 22.05's tree rules\n"
             "  topodeckctl plan -f nodes.yaml --slurm-topology topology.conf --slurm-version 22.05 \\\n"
             "      --sbatch \"-N 16 --gres=gpu:8 --switches=1@10:00\"\n"
+            "  # The same on a live Slurm cluster, beside Slurm's own answer (sbatch --test-only)\n"
+            "  topodeckctl plan --slurm cli --sbatch \"-N 16 --gres=gpu:8 --switches=1\" --ask-slurm\n"
             "  # How many 8-pod x 8-GPU gangs fit per block right now, with one rack drained\n"
             "  topodeckctl plan --demo h100 --capacity --request nvidia.com/gpu=8 --pods 8 --drain block-2/rack-2-1\n";
         std::string demos;

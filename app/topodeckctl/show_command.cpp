@@ -249,9 +249,10 @@ const CommandSpec& showCommandSpec() {
                         "ready or cordoned. GPUs on such nodes count as unavailable, never as free.\n\n"
                         "A live cluster is listed and watched through its API server (the kubeconfig as kubectl\n"
                         "reads it, exec credential plugins included); the header says whether it is synced,\n"
-                        "reconnecting or stale, and what it may not read.";
-        s.usage = "topodeckctl show (--demo NAME | -f FILE | --context NAME | --kubeconfig FILE | --in-cluster)\n"
-                  "                  [flags]";
+                        "reconnecting or stale, and what it may not read. A live Slurm cluster (--slurm) is\n"
+                        "polled through slurmrestd or the Slurm commands; its switches or blocks are the levels.";
+        s.usage = "topodeckctl show (--demo NAME | -f FILE | --context NAME | --kubeconfig FILE | --in-cluster |\n"
+                  "                  --slurm URL|cli) [flags]";
         s.examples = "  # The embedded GB200 NVL72 demo, scalable units only\n"
                      "  topodeckctl show --demo gb200 --depth 1\n"
                      "  # A snapshot taken with kubectl, with the hierarchy read from two node labels\n"
@@ -259,6 +260,11 @@ const CommandSpec& showCommandSpec() {
                      "      --levels topology.k8s.aws/network-node-layer-2,topology.k8s.aws/network-node-layer-3\n"
                      "  # Follow the demo's simulated workload\n"
                      "  topodeckctl show --demo h100 --watch\n"
+                     "  # A Slurm cluster through this login node's commands, redrawn as it changes\n"
+                     "  topodeckctl show --slurm cli --watch\n"
+                     "  # Through slurmrestd, with the switches from topology.conf\n"
+                     "  topodeckctl show --slurm http://slurmctl:6820 --slurm-token-file ~/.slurm-jwt \\\n"
+                     "      --slurm-topology /etc/slurm/topology.conf\n"
                      "  # A live cluster, as kubectl reaches it, redrawn as its watches report changes\n"
                      "  topodeckctl show --context prod --watch\n";
         std::string demos;

@@ -219,12 +219,17 @@ std::optional<SlurmFetch> SlurmSource::Impl::readTopology() {
         const std::int64_t stamp = modificationStamp(m_target.topologyFile);
         if (m_topologyRead && stamp == m_topologyStamp) return std::nullopt;
         m_topologyStamp = stamp;
+        m_topologyRead = true; // a bad file is read again once it changes
         auto topologies = readSlurmTopologyFile(m_target.topologyFile);
-        if (!topologies) return SlurmFetch::failed(State::Failing, topologies.error().message);
-        auto topology = chooseTopology(std::move(*topologies), m_target.topologyName, m_target.topologyFile);
-        if (!topology) return SlurmFetch::failed(State::Failing, topology.error().message);
+        Result<SlurmTopology> topology = topologies ? chooseTopology(std::move(*topologies), m_target.topologyName,
+                                                                     m_target.topologyFile)
+                                                    : Result<SlurmTopology>(topologies.error());
+        if (!topology) {
+            // The cluster still shows, grouped by partition; the error says what to fix.
+            m_mapper.setTopology(nullptr);
+            return SlurmFetch::failed(State::NotInstalled, "cannot use --slurm-topology: " + topology.error().message);
+        }
         m_mapper.setTopology(std::make_shared<const SlurmTopology>(std::move(*topology)));
-        m_topologyRead = true;
         return done;
     }
     if (m_rest) {
@@ -239,10 +244,13 @@ std::optional<SlurmFetch> SlurmSource::Impl::readTopology() {
     if (m_topologyRead && now - m_topologyReadAt < m_options.topologyEvery) return std::nullopt;
     SlurmFetch fetch = m_cli->showTopology();
     if (fetch.outcome != SlurmFetch::Outcome::Fresh) return fetch;
-    Result<SlurmTopology> topology = parseScontrolTopology(fetch.body);
-    if (!topology) return SlurmFetch::failed(State::Failing, "scontrol show topology: " + topology.error().message);
     m_topologyReadAt = now;
     m_topologyRead = true;
+    Result<SlurmTopology> topology = parseScontrolTopology(fetch.body);
+    if (!topology) {
+        m_mapper.setTopology(nullptr);
+        return SlurmFetch::failed(State::NotInstalled, "cannot read scontrol show topology: " + topology.error().message);
+    }
     if (topology->kind == SlurmTopology::Kind::Flat) {
         m_mapper.setTopology(nullptr);
         return SlurmFetch::failed(State::NotInstalled, "Slurm has no topology plugin configured (scontrol show "
@@ -265,6 +273,9 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
         } else {
             report(kTopology, State::Synced, {});
         }
+        const SlurmTopology* topologyRead = m_mapper.topology().get();
+        std::lock_guard lock(m_mutex);
+        m_health[kTopology].objects = topologyRead ? topologyRead->switches.size() + topologyRead->blocks.size() : 0;
     }
     if (m_rest && m_rest->apiVersion().empty()) {
         SlurmFetch discovered = m_rest->discoverVersion();

@@ -13,10 +13,12 @@
 
 #include "core/slurm/slurm_cluster.h"
 #include "net/slurm_source.h"
+#include "session/cluster_session.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 
 #include <map>
@@ -81,6 +83,8 @@ private Q_SLOTS:
     void sourceMatchesSlurm_data();
     void sourceMatchesSlurm();
     void pollsBringOnlyChanges();
+    void badTopologyFile();
+    void sessionFollowsSlurm();
     void badCredentials_data();
     void badCredentials();
     void showMatchesSlurm_data();
@@ -324,14 +328,70 @@ void SlurmLiveTest::pollsBringOnlyChanges() {
         else touched.insert("(another event)");
     }
     QCOMPARE(touched, (std::set<std::string>{"gpu-025", "gpu-026"}));
-    const std::string* state = findNode(followed.state, QStringLiteral("gpu-025"))->label(slurm_labels::kState);
-    QVERIFY(state && *state == "mixed");
+    // sinfo may have been asked just before the job started: a poll later it says so too.
+    QVERIFY(followed.waitUntil([](const ClusterState& s) {
+        const std::string* state = findNode(s, QStringLiteral("gpu-025"))->label(slurm_labels::kState);
+        return state && *state == "mixed";
+    }));
 
     const ProcessRun cancel = m_cluster.slurm(QStringLiteral("scancel"), {id});
     QVERIFY2(cancel.exitCode == 0, qPrintable(cancel.describe()));
     QVERIFY2(followed.waitUntil([&](const ClusterState& s) { return !jobsInModel(s).contains(tag); }), "the job never left");
     error = m_cluster.waitUntilSettled(QStringLiteral("the probe to end"));
     QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+// A topology file that does not parse: the cluster still shows (by partition), the error says
+// which line to fix, and the fixed file is picked up by the running source.
+void SlurmLiveTest::badTopologyFile() {
+    const QString file = m_cluster.path() + QStringLiteral("/broken-topology.conf");
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write("SwitchName=leaf01 Nodes=gpu-[001-008]\nSwitchName=leaf02 Nodes=gpu-[009-\n");
+    out.close();
+    SlurmTarget broken = target(QStringLiteral("rest-jwt"));
+    broken.topologyFile = file.toStdString();
+    LiveFollower followed(std::make_unique<SlurmSource>(broken, fastOptions()));
+    QVERIFY2(followed.waitForStatus(LinkState::Synced), followed.status().message.c_str());
+    QCOMPARE(followed.state.presentNodeCount(), std::size_t{kNodes});
+    const LiveStatus status = followed.status();
+    QVERIFY(!status.notes.empty());
+    const QString note = QString::fromStdString(status.notes.front());
+    QVERIFY2(note.contains(QStringLiteral("cannot use --slurm-topology")) && note.contains(QStringLiteral("broken-topology.conf:2: ")),
+             qPrintable(note));
+    QCOMPARE(followed.state.topologies().at(std::string(kSlurmTopologyName)).levels.front().name, std::string("partition"));
+
+    QFile fixed(file);
+    QVERIFY(fixed.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    fixed.write("SwitchName=leaf01 Nodes=gpu-[001-032]\nSwitchName=leaf02 Nodes=gpu-[033-064]\n"
+                "SwitchName=top Switches=leaf[01-02]\n");
+    fixed.close();
+    QVERIFY2(followed.waitUntil([](const ClusterState& state) { return state.slurmTopology() != nullptr; }),
+             "the fixed topology was not picked up");
+    QCOMPARE(followed.state.topologies().at(std::string(kSlurmTopologyName)).levels.back().name, std::string("leaf"));
+    followed.pump();
+    const std::vector<std::string> notes = followed.status().notes;
+    QVERIFY2(notes.empty(), notes.empty() ? "" : notes.front().c_str());
+}
+
+// The GUI's session opens a Slurm cluster as it opens a Kubernetes one: a snapshot once polled,
+// with a status that names the source.
+void SlurmLiveTest::sessionFollowsSlurm() {
+    ClusterSession session;
+    session.setSlurmSourceOptions(fastOptions());
+    QSignalSpy published(&session, &ClusterSession::snapshotPublished);
+    session.openSlurm(target(QStringLiteral("cli")));
+    QVERIFY(published.wait(20000));
+    const ClusterSnapshotPtr snapshot = session.latestSnapshot();
+    QVERIFY(snapshot);
+    QCOMPARE(snapshot->status.health, SourceHealth::Live);
+    QVERIFY2(snapshot->status.sourceName.contains(QStringLiteral("Slurm CLI")), qPrintable(snapshot->status.sourceName));
+    QVERIFY2(snapshot->status.detail.contains(QStringLiteral("polling 64 nodes")), qPrintable(snapshot->status.detail));
+    const std::map<QString, SinfoNode> truth = sinfo();
+    std::int64_t used = 0;
+    for (const auto& [name, node] : truth) used += node.gpusUsed;
+    QCOMPARE(snapshot->index.root().totals.gpusUsed, used);
+    QCOMPARE(snapshot->index.spec().levels.size(), std::size_t{3});
 }
 
 void SlurmLiveTest::badCredentials_data() {

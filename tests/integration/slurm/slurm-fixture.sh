@@ -461,6 +461,7 @@ cmd_watch() {
 
 ctld_pid() {
     local pid
+    [ -f "$dir/run/slurmctld.pid" ] || return 0
     pid=$(tr -dc '0-9' <"$dir/run/slurmctld.pid" 2>/dev/null || true)
     [ -n "$pid" ] && [ -d "/proc/$pid" ] && echo "$pid"
     return 0
