@@ -90,6 +90,8 @@ int runSnapshotCommand(std::span<const std::string> args) {
     if (const LiveConnection* live = (*loaded)->live.get(); live && live->slurmSource()) {
         if (*output == "-") return usageError("a Slurm snapshot is a directory of files: -o DIR, not -o -");
         const SlurmSource::Replies replies = live->slurmSource()->replies();
+        if (replies.nodesFromScontrol)
+            return runtimeError(from + ": sinfo here has no --json, and a Slurm snapshot holds sinfo's JSON");
         if (!replies.nodes) return runtimeError(from + ": no node list to write");
         const std::string noJobs = R"({"jobs":[]})";
         Status written = writeSlurmFileSet(*output, *replies.nodes, replies.jobs ? *replies.jobs : noJobs,

@@ -53,12 +53,23 @@ SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
     return SlurmFetch::failed(state, command + " " + ran.describe(2));
 }
 
-SlurmFetch SlurmCli::sinfoJson() {
-    return run({"sinfo", "--json"});
+SlurmFetch SlurmCli::nodes() {
+    SlurmFetch fetch = run({"sinfo", "--json"});
+    if (fetch.outcome != SlurmFetch::Outcome::Failed || fetch.failure == State::Unreachable) return fetch;
+    SlurmFetch text = run({"scontrol", "-o", "-d", "show", "nodes"});
+    if (text.outcome != SlurmFetch::Outcome::Fresh) return fetch; // sinfo's failure says more
+    text.format = SlurmFetch::Format::ScontrolNodes;
+    return text;
 }
 
 SlurmFetch SlurmCli::squeueJson() {
-    return run({"squeue", "--json", "--all"});
+    SlurmFetch fetch = run({"squeue", "--json", "--all"});
+    // An squeue without --json is a fact about this Slurm, not a failure to retry.
+    if (fetch.outcome == SlurmFetch::Outcome::Failed && fetch.failure != State::Unreachable &&
+        fetch.message.find("json") != std::string::npos)
+        return SlurmFetch::failed(State::NotInstalled, "squeue has no --json here (" + fetch.message +
+                                                           "): jobs are not shown; occupancy comes from the nodes' own counters");
+    return fetch;
 }
 
 SlurmFetch SlurmCli::showTopology() {

@@ -19,8 +19,10 @@ class SlurmCli {
 public:
     SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled);
 
-    SlurmFetch sinfoJson();    // sinfo --json
-    SlurmFetch squeueJson();   // squeue --json --all
+    // sinfo --json; where it has no --json (Slurm before 21.08, or no data_parser plugin),
+    // `scontrol -o -d show nodes` instead.
+    SlurmFetch nodes();
+    SlurmFetch squeueJson();   // squeue --json --all; NotInstalled where it has no --json
     SlurmFetch showTopology(); // scontrol show topology
     // sbatch --test-only <arguments> (then --wrap true when `wrap`, else the arguments end with
     // the batch script): Slurm's own answer for a request.

@@ -10,6 +10,10 @@ namespace topodeck {
 struct SlurmFetch {
     enum class Outcome { Fresh, NotModified, Failed };
     Outcome outcome = Outcome::Failed;
+    // Fresh: the reply. Nodes come as JSON (sinfo --json, slurmrestd), or as `scontrol -o -d show
+    // nodes` text where sinfo has no --json.
+    enum class Format { Json, ScontrolNodes };
+    Format format = Format::Json;
     std::string body;
     // Failed: how the resource stands (Unauthorized, Unreachable, Failing, NotInstalled) and why.
     ResourceHealth::State failure = ResourceHealth::State::Failing;

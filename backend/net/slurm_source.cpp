@@ -142,8 +142,8 @@ private:
     void report(Resource resource, State state, std::string message, milliseconds retryIn = milliseconds(0));
     bool sleepFor(milliseconds duration);
 
-    SlurmFetch fetch(Resource resource) {
-        if (m_cli) return resource == kNodes ? m_cli->sinfoJson() : m_cli->squeueJson();
+    SlurmFetch ask(Resource resource) {
+        if (m_cli) return resource == kNodes ? m_cli->nodes() : m_cli->squeueJson();
         return m_rest->get(resource == kNodes ? "nodes" : "jobs", m_updateTime[resource]);
     }
 
@@ -162,6 +162,7 @@ private:
     std::int64_t m_updateTime[2] = {0, 0};
     std::int64_t m_topologyStamp = -2;
     std::string m_topologyNote; // why there is no topology, when there is none
+    std::string m_jobsNote;     // why there are no jobs, when Slurm cannot list them
     std::chrono::steady_clock::time_point m_topologyReadAt{};
     bool m_topologyRead = false;
 
@@ -264,7 +265,9 @@ std::optional<SlurmFetch> SlurmSource::Impl::readTopology() {
 // backs off); what did arrive is published either way.
 bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
     bool ok = true;
+    bool notesDue = false; // the nodes or the topology changed
     if (std::optional<SlurmFetch> topology = readTopology()) {
+        notesDue = true;
         m_topologyNote.clear();
         if (topology->outcome == SlurmFetch::Outcome::Failed) {
             // No topology is a fact about the cluster; a broken one an error worth retrying.
@@ -289,7 +292,7 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
     for (Resource resource : {kNodes, kJobs}) {
         if (m_stopping) return false;
         const std::int64_t askedAt = epochSeconds();
-        SlurmFetch fetch = this->fetch(resource);
+        SlurmFetch fetch = ask(resource);
         if (fetch.outcome == SlurmFetch::Outcome::Failed) {
             State state = fetch.failure;
             std::string message = fetch.message;
@@ -304,8 +307,10 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
                 state = State::Unauthorized;
                 message += ": slurmctld rejected the token (wrong key, user or expired), or slurmrestd cannot reach it";
             }
+            if (resource == kJobs) m_jobsNote = state == State::NotInstalled ? message : std::string();
             report(resource, state, std::move(message));
             if (resource == kNodes) ok = false;
+            notesDue = notesDue || resource == kJobs;
             continue;
         }
         if (fetch.outcome == SlurmFetch::Outcome::Fresh) {
@@ -315,9 +320,20 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
             std::size_t objects = 0;
             std::int64_t lastUpdate = 0;
             std::string problem;
-            if (resource == kNodes) {
+            if (resource == kNodes && fetch.format == SlurmFetch::Format::ScontrolNodes) {
+                Result<std::vector<SlurmNode>> nodes = parseScontrolNodes(*shared);
+                if (nodes) {
+                    notesDue = true;
+                    objects = nodes->size();
+                    m_mapper.setNodes(std::move(*nodes));
+                    shared.reset(); // not the JSON a snapshot holds
+                } else {
+                    problem = "scontrol show nodes: " + nodes.error().message;
+                }
+            } else if (resource == kNodes) {
                 Result<SlurmNodesReply> reply = readSlurmNodes(*shared, source);
                 if (reply) {
+                    notesDue = true;
                     objects = reply->nodes.size();
                     lastUpdate = reply->meta.lastUpdate;
                     m_mapper.setNodes(std::move(reply->nodes));
@@ -348,12 +364,18 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
             std::lock_guard lock(m_mutex);
             m_health[resource].objects = objects;
             (resource == kNodes ? m_replies.nodes : m_replies.jobs) = std::move(shared);
+            if (resource == kNodes) m_replies.nodesFromScontrol = !m_replies.nodes;
+        }
+        if (resource == kJobs && !m_jobsNote.empty()) {
+            m_jobsNote.clear();
+            notesDue = true;
         }
         report(resource, State::Synced, {});
     }
-    {
+    if (notesDue) {
         std::vector<std::string> notes;
-        if (!m_topologyNote.empty()) notes.push_back(m_topologyNote);
+        for (const std::string* note : {&m_topologyNote, &m_jobsNote})
+            if (!note->empty()) notes.push_back(*note);
         if (m_mapper.topology())
             for (const std::string& warning : m_mapper.topology()->warnings) notes.push_back(warning);
         for (std::string& warning : m_mapper.topologyWarnings()) notes.push_back(std::move(warning));

@@ -50,8 +50,8 @@ struct SlurmSourceOptions {
 
 // A live Slurm cluster as ClusterEvents (see SlurmClusterMapper for the model): one thread polls
 // nodes and jobs every pollInterval, through slurmrestd (asking with update_time, so an unchanged
-// list costs a 304 and no parsing) or the CLI (sinfo --json, squeue --json, scontrol show
-// topology), and emits only what changed. Failures back off; a source that had synced turns
+// list costs a 304 and no parsing) or the CLI (sinfo --json, else scontrol show nodes; squeue
+// --json; scontrol show topology), and emits only what changed. Failures back off; a source that had synced turns
 // Reconnecting, then Stale after staleAfter, and recovers by itself. Bad credentials are
 // Unauthorized: slurmrestd 22.05 answers a token slurmctld rejects with 500 "Unspecified error",
 // which before the first sync (or with a token past its exp) is read as that.
@@ -73,6 +73,7 @@ public:
         std::shared_ptr<const std::string> nodes;
         std::shared_ptr<const std::string> jobs;
         std::shared_ptr<const SlurmTopology> topology;
+        bool nodesFromScontrol = false; // sinfo had no --json: there is no node JSON to write
     };
     Replies replies() const;
 

@@ -297,8 +297,8 @@ Fields nodeFields(int i, bool typed) {
             {"ALLOC_MEM", std::to_string(load.memory)}};
 }
 
-std::string sinfoV038() {
-    std::string json = R"json({
+// The meta and errors of a 22.05 reply, up to the list.
+constexpr std::string_view kMetaV038 = R"json({
   "meta": {
     "plugin": {
       "type": "openapi\/v0.0.38",
@@ -315,8 +315,10 @@ std::string sinfoV038() {
   },
   "errors": [
   ],
-  "nodes": [
 )json";
+
+std::string sinfoV038() {
+    std::string json = std::string(kMetaV038) + "  \"nodes\": [\n";
     for (int i = 0; i < kNodes; ++i) {
         fill(json, kNodeV038, nodeFields(i, false));
         json += i + 1 < kNodes ? ",\n" : "\n";
@@ -497,25 +499,7 @@ constexpr std::string_view kJobV038Head = R"json(    {
     })json";
 
 std::string squeueV038() {
-    std::string json = R"json({
-  "meta": {
-    "plugin": {
-      "type": "openapi\/v0.0.38",
-      "name": "Slurm OpenAPI v0.0.38"
-    },
-    "Slurm": {
-      "version": {
-        "major": 22,
-        "micro": 8,
-        "minor": 5
-      },
-      "release": "22.05.8"
-    }
-  },
-  "errors": [
-  ],
-  "jobs": [
-)json";
+    std::string json = std::string(kMetaV038) + "  \"jobs\": [\n";
     for (int j = 0; j < kJobs; ++j) {
         const int first = j * kNodesPerJob;
         const int cores = 1 + j % 8;   // per node

@@ -84,6 +84,7 @@ private Q_SLOTS:
     void sourceMatchesSlurm();
     void pollsBringOnlyChanges();
     void badTopologyFile();
+    void commandsWithoutJson();
     void sessionFollowsSlurm();
     void badCredentials_data();
     void badCredentials();
@@ -372,6 +373,38 @@ void SlurmLiveTest::badTopologyFile() {
     followed.pump();
     const std::vector<std::string> notes = followed.status().notes;
     QVERIFY2(notes.empty(), notes.empty() ? "" : notes.front().c_str());
+}
+
+// A Slurm whose sinfo and squeue have no --json (before 21.08, or without a data_parser plugin):
+// the nodes come from `scontrol show nodes`, jobs are said to be unavailable, occupancy stays right.
+void SlurmLiveTest::commandsWithoutJson() {
+    const QString bin = m_cluster.path() + QStringLiteral("/old-slurm-bin");
+    QVERIFY(QDir().mkpath(bin));
+    for (const char* tool : {"sinfo", "squeue"}) {
+        QFile script(bin + QLatin1Char('/') + QLatin1String(tool));
+        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        script.write(QByteArray("#!/bin/sh\necho \"") + tool + ": unrecognized option '--json'\" >&2\nexit 1\n");
+        script.close();
+        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    }
+    QProcessEnvironment env = m_cluster.environment();
+    env.insert(QStringLiteral("PATH"), bin + QLatin1Char(':') + env.value(QStringLiteral("PATH")));
+    const ProcessRun show = livetest::runCtl({QStringLiteral("show"), QStringLiteral("--slurm"), QStringLiteral("cli"),
+                                              QStringLiteral("-o"), QStringLiteral("json")},
+                                             60000, env);
+    QVERIFY2(show.exitCode == 0, qPrintable(show.describe()));
+    QVERIFY2(show.err.contains("squeue has no --json here"), qPrintable(show.describe()));
+    std::int64_t used = 0;
+    for (const auto& [name, node] : sinfo()) used += node.gpusUsed;
+    QCOMPARE(show.json().value(QStringLiteral("nodes_total")).toInt(), kNodes);
+    QCOMPARE(show.json().value(QStringLiteral("gpus_used")).toInt(), int(used));
+    QCOMPARE(show.json().value(QStringLiteral("topology")).toObject().value(QStringLiteral("levels")).toArray().size(), 3);
+    // A snapshot needs sinfo's JSON, and says so.
+    const ProcessRun snapshot = livetest::runCtl({QStringLiteral("snapshot"), QStringLiteral("--slurm"), QStringLiteral("cli"),
+                                                  QStringLiteral("-o"), m_cluster.path() + QStringLiteral("/old-snapshot")},
+                                                 60000, env);
+    QCOMPARE(snapshot.exitCode, 1);
+    QVERIFY2(snapshot.err.contains("no --json"), qPrintable(snapshot.describe()));
 }
 
 // The GUI's session opens a Slurm cluster as it opens a Kubernetes one: a snapshot once polled,
