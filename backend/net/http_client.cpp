@@ -422,7 +422,8 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     replaceAll(message, userinfo(request.url));
     replaceAll(message, userinfo(m_options.proxy));
     for (const auto& [name, value] : request.headers)
-        if (equalsIgnoreCase(name, "Authorization")) replaceAll(message, value);
+        if (equalsIgnoreCase(name, "Authorization") || equalsIgnoreCase(name, "X-SLURM-USER-TOKEN"))
+            replaceAll(message, value);
     spdlog::debug("http {}", message);
     return Error{std::move(message)};
 }
