@@ -44,14 +44,17 @@ public:
         while (!outcome) {
             for (ClusterEvent& event : takeEvents()) apply(std::move(event));
             const LiveStatus now = status();
-            if (now.state == LinkState::Synced)
+            if (now.state == LinkState::Synced) {
+                // Sources publish events before they say synced: what arrived between the take
+                // above and the status is taken now, or a one-shot command would show less.
+                for (ClusterEvent& event : takeEvents()) apply(std::move(event));
                 outcome = Status{};
-            else if (now.state == LinkState::Error)
+            } else if (now.state == LinkState::Error) {
                 outcome = Status{Error{failureText(now)}};
-            else if (std::chrono::steady_clock::now() >= deadline)
+            } else if (std::chrono::steady_clock::now() >= deadline) {
                 outcome = Status{Error{"not synced after " + std::to_string(timeout.count() / 1000) +
                                        " s: " + failureText(now)}};
-            else {
+            } else {
                 showProgress(now);
                 waitForNews(std::chrono::milliseconds(250));
             }
