@@ -1,5 +1,7 @@
 #include "models/topology_tree_model.h"
 
+#include "models/cluster_terms.h"
+
 #include <QColor>
 #include <QLocale>
 
@@ -367,6 +369,7 @@ QVariant TopologyTreeModel::nodeData(NodeId id, int column, int role) const {
     const QString name = node ? QString::fromStdString(node->name) : QString();
     QString state = stats.ready ? tr("Ready") : tr("Not ready");
     if (node && node->unschedulable) state = stats.ready ? tr("Cordoned") : tr("Not ready, cordoned");
+    if (const QString slurm = slurmNodeState(node); !slurm.isEmpty()) state = slurm;
     const DomainTotals t = stats.totals();
     switch (role) {
     case Qt::DisplayRole:
@@ -394,7 +397,7 @@ QVariant TopologyTreeModel::nodeData(NodeId id, int column, int role) const {
     case Qt::ToolTipRole: {
         QString tip = tr("Node %1 (%2)").arg(name, state) + QLatin1Char('\n') +
                       tr("GPUs: %1 of %2 used, %3 free").arg(t.gpusUsed).arg(t.gpusTotal).arg(t.gpusFree) +
-                      QLatin1Char('\n') + tr("Pods: %1").arg(t.pods);
+                      QLatin1Char('\n') + podsTerm(index.spec()) + QStringLiteral(": ") + QString::number(t.pods);
         if (stats.nvlinkDomain != kNoNvlinkDomain)
             tip += QLatin1Char('\n') +
                    tr("NVLink domain: %1").arg(QString::fromStdString(index.nvlinkName(stats.nvlinkDomain)));

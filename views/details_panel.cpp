@@ -1,5 +1,6 @@
 #include "views/details_panel.h"
 
+#include "models/cluster_terms.h"
 #include "models/topology_tree_model.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/occupancy_palette.h"
@@ -163,6 +164,7 @@ QWidget* DetailsPanel::buildDomainPage() {
         m_domainFacts[i] = valueLabel(page);
         form->addRow(names[i], m_domainFacts[i]);
     }
+    m_podsNames[0] = qobject_cast<QLabel*>(form->labelForField(m_domainFacts[Pods]));
     m_domainFacts[GpusFragmented]->setToolTip(tr("Free GPUs on nodes that are partly used"));
     m_domainFacts[NodesFree]->setToolTip(tr("Schedulable nodes with GPUs, none of them used"));
     layout->addLayout(form);
@@ -210,6 +212,7 @@ QWidget* DetailsPanel::buildNodePage() {
     for (int i = 0; i < NodeFactCount; ++i) {
         m_nodeFacts[i] = valueLabel(page);
         form->addRow(names[i], m_nodeFacts[i]);
+        if (i == NodePods) m_podsNames[1] = qobject_cast<QLabel*>(form->labelForField(m_nodeFacts[i]));
     }
     layout->addLayout(form);
     layout->addSpacing(6);
@@ -236,6 +239,9 @@ void DetailsPanel::setSnapshot(ClusterSnapshotPtr snapshot) {
     if (otherSource) {
         m_domain = kRootDomain;
         m_node = kNoNode;
+        // A Slurm cluster's "pods" are its jobs' allocations.
+        for (QLabel* name : m_podsNames)
+            if (name && m_snapshot) name->setText(podsTerm(m_snapshot->index.spec()));
     }
     refresh();
 }
@@ -359,6 +365,7 @@ void DetailsPanel::fillChildren(const Domain& domain) {
                 state = tr("NotReady");
             else if (!s.schedulable)
                 state = tr("Cordoned");
+            if (const QString slurm = slurmNodeState(node); !slurm.isEmpty() && !state.isEmpty()) state = slurm;
             fill(row++, node ? QString::fromStdString(node->name) : QString(), true, id, s.gpusTotal, s.gpusUsed,
                  s.schedulable ? rest : 0, s.schedulable ? 0 : rest, state);
         }
@@ -392,6 +399,8 @@ void DetailsPanel::refreshNode() {
         status += tr(", cordoned (unschedulable)");
     else if (s.ready)
         status += tr(", schedulable");
+    if (const QString slurm = slurmNodeState(node); !slurm.isEmpty())
+        status = (s.schedulable ? tr("%1, schedulable") : s.ready ? tr("%1, unschedulable") : tr("%1, not ready")).arg(slurm);
     m_nodeFacts[Status]->setText(status);
     m_nodeFacts[NodeGpus]->setText(
         tr("%1 used of %2, %3 free").arg(count(s.gpusUsed), count(s.gpusTotal), count(s.schedulable ? rest : 0)));

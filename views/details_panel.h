@@ -83,6 +83,7 @@ private:
     QLabel* m_childrenNote = nullptr;
 
     std::array<QLabel*, NodeFactCount> m_nodeFacts{};
+    std::array<QLabel*, 2> m_podsNames{}; // the name of the pods row on the domain and node pages
     QTabWidget* m_nodeTabs = nullptr;
     QTableWidget* m_labels = nullptr;
     QTableWidget* m_taints = nullptr;

@@ -1,5 +1,6 @@
 #include "views/topology_map_view.h"
 
+#include "models/cluster_terms.h"
 #include "views/occupancy_bar_delegate.h"
 
 #include <QApplication>
@@ -389,6 +390,7 @@ QString TopologyMapView::toolTipFor(const TopologyMapLayout::Hit& hit) const {
         const Node* node = m_snapshot->node(hit.node);
         QString status = stats.ready ? tr("Ready") : tr("NotReady");
         if (node && node->unschedulable) status += tr(", cordoned");
+        if (const QString slurm = slurmNodeState(node); !slurm.isEmpty()) status = slurm.toHtmlEscaped();
         const QString nvlink = stats.nvlinkDomain == kNoNvlinkDomain
                                    ? tr("none")
                                    : QString::fromStdString(index.nvlinkName(stats.nvlinkDomain)).toHtmlEscaped();
@@ -398,7 +400,7 @@ QString TopologyMapView::toolTipFor(const TopologyMapLayout::Hit& hit) const {
                QStringLiteral("</span><table>") %
                row(tr("GPUs"), gpuLine(stats.gpusUsed, stats.gpusTotal, stats.schedulable ? rest : 0,
                                        stats.schedulable ? 0 : rest)) %
-               row(tr("Status"), status) % row(tr("Pods"), locale.toString(qulonglong(stats.pods))) %
+               row(tr("Status"), status) % row(podsTerm(index.spec()), locale.toString(qulonglong(stats.pods))) %
                row(tr("NVLink domain"), nvlink) % QStringLiteral("</table>");
     }
 

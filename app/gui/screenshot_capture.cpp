@@ -17,8 +17,13 @@ ScreenshotCapture::ScreenshotCapture(MainWindow* window, QString path, QSize siz
     : QObject(window), m_window(window), m_path(std::move(path)), m_size(size) {
     m_timeout.setSingleShot(true);
     m_timeout.setInterval(timeoutMs);
-    connect(&m_timeout, &QTimer::timeout, this,
-            [this] { fail(tr("no cluster data within %1 s").arg(m_timeout.interval() / 1000)); });
+    connect(&m_timeout, &QTimer::timeout, this, [this] {
+        // What the source is still waiting for (a live cluster that keeps failing says why).
+        const SourceStatus status = m_window->session()->status();
+        QString message = tr("no cluster data within %1 s").arg(m_timeout.interval() / 1000);
+        if (!status.detail.isEmpty()) message += QStringLiteral(": ") % status.sourceName % QStringLiteral(": ") % status.detail;
+        fail(message);
+    });
 }
 
 void ScreenshotCapture::start(const QString& selectPath) {

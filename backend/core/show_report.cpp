@@ -353,7 +353,10 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     std::string nodes = groupThousands(t.nodesReady) + '/' + groupThousands(t.nodesTotal) + " ready";
     nodes += " · " + groupThousands(nodesNotReady(t)) + " not ready";
     nodes += " · " + groupThousands(nodesCordoned(t)) + " cordoned";
-    nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " pod" : " pods");
+    if (index.spec().origin == "slurm")
+        nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " job allocation" : " job allocations");
+    else
+        nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " pod" : " pods");
     field("Nodes:", nodes);
 }
 
