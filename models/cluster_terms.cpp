@@ -16,7 +16,7 @@ QString slurmNodeState(const Node* node) {
 }
 
 QString podsTerm(const TopologySpec& spec) {
-    return spec.origin == "slurm" ? QCoreApplication::translate("ClusterTerms", "Job allocations")
+    return spec.origin == kSlurmOrigin ? QCoreApplication::translate("ClusterTerms", "Job allocations")
                                   : QCoreApplication::translate("ClusterTerms", "Pods");
 }
 

@@ -90,9 +90,8 @@ int runSnapshotCommand(std::span<const std::string> args) {
     if (const LiveConnection* live = (*loaded)->live.get(); live && live->slurmSource()) {
         if (*output == "-") return usageError("a Slurm snapshot is a directory of files: -o DIR, not -o -");
         const SlurmSource::Replies replies = live->slurmSource()->replies();
-        if (replies.nodesFromScontrol)
-            return runtimeError(from + ": sinfo here has no --json, and a Slurm snapshot holds sinfo's JSON");
-        if (!replies.nodes) return runtimeError(from + ": no node list to write");
+        // Synced without node JSON: the nodes came from scontrol, sinfo having no --json.
+        if (!replies.nodes) return runtimeError(from + ": sinfo here has no --json, and a Slurm snapshot holds sinfo's JSON");
         const std::string noJobs = R"({"jobs":[]})";
         Status written = writeSlurmFileSet(*output, *replies.nodes, replies.jobs ? *replies.jobs : noJobs,
                                            replies.topology.get());

@@ -1,6 +1,7 @@
 #include "core/show_report.h"
 
 #include "core/json_text.h"
+#include "core/slurm/slurm_cluster.h"
 #include "core/text_format.h"
 
 #include <algorithm>
@@ -353,7 +354,7 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     std::string nodes = groupThousands(t.nodesReady) + '/' + groupThousands(t.nodesTotal) + " ready";
     nodes += " · " + groupThousands(nodesNotReady(t)) + " not ready";
     nodes += " · " + groupThousands(nodesCordoned(t)) + " cordoned";
-    if (index.spec().origin == "slurm")
+    if (index.spec().origin == kSlurmOrigin)
         nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " job allocation" : " job allocations");
     else
         nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " pod" : " pods");

@@ -25,14 +25,19 @@ std::string SlurmCli::describe() const {
     return m_target.describe();
 }
 
-SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
+ChildProcessRequest SlurmCli::commandRequest(std::vector<std::string> argv) const {
     ChildProcessRequest request;
-    const std::string command = argv.front() + (argv.size() > 1 ? " " + argv[1] : std::string());
     request.argv = std::move(argv);
     if (!m_target.slurmConf.empty()) request.setEnvironment.emplace_back("SLURM_CONF", m_target.slurmConf);
     request.timeout = m_timeout;
     request.cancelled = m_cancelled;
     request.maxStdout = kMaxOutput;
+    return request;
+}
+
+SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
+    const std::string command = argv.front() + (argv.size() > 1 ? " " + argv[1] : std::string());
+    const ChildProcessRequest request = commandRequest(std::move(argv));
     ChildProcessResult ran = runChildProcess(request);
     if (ran.succeeded()) {
         SlurmFetch fetch;
@@ -77,14 +82,10 @@ SlurmFetch SlurmCli::showTopology() {
 }
 
 Result<SbatchTestOnly> SlurmCli::testOnly(const std::vector<std::string>& sbatchArguments, bool wrap) {
-    ChildProcessRequest request;
-    request.argv = {"sbatch", "--test-only"};
-    request.argv.insert(request.argv.end(), sbatchArguments.begin(), sbatchArguments.end());
-    if (wrap) request.argv.insert(request.argv.end(), {"--wrap", "true"});
-    if (!m_target.slurmConf.empty()) request.setEnvironment.emplace_back("SLURM_CONF", m_target.slurmConf);
-    request.timeout = m_timeout;
-    request.cancelled = m_cancelled;
-    const ChildProcessResult ran = runChildProcess(request);
+    std::vector<std::string> argv = {"sbatch", "--test-only"};
+    argv.insert(argv.end(), sbatchArguments.begin(), sbatchArguments.end());
+    if (wrap) argv.insert(argv.end(), {"--wrap", "true"});
+    const ChildProcessResult ran = runChildProcess(commandRequest(std::move(argv)));
     if (ran.outcome != ChildProcessResult::Outcome::Exited) return Error{"sbatch --test-only " + ran.describe(2)};
     // Exit status 1 with "allocation failure: ..." is an answer too.
     return parseSbatchTestOnly(ran.err);

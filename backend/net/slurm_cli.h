@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/slurm/slurm_text.h"
+#include "net/child_process.h"
 #include "net/slurm_fetch.h"
 #include "net/slurm_source.h"
 
@@ -31,6 +32,8 @@ public:
     std::string describe() const;
 
 private:
+    // Without a shell, with SLURM_CONF, the deadline and the cancel flag.
+    ChildProcessRequest commandRequest(std::vector<std::string> argv) const;
     SlurmFetch run(std::vector<std::string> argv);
 
     SlurmTarget m_target;

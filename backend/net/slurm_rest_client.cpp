@@ -1,11 +1,11 @@
 #include "net/slurm_rest_client.h"
 
+#include "net/file_stamp.h"
 #include "net/kubeconfig.h"
 
 #include <simdjson.h>
 
 #include <pwd.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,11 +67,6 @@ std::string snippet(const std::string& body) {
     return text;
 }
 
-std::int64_t fileStamp(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) return -2;
-    return static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec + info.st_size;
-}
 
 } // namespace
 

@@ -3,13 +3,12 @@
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
 #include "core/slurm/slurm_text.h"
-#include "net/child_process.h"
+#include "net/file_stamp.h"
 #include "net/slurm_cli.h"
 #include "net/slurm_rest_client.h"
 
 #include <spdlog/spdlog.h>
 
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -51,11 +50,6 @@ std::int64_t epochSeconds() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::int64_t modificationStamp(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) return -1;
-    return static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec + info.st_size;
-}
 
 // The one topology of a file or of scontrol that the source follows.
 Result<SlurmTopology> chooseTopology(std::vector<SlurmTopology> topologies, const std::string& name,
@@ -217,7 +211,7 @@ std::optional<SlurmFetch> SlurmSource::Impl::readTopology() {
     SlurmFetch done;
     done.outcome = SlurmFetch::Outcome::Fresh;
     if (!m_target.topologyFile.empty()) {
-        const std::int64_t stamp = modificationStamp(m_target.topologyFile);
+        const std::int64_t stamp = fileStamp(m_target.topologyFile);
         if (m_topologyRead && stamp == m_topologyStamp) return std::nullopt;
         m_topologyStamp = stamp;
         m_topologyRead = true; // a bad file is read again once it changes
@@ -364,7 +358,6 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
             std::lock_guard lock(m_mutex);
             m_health[resource].objects = objects;
             (resource == kNodes ? m_replies.nodes : m_replies.jobs) = std::move(shared);
-            if (resource == kNodes) m_replies.nodesFromScontrol = !m_replies.nodes;
         }
         if (resource == kJobs && !m_jobsNote.empty()) {
             m_jobsNote.clear();

@@ -68,12 +68,12 @@ public:
     LiveStatus status() const override;
 
     // The last full replies, as Slurm sent them (sinfo --json / GET nodes, squeue --json / GET
-    // jobs), and the topology in use: what `topodeckctl snapshot` writes. Empty before the first sync.
+    // jobs), and the topology in use: what `topodeckctl snapshot` writes. Empty before the first
+    // sync; no nodes either where they came from `scontrol show nodes` (sinfo without --json).
     struct Replies {
         std::shared_ptr<const std::string> nodes;
         std::shared_ptr<const std::string> jobs;
         std::shared_ptr<const SlurmTopology> topology;
-        bool nodesFromScontrol = false; // sinfo had no --json: there is no node JSON to write
     };
     Replies replies() const;
 

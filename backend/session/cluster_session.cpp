@@ -17,6 +17,12 @@ TopologyChoice toChoice(const QString& topologyName, const QStringList& levelKey
     return choice;
 }
 
+// Calls f(worker) on the worker's thread.
+template <class F> void onWorker(SessionWorker* worker, F f) {
+    QMetaObject::invokeMethod(
+        worker, [worker, f = std::move(f)] { f(*worker); }, Qt::QueuedConnection);
+}
+
 } // namespace
 
 ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
@@ -39,61 +45,35 @@ ClusterSession::~ClusterSession() {
     m_thread.wait();
 }
 
+// Each open takes a new request number (superseding any open still in progress) and the
+// topology choice as it is now.
 void ClusterSession::openDemo(const QString& name) {
-    const std::uint64_t request = ++m_latestRequest;
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker,
-        [worker, request, name, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
-            worker->openDemo(request, name, choice);
-        },
-        Qt::QueuedConnection);
+    onWorker(m_worker, [request = ++m_latestRequest, name, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
+                           SessionWorker& worker) { worker.openDemo(request, name, choice); });
 }
 
 void ClusterSession::openFile(const QString& path) {
-    const std::uint64_t request = ++m_latestRequest;
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker,
-        [worker, request, path, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
-            worker->openFile(request, path, choice);
-        },
-        Qt::QueuedConnection);
+    onWorker(m_worker, [request = ++m_latestRequest, path, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
+                           SessionWorker& worker) { worker.openFile(request, path, choice); });
 }
 
 void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
-    const std::uint64_t request = ++m_latestRequest;
-    SessionWorker* worker = m_worker;
     const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
-    QMetaObject::invokeMethod(
-        worker,
-        [worker, request, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
-            worker->openKubernetes(request, target, choice);
-        },
-        Qt::QueuedConnection);
+    onWorker(m_worker, [request = ++m_latestRequest, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
+                           SessionWorker& worker) { worker.openKubernetes(request, target, choice); });
 }
 
 void ClusterSession::openSlurm(const SlurmTarget& target) {
-    const std::uint64_t request = ++m_latestRequest;
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker,
-        [worker, request, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)] {
-            worker->openSlurm(request, target, choice);
-        },
-        Qt::QueuedConnection);
+    onWorker(m_worker, [request = ++m_latestRequest, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
+                           SessionWorker& worker) { worker.openSlurm(request, target, choice); });
 }
 
 void ClusterSession::setSlurmSourceOptions(const SlurmSourceOptions& options) {
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, options] { worker->setSlurmSourceOptions(options); }, Qt::QueuedConnection);
+    onWorker(m_worker, [options](SessionWorker& worker) { worker.setSlurmSourceOptions(options); });
 }
 
 void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, options] { worker->setLiveSourceOptions(options); }, Qt::QueuedConnection);
+    onWorker(m_worker, [options](SessionWorker& worker) { worker.setLiveSourceOptions(options); });
 }
 
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
@@ -105,9 +85,7 @@ void ClusterSession::setTopologyChoice(const QString& topologyName, const QStrin
 
 void ClusterSession::setSimulationEnabled(bool on) {
     m_simulationEnabled = on;
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, on] { worker->setSimulationEnabled(on); }, Qt::QueuedConnection);
+    onWorker(m_worker, [on](SessionWorker& worker) { worker.setSimulationEnabled(on); });
 }
 
 bool ClusterSession::simulationEnabled() const {
@@ -115,9 +93,7 @@ bool ClusterSession::simulationEnabled() const {
 }
 
 void ClusterSession::setSimulationInterval(int ms) {
-    SessionWorker* worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, ms] { worker->setSimulationInterval(ms); }, Qt::QueuedConnection);
+    onWorker(m_worker, [ms](SessionWorker& worker) { worker.setSimulationInterval(ms); });
 }
 
 ClusterSnapshotPtr ClusterSession::latestSnapshot() const {

@@ -114,23 +114,14 @@ ResourceList slurmResources(std::int64_t cpus, std::int64_t memoryMiB, std::int6
     return resources;
 }
 
-// GPUs per node from tres_per_node ("gres:gpu:8", "gres/gpu:h100=4", "gpu:2"), for a job listed
-// without gres_detail.
-std::int64_t gpusPerNodeRequested(std::string_view tres) {
-    for (std::string_view rest = tres; !rest.empty();) {
-        const std::size_t comma = rest.find(',');
-        std::string_view entry = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-        for (std::string_view prefix : {"gres:", "gres/"})
-            if (entry.starts_with(prefix)) entry.remove_prefix(prefix.size());
-        if (!entry.starts_with("gpu")) continue;
-        const std::size_t digitsAt = entry.find_last_not_of("0123456789");
-        if (digitsAt == std::string_view::npos || digitsAt + 1 >= entry.size()) return 1;
-        std::int64_t count = 0;
-        for (char c : entry.substr(digitsAt + 1)) count = count * 10 + (c - '0');
-        return count;
-    }
-    return 0;
+// GPUs per node from tres_per_node ("gres:gpu:8", "gres/gpu:h100=4"), for a job listed
+// without gres_detail: the GRES list it names, read as a node's gres.
+std::int64_t gpusPerNodeRequested(std::string tres) {
+    for (std::string_view prefix : {"gres:", "gres/"})
+        for (std::size_t at = tres.find(prefix); at != std::string::npos; at = tres.find(prefix, at)) tres.erase(at, prefix.size());
+    std::replace(tres.begin(), tres.end(), '=', ':');
+    const Result<std::vector<SlurmGres>> gres = parseGresList(tres);
+    return gres ? gresGpuCount(*gres) : 0;
 }
 
 } // namespace
@@ -138,7 +129,7 @@ std::int64_t gpusPerNodeRequested(std::string_view tres) {
 SlurmHierarchy slurmHierarchy(const SlurmTopology* topology) {
     SlurmHierarchy out;
     out.spec.name = std::string(kSlurmTopologyName);
-    out.spec.origin = "slurm";
+    out.spec.origin = std::string(kSlurmOrigin);
     if (topology && topology->kind == SlurmTopology::Kind::Tree && !topology->switches.empty())
         treeHierarchy(*topology, out);
     else if (topology && topology->kind == SlurmTopology::Kind::Block && !topology->blocks.empty())
@@ -196,24 +187,18 @@ void SlurmClusterMapper::setNodes(std::vector<SlurmNode> nodes) {
 }
 
 void SlurmClusterMapper::setJobs(std::vector<SlurmJob> jobs) {
+    // A job Slurm listed without per-node details holds its nodes with the GPUs it asked per
+    // node; its CPUs and memory are left to the nodes' remainder.
+    for (SlurmJob& job : jobs) {
+        if (!job.allocations.empty() || !job.holdsNodes()) continue;
+        Result<std::vector<std::string>> names = expandHostlist(job.nodes);
+        if (!names) continue;
+        const std::int64_t gpus = gpusPerNodeRequested(job.tresPerNode);
+        for (std::string& name : *names) job.allocations.push_back({std::move(name), 0, 0, gpus});
+    }
     m_jobs = std::move(jobs);
     m_jobsDirty = true;
 }
-
-namespace {
-
-// A job's allocations, or, when Slurm gave no per-node details, its nodes with the GPUs it asked
-// per node (CPUs and memory are then left to the node's remainder).
-std::vector<SlurmJobAllocation> allocationsOf(const SlurmJob& job) {
-    if (!job.allocations.empty()) return job.allocations;
-    std::vector<SlurmJobAllocation> allocations;
-    Result<std::vector<std::string>> names = expandHostlist(job.nodes);
-    if (names)
-        for (std::string& name : *names) allocations.push_back({std::move(name), 0, 0, gpusPerNodeRequested(job.tresPerNode)});
-    return allocations;
-}
-
-} // namespace
 
 Pod SlurmClusterMapper::podFor(const SlurmJob& job, const SlurmJobAllocation& allocation) const {
     Pod pod;
@@ -264,50 +249,35 @@ void SlurmClusterMapper::jobEvents(std::vector<ClusterEvent>& events) {
             continue;
         }
         std::unordered_set<std::string_view> keep;
-        std::vector<SlurmJobAllocation> kept;
-        if (now != holding.end()) kept = allocationsOf(*now->second);
-        for (const SlurmJobAllocation& allocation : kept) keep.insert(allocation.node);
-        for (const SlurmJobAllocation& allocation : allocationsOf(it->second))
+        if (now != holding.end())
+            for (const SlurmJobAllocation& allocation : now->second->allocations) keep.insert(allocation.node);
+        for (const SlurmJobAllocation& allocation : it->second.allocations)
             if (!keep.contains(allocation.node)) events.push_back(PodDeleted{nameSpace, slurmPodName(it->first, allocation.node)});
         if (now == holding.end()) {
             it = m_emittedJobs.erase(it);
             continue;
         }
-        for (const SlurmJobAllocation& allocation : kept) events.push_back(PodUpserted{podFor(*now->second, allocation)});
+        for (const SlurmJobAllocation& allocation : now->second->allocations)
+            events.push_back(PodUpserted{podFor(*now->second, allocation)});
         it->second = *now->second;
         ++it;
     }
     for (const auto& [id, job] : holding) {
         if (m_emittedJobs.contains(id)) continue;
-        for (const SlurmJobAllocation& allocation : allocationsOf(*job)) events.push_back(PodUpserted{podFor(*job, allocation)});
+        for (const SlurmJobAllocation& allocation : job->allocations) events.push_back(PodUpserted{podFor(*job, allocation)});
         m_emittedJobs.emplace(id, *job);
     }
 
     // What each node reports allocated beyond its listed jobs.
     std::unordered_map<std::string_view, Held> heldOn;
     heldOn.reserve(m_nodes.size());
-    std::vector<std::pair<std::string, Held>> fallback; // allocations built on the fly need owned names
-    for (const auto& [id, job] : m_emittedJobs) {
-        if (job.allocations.empty()) {
-            for (SlurmJobAllocation& allocation : allocationsOf(job)) {
-                Held held{allocation.cpus, allocation.memoryMiB, allocation.gpus};
-                fallback.emplace_back(std::move(allocation.node), held);
-            }
-            continue;
-        }
+    for (const auto& [id, job] : m_emittedJobs)
         for (const SlurmJobAllocation& allocation : job.allocations) {
             Held& held = heldOn[allocation.node];
             held.cpus += allocation.cpus;
             held.memoryMiB += allocation.memoryMiB;
             held.gpus += allocation.gpus;
         }
-    }
-    for (const auto& [node, extra] : fallback) {
-        Held& held = heldOn[node];
-        held.cpus += extra.cpus;
-        held.memoryMiB += extra.memoryMiB;
-        held.gpus += extra.gpus;
-    }
     std::unordered_set<std::string_view> withOther;
     for (const SlurmNode& node : m_nodes) {
         const auto it = heldOn.find(node.name);

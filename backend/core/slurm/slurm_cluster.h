@@ -32,6 +32,7 @@ inline constexpr std::string_view kReason = "slurm.topodeck.io/reason";
 } // namespace slurm_labels
 inline constexpr std::string_view kSlurmJobNamespace = "slurm";
 inline constexpr std::string_view kSlurmTopologyName = "slurm";
+inline constexpr std::string_view kSlurmOrigin = "slurm"; // TopologySpec::origin of a Slurm cluster's hierarchy
 
 // The topology as label levels, top first. Tree: one level per switch level, named as network
 // people do (leaf, spine, core, then level3, ...) after Slurm's own levels (a leaf is 0, a switch

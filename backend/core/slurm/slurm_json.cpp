@@ -676,40 +676,34 @@ Status readObjectList(JsonValue& value, std::string_view key, std::vector<T>& ou
     });
 }
 
-} // namespace
-
-Result<SlurmNodesReply> readSlurmNodes(std::string& json, std::string_view source) {
-    SlurmNodesReply reply;
+// A reply's frame (meta, errors, warnings) around its one list of objects under `key`.
+template <class Reply, class T, class ReadOne>
+Result<Reply> readReply(std::string& json, std::string_view source, std::string_view key,
+                        std::vector<T> Reply::*list, ReadOne&& readOne) {
+    Reply reply;
     std::vector<std::string> errors;
-    bool sawNodes = false;
-    Status s = walkReply(json, source, [&](std::string_view key, JsonValue& field) -> Status {
+    bool sawList = false;
+    Status s = walkReply(json, source, [&](std::string_view field, JsonValue& value) -> Status {
         Status frame;
-        if (readFrameField(key, field, reply.meta, errors, frame)) return frame;
-        if (key != "nodes") return {};
-        sawNodes = true;
-        return readObjectList(field, key, reply.nodes, readNode);
+        if (readFrameField(field, value, reply.meta, errors, frame)) return frame;
+        if (field != key) return {};
+        sawList = true;
+        return readObjectList(value, key, reply.*list, readOne);
     });
     if (!s) return s.error();
     if (!errors.empty()) return replyErrors(source, errors);
-    if (!sawNodes) return Error{std::string(source) + ": the reply has no \"nodes\" list"};
+    if (!sawList) return Error{std::string(source) + ": the reply has no \"" + std::string(key) + "\" list"};
     return reply;
 }
 
+} // namespace
+
+Result<SlurmNodesReply> readSlurmNodes(std::string& json, std::string_view source) {
+    return readReply(json, source, "nodes", &SlurmNodesReply::nodes, readNode);
+}
+
 Result<SlurmJobsReply> readSlurmJobs(std::string& json, std::string_view source) {
-    SlurmJobsReply reply;
-    std::vector<std::string> errors;
-    bool sawJobs = false;
-    Status s = walkReply(json, source, [&](std::string_view key, JsonValue& field) -> Status {
-        Status frame;
-        if (readFrameField(key, field, reply.meta, errors, frame)) return frame;
-        if (key != "jobs") return {};
-        sawJobs = true;
-        return readObjectList(field, key, reply.jobs, readJob);
-    });
-    if (!s) return s.error();
-    if (!errors.empty()) return replyErrors(source, errors);
-    if (!sawJobs) return Error{std::string(source) + ": the reply has no \"jobs\" list"};
-    return reply;
+    return readReply(json, source, "jobs", &SlurmJobsReply::jobs, readJob);
 }
 
 } // namespace topodeck
