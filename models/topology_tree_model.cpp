@@ -215,6 +215,26 @@ QModelIndex TopologyTreeModel::indexForNode(NodeId id) const {
     return createIndex(m_nodeRow[id], 0, kNodeBit | id);
 }
 
+std::optional<QModelIndex> TopologyTreeModel::indexForPath(const QString& path) const {
+    if (!m_snapshot) return std::nullopt;
+    const TopologyIndex& index = m_snapshot->index;
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    DomainId current = kRootDomain;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const std::string part = parts[i].toStdString();
+        if (const DomainId child = index.findChild(current, part); child != kNoDomain) {
+            current = child;
+            continue;
+        }
+        // The last part may name a node of the lowest domain reached.
+        if (i + 1 != parts.size()) return std::nullopt;
+        for (NodeId node : index.domain(current).nodes)
+            if (const Node* n = m_snapshot->node(node); n && n->name == part) return indexForNode(node);
+        return std::nullopt;
+    }
+    return current == kRootDomain ? QModelIndex() : indexForDomain(current);
+}
+
 DomainId TopologyTreeModel::domainOf(const QModelIndex& index) const {
     if (!index.isValid()) return kRootDomain;
     const quintptr id = index.internalId();

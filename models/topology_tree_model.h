@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModel>
 
+#include <optional>
 #include <vector>
 
 namespace topodeck {
@@ -38,6 +39,9 @@ public:
     // Column 0 of the row showing that domain or node; invalid for the root or when absent.
     QModelIndex indexForDomain(DomainId id) const;
     QModelIndex indexForNode(NodeId id) const;
+    // The row of the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path: an invalid
+    // index for the root (an empty path), nullopt when nothing is there.
+    std::optional<QModelIndex> indexForPath(const QString& path) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
     QModelIndex parent(const QModelIndex& child) const override;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "net/slurm_source.h"
+#include "core/live_target.h"
 #include "session/kubeconfig_catalog.h"
 
 #include <QDialog>

@@ -3,9 +3,11 @@
 #include "app/gui/command_line.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
+#include "views/cluster_totals_label.h"
 #include "views/connect_dialog.h"
 #include "views/details_panel.h"
 #include "views/map_legend.h"
+#include "views/occupancy_notice.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/source_status_label.h"
 #include "views/topology_map_view.h"
@@ -113,12 +115,7 @@ void MainWindow::buildPages() {
     auto* mapLayout = new QVBoxLayout(mapPane);
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->setSpacing(0);
-    m_notice = new QLabel(mapPane);
-    m_notice->setWordWrap(true);
-    m_notice->setContentsMargins(10, 6, 10, 6);
-    m_notice->setStyleSheet(QStringLiteral("background:#fef3c7; color:#78350f; border-bottom:1px solid #f59e0b;"));
-    m_notice->setAccessibleName(tr("Notice"));
-    m_notice->hide();
+    m_notice = new OccupancyNotice(mapPane);
     mapLayout->addWidget(m_notice);
     mapLayout->addWidget(m_map, 1);
     mapLayout->addWidget(new MapLegend(mapPane));
@@ -204,7 +201,7 @@ void MainWindow::buildActions() {
 
 void MainWindow::buildStatusBar() {
     m_stateLabel = new SourceStatusLabel(this);
-    m_totalsLabel = new QLabel(this);
+    m_totalsLabel = new ClusterTotalsLabel(this);
     m_warningsLabel = new QLabel(this);
     statusBar()->addWidget(m_stateLabel, 1);
     statusBar()->addPermanentWidget(m_totalsLabel);
@@ -350,28 +347,8 @@ void MainWindow::showStatus(const SourceStatus& status) {
 }
 
 void MainWindow::updateTotals() {
-    if (!m_shown) return m_totalsLabel->clear();
-    const DomainTotals& t = m_shown->index.root().totals;
-    const QLocale locale;
-    // Without the pods there is no telling what is used: say so rather than draw it all as free.
-    const QString occupancyProblem = m_shown->status.occupancyProblem();
-    m_notice->setVisible(!occupancyProblem.isEmpty());
-    if (!occupancyProblem.isEmpty()) {
-        m_notice->setText(tr("<b>GPU occupancy unknown</b> — %1. GPUs are drawn as free, but the cluster may be "
-                             "using any of them.")
-                              .arg(occupancyProblem.toHtmlEscaped()));
-        m_totalsLabel->setText(tr("GPUs %1 · occupancy unknown").arg(locale.toString(t.gpusTotal)));
-        return;
-    }
-    const int percent = t.gpusTotal > 0 ? int(100.0 * double(t.gpusUsed) / double(t.gpusTotal) + 0.5) : 0;
-    QString text = tr("GPUs %1 / %2 used (%3%) · %4 free")
-                       .arg(locale.toString(t.gpusUsed), locale.toString(t.gpusTotal), QString::number(percent),
-                            locale.toString(t.gpusFree));
-    const qint64 notReady = t.nodesTotal - t.nodesReady;
-    text += QStringLiteral(" · ") % (notReady == 0   ? tr("all nodes ready")
-                                     : notReady == 1 ? tr("1 node not ready")
-                                                     : tr("%1 nodes not ready").arg(locale.toString(notReady)));
-    m_totalsLabel->setText(text);
+    m_totalsLabel->setSnapshot(m_shown);
+    m_notice->setSnapshot(m_shown);
 }
 
 void MainWindow::selectIndex(const QModelIndex& index) {
@@ -401,30 +378,9 @@ void MainWindow::followTreeSelection(const QModelIndex& current) {
 }
 
 bool MainWindow::selectPath(const QString& path) {
-    if (!m_shown) return false;
-    const TopologyIndex& index = m_shown->index;
-    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    DomainId current = kRootDomain;
-    for (qsizetype i = 0; i < parts.size(); ++i) {
-        const std::string part = parts[i].toStdString();
-        const DomainId child = index.findChild(current, part);
-        if (child != kNoDomain) {
-            current = child;
-            continue;
-        }
-        // The last part may name a node of the lowest domain reached.
-        if (i + 1 != parts.size()) return false;
-        for (NodeId node : index.domain(current).nodes) {
-            const Node* n = m_shown->node(node);
-            if (n && n->name == part) {
-                selectIndex(m_model->indexForNode(node));
-                return true;
-            }
-        }
-        return false;
-    }
-    selectIndex(current == kRootDomain ? QModelIndex() : m_model->indexForDomain(current));
-    return true;
+    const std::optional<QModelIndex> index = m_model->indexForPath(path);
+    if (index) selectIndex(*index);
+    return index.has_value();
 }
 
 } // namespace topodeck

@@ -16,7 +16,9 @@ class QTreeView;
 namespace topodeck {
 
 class ClusterSession;
+class ClusterTotalsLabel;
 class DetailsPanel;
+class OccupancyNotice;
 class SourceStatusLabel;
 class TopologyMapView;
 class TopologyTreeModel;
@@ -58,7 +60,7 @@ private:
     void buildStatusBar();
     void showSnapshot(const ClusterSnapshotPtr& snapshot);
     void showStatus(const SourceStatus& status);
-    void updateTotals();
+    void updateTotals(); // the status bar's totals and the notice above the map
     // Sizes the tree's columns to what they show and the splitter to the tree; growOnly after an expand.
     void fitTreeColumns(bool growOnly);
     void expandInitialLevels(const TopologyIndex& index);
@@ -86,9 +88,9 @@ private:
     QComboBox* m_demoChooser = nullptr;
 
     SourceStatusLabel* m_stateLabel = nullptr;
-    QLabel* m_totalsLabel = nullptr;
+    ClusterTotalsLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
-    QLabel* m_notice = nullptr; // above the map: what the picture cannot be trusted for
+    OccupancyNotice* m_notice = nullptr; // above the map: what the picture cannot be trusted for
     // How this window was opened (the hierarchy, the cluster last connected to): a window opened
     // from it reads the same, and the connect dialog starts from that kubeconfig or Slurm cluster.
     std::unique_ptr<LaunchOptions> m_launch;

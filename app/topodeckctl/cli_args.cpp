@@ -2,6 +2,8 @@
 
 #include "terminal.h"
 
+#include "core/text_format.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -22,10 +24,6 @@ const FlagSpec* findShort(const CommandSpec& spec, char name) {
     for (const FlagSpec& flag : spec.flags)
         if (flag.shortName != 0 && flag.shortName == name) return &flag;
     return nullptr;
-}
-
-std::string quoted(std::string_view text) {
-    return '"' + std::string(text) + '"';
 }
 
 std::string seeHelp(const CommandSpec& spec) {
@@ -143,7 +141,7 @@ Result<int> parseIntValue(std::string_view flag, std::string_view text, int min,
     if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
         std::string range = max == std::numeric_limits<int>::max() ? ">= " + std::to_string(min)
                                                                    : std::to_string(min) + ".." + std::to_string(max);
-        return Error{std::string(flag) + " wants a whole number " + range + ", not " + quoted(text)};
+        return Error{std::string(flag) + " wants a whole number " + range + ", not " + inQuotes(text)};
     }
     return value;
 }
@@ -155,7 +153,7 @@ Result<double> parseSecondsValue(std::string_view flag, std::string_view text) {
     std::string_view rest(end, static_cast<std::size_t>(text.data() + text.size() - end));
     if (rest == "s") rest = {};
     if (text.empty() || ec != std::errc() || !rest.empty() || !std::isfinite(value) || value < 0 || value > 86400)
-        return Error{std::string(flag) + " wants seconds between 0 and 86400, e.g. 1 or 0.5, not " + quoted(text)};
+        return Error{std::string(flag) + " wants seconds between 0 and 86400, e.g. 1 or 0.5, not " + inQuotes(text)};
     return value;
 }
 

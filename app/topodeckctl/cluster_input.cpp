@@ -129,14 +129,14 @@ std::vector<FlagSpec> liveClusterFlags() {
     };
 }
 
-Result<HierarchyChoice> HierarchyChoice::fromArgs(const ParsedArgs& args) {
+Result<HierarchyChoice> hierarchyChoiceFromArgs(const ParsedArgs& args) {
     HierarchyChoice choice;
     if (const std::string* levels = args.value("levels")) {
-        choice.levels = splitList(*levels);
-        if (choice.levels.empty()) return Error{"--levels needs at least one node-label key"};
+        choice.levelKeys = splitList(*levels);
+        if (choice.levelKeys.empty()) return Error{"--levels needs at least one node-label key"};
     }
     if (const std::string* topology = args.value("topology"); topology && !args.value("slurm")) {
-        if (!choice.levels.empty()) return Error{"use either --levels or --topology, not both"};
+        if (!choice.levelKeys.empty()) return Error{"use either --levels or --topology, not both"};
         if (topology->empty()) return Error{"--topology needs a name"};
         choice.topologyName = *topology;
     }
@@ -147,17 +147,13 @@ Result<HierarchyChoice> HierarchyChoice::fromArgs(const ParsedArgs& args) {
     return choice;
 }
 
-Result<TopologySpec> HierarchyChoice::resolve(const LoadedCluster& cluster) const {
-    return resolveTopology(cluster.state, topologyName, levels, cluster.demo ? &cluster.demo->topology : nullptr);
-}
-
 Result<ClusterArgs> ClusterArgs::fromArgs(const ParsedArgs& args, std::string_view command) {
     if (!args.positionals().empty())
         return Error{"unexpected argument \"" + args.positionals().front() + "\" (" + std::string(command) +
                      " takes only flags)"};
     auto source = ClusterSource::fromArgs(args);
     if (!source) return source.error();
-    auto hierarchy = HierarchyChoice::fromArgs(args);
+    auto hierarchy = hierarchyChoiceFromArgs(args);
     if (!hierarchy) return hierarchy.error();
     return ClusterArgs{std::move(*source), std::move(*hierarchy)};
 }

@@ -6,7 +6,7 @@
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
 #include "core/gpu_resources.h"
-#include "core/placement/hypernode.h"
+#include "core/topology_presets.h"
 #include "core/result.h"
 #include "core/topology_spec.h"
 
@@ -37,6 +37,11 @@ struct LoadedCluster {
     ClusterState state;
     std::optional<DemoCluster> demo;     // the demo's own hierarchy and, for --watch, its gangs
     std::unique_ptr<LiveConnection> live; // a live cluster, still watched (for --watch)
+
+    // The source's own hierarchy (a demo's), or nullptr.
+    const TopologySpec* ownTopology() const { return demo ? &demo->topology : nullptr; }
+    // The flags' hierarchy, else the source's own, else one detected from the nodes' labels.
+    Result<TopologySpec> resolve(const HierarchyChoice& choice) const { return choice.resolve(state, ownTopology()); }
 };
 
 // The flags that choose a live cluster, shared by every command that reads one.
@@ -45,15 +50,7 @@ std::vector<FlagSpec> liveClusterFlags();
 Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const ParsedArgs& args);
 
 // How to read the hierarchy and what counts as a GPU: --levels, --topology, --gpu-resources.
-struct HierarchyChoice {
-    std::string topologyName;
-    std::vector<std::string> levels;
-    GpuResources gpus;
-
-    static Result<HierarchyChoice> fromArgs(const ParsedArgs& args);
-    // The flags' hierarchy, else the demo's own, else one detected from the nodes' labels.
-    Result<TopologySpec> resolve(const LoadedCluster& cluster) const;
-};
+Result<HierarchyChoice> hierarchyChoiceFromArgs(const ParsedArgs& args);
 
 // What every command that reads a cluster takes: no positional arguments, where the cluster comes
 // from, and how to read its hierarchy.

@@ -4,7 +4,7 @@
 #include "terminal.h"
 
 #include "core/gpu_resources.h"
-#include "core/json_text.h"
+#include "core/hostlist.h"
 #include "core/placement/capacity_report.h"
 #include "core/placement/gang_flags.h"
 #include "core/placement/gang_manifest.h"
@@ -241,12 +241,20 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     return s;
 }
 
+// A manifest file, or "-": standard input, as for -f.
+Result<std::vector<GangRequest>> readManifestArgument(const std::string& path) {
+    if (path != "-") return readGangManifestFile(path);
+    auto text = readAll(stdin);
+    if (!text) return text.error();
+    return readGangManifests(*text, "<stdin>");
+}
+
 Result<GangRequest> gangFrom(const PlanSettings& s) {
     if (!s.manifest.empty() && looksLikeSbatchFile(s.manifest)) return readSbatchFile(s.manifest, s.sbatch);
     if (!s.manifest.empty() && !s.sbatch.empty())
         return Error{"--sbatch adds to a batch script given with --manifest; " + s.manifest + " is not one"};
     if (!s.manifest.empty()) {
-        auto gangs = readGangManifestFile(s.manifest);
+        auto gangs = readManifestArgument(s.manifest);
         if (!gangs) return gangs.error();
         if (gangs->empty()) return Error{s.manifest + ": no gang in this file"};
         std::string names;
@@ -291,7 +299,7 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<
     // A dry-run plans on the cluster as it was listed; later changes are not followed.
     if (planned->loaded->live) planned->loaded->live->stop();
     const ClusterState& state = planned->loaded->state;
-    auto spec = s.hierarchy.resolve(*planned->loaded);
+    auto spec = planned->loaded->resolve(s.hierarchy);
     if (!spec) return spec.error();
     planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.hierarchy.gpus);
     planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
@@ -344,7 +352,7 @@ std::string describeTopology(const TopologySpec& spec) {
 // The gangs of --then-place, each placed by `engine` in order; returns a line per gang.
 Result<std::vector<std::string>> placeEarlierGangs(const std::string& file, const PlacementEngine& engine,
                                                    PlacementCluster& cluster, const EngineOptions& options) {
-    auto gangs = readGangManifestFile(file);
+    auto gangs = readManifestArgument(file);
     if (!gangs) return gangs.error();
     std::vector<std::string> lines;
     for (const GangRequest& gang : *gangs) {
@@ -368,12 +376,7 @@ int runCapacity(const PlanSettings& s, const Planned& planned) {
 }
 
 // What Slurm itself answers (sbatch --test-only), beside topodeck's prediction.
-struct SlurmAnswer {
-    std::string table; // lines for people
-    std::string json;  // an object
-};
-
-Result<SlurmAnswer> askSlurm(const PlanSettings& s, const Planned& planned, const std::vector<PlacementResult>& results) {
+Result<SlurmAnswerCheck> askSlurm(const PlanSettings& s, const Planned& planned, const std::vector<PlacementResult>& results) {
     const SlurmTarget* target = planned.loaded->live ? planned.loaded->live->slurmTarget() : nullptr;
     if (!target) return Error{"--ask-slurm needs --slurm cli"};
     std::vector<std::string> arguments;
@@ -393,56 +396,9 @@ Result<SlurmAnswer> askSlurm(const PlanSettings& s, const Planned& planned, cons
     auto answer = cli.testOnly(arguments, s.manifest.empty());
     if (!answer) return answer.error();
 
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    // Slurm names a start a few seconds ahead even for an idle cluster.
-    const bool startsNow = answer->feasible && answer->startTime <= now + 60;
-    const auto slurmEngine = std::find_if(results.begin(), results.end(),
-                                          [](const PlacementResult& r) { return r.engine.starts_with("slurm"); });
-    std::string verdict;
-    bool agrees = true;
-    if (slurmEngine != results.end()) {
-        std::vector<std::string> predicted;
-        for (const NodePods& node : slurmEngine->nodes) predicted.push_back(node.node);
-        auto slurmNodes = answer->feasible ? expandHostlist(answer->nodes) : Result<std::vector<std::string>>(std::vector<std::string>{});
-        std::vector<std::string> named = slurmNodes ? *slurmNodes : std::vector<std::string>{};
-        std::sort(predicted.begin(), predicted.end());
-        std::sort(named.begin(), named.end());
-        const bool waits = slurmEngine->message.find("wait") != std::string::npos;
-        if (startsNow && !slurmEngine->feasible) {
-            agrees = false;
-            verdict = "DISAGREES: Slurm starts it now; " + slurmEngine->engine + " says it does not fit";
-        } else if (startsNow && named != predicted) {
-            agrees = false;
-            verdict = "DISAGREES: Slurm picks " + answer->nodes + ", " + slurmEngine->engine + " " + compressHostlist(predicted);
-        } else if (!startsNow && slurmEngine->feasible && !waits) {
-            agrees = false;
-            verdict = "DISAGREES: " + slurmEngine->engine + " places it now; Slurm " +
-                      (answer->feasible ? "would start it at " + answer->startText : "refuses it");
-        } else {
-            verdict = "agrees with " + slurmEngine->engine;
-        }
-    } else {
-        verdict = "no Slurm engine ran to compare with";
-    }
-    SlurmAnswer out;
-    out.table = "Slurm's own answer (sbatch --test-only): ";
-    if (answer->feasible)
-        out.table += std::string(startsNow ? "starts now" : "starts later") + " (" + answer->startText + ") on " +
-                     answer->nodes + " in partition " + answer->partition;
-    else
-        out.table += "refused: " + answer->message;
-    out.table += "\n  " + verdict + "\n";
-    out.json = "{\"feasible\":" + std::string(answer->feasible ? "true" : "false") +
-               ",\"startsNow\":" + (startsNow ? "true" : "false") + ",\"start\":";
-    appendJsonString(out.json, answer->startText);
-    out.json += ",\"nodes\":";
-    appendJsonString(out.json, answer->nodes);
-    out.json += ",\"message\":";
-    appendJsonString(out.json, answer->message);
-    out.json += ",\"agrees\":" + std::string(agrees ? "true" : "false") + ",\"verdict\":";
-    appendJsonString(out.json, verdict);
-    out.json += '}';
-    return out;
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return checkAgainstSlurm(results, std::move(*answer), now);
 }
 
 int runPlan(const PlanSettings& s, const Planned& planned) {
@@ -486,7 +442,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
         if (result.invalidRequest) return usageError(result.engine + ": " + result.message);
         allFeasible = allFeasible && result.feasible;
     }
-    std::optional<SlurmAnswer> slurmAnswer;
+    std::optional<SlurmAnswerCheck> slurmAnswer;
     if (s.askSlurm) {
         auto answer = askSlurm(s, planned, results);
         if (!answer) return runtimeError("--ask-slurm: " + answer.error().message);
@@ -494,24 +450,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     }
 
     if (s.json) {
-        std::string out;
-        if (s.compare || results.size() > 1) {
-            out = "{\"results\":[";
-            for (std::size_t i = 0; i < results.size(); ++i) out += (i ? "," : "") + placementResultJson(results[i]);
-            out += "],\"skipped\":[";
-            for (std::size_t i = 0; i < skipped.size(); ++i) {
-                out += i ? ",{\"engine\":" : "{\"engine\":";
-                appendJsonString(out, skipped[i].first);
-                out += ",\"reason\":";
-                appendJsonString(out, skipped[i].second);
-                out += '}';
-            }
-            out += "]}";
-        } else {
-            out = placementResultJson(results.front());
-        }
-        if (slurmAnswer) out.insert(out.size() - 1, ",\"askSlurm\":" + slurmAnswer->json);
-        writeStdout(out + '\n');
+        writeStdout(renderPlanJson(results, skipped, s.compare, slurmAnswer ? &*slurmAnswer : nullptr));
         return allFeasible ? kExitOk : kExitDoesNotFit;
     }
 
@@ -535,7 +474,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     } else {
         out += renderPlacementTable(results.front(), *gang, base, options);
     }
-    if (slurmAnswer) out += '\n' + slurmAnswer->table;
+    if (slurmAnswer) out += '\n' + renderSlurmAnswer(*slurmAnswer);
     writeStdout(out);
     return allFeasible ? kExitOk : kExitDoesNotFit;
 }

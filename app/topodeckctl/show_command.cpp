@@ -5,6 +5,7 @@
 
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
+#include "core/demo_simulator.h"
 #include "core/gpu_resources.h"
 #include "core/show_report.h"
 #include "core/snapshot_reader.h"
@@ -85,7 +86,7 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
 }
 
 Result<TopologySpec> topologyFor(const ShowSettings& s, const Shown& shown) {
-    return s.hierarchy.resolve(*shown.cluster);
+    return shown.cluster->resolve(s.hierarchy);
 }
 
 Result<std::unique_ptr<Shown>> indexCluster(const ShowSettings& s, std::unique_ptr<LoadedCluster> cluster) {

@@ -6,8 +6,6 @@
 #include "core/topology_spec.h"
 
 #include <cstdint>
-#include <memory>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,21 +24,5 @@ struct DemoCluster {
 std::vector<std::string> demoClusterNames(); // {"gb200", "h100", "scale:N"}
 // Errors name the unknown demo or the bad size (scale:N needs 1 <= N <= 65536).
 Result<DemoCluster> makeDemoCluster(std::string_view name);
-
-// Starts and finishes gangs over time so occupancy moves while you watch. Deterministic for a seed.
-class DemoSimulator {
-public:
-    DemoSimulator(const DemoCluster& demo, std::uint64_t seed);
-    ~DemoSimulator();
-    DemoSimulator(DemoSimulator&&) noexcept;
-    DemoSimulator& operator=(DemoSimulator&&) noexcept;
-
-    // One tick: a few gangs finish, a few new ones start where they fit. Returns the events.
-    std::vector<ClusterEvent> step(const ClusterState& state);
-
-private:
-    struct Impl;
-    std::unique_ptr<Impl> m_impl;
-};
 
 } // namespace topodeck

@@ -1,6 +1,7 @@
 #include "core/kube_response_reader.h"
 
-#include "core/object_reader.h"
+#include "core/field_readers.h"
+#include "core/kube_document_reader.h"
 
 namespace topodeck {
 
@@ -64,8 +65,7 @@ Result<KubeListPage> KubeResponseReader::readListPage(std::string& body, std::st
     builder.listMeta = &meta;
     Status status = walkJsonDocument(m_parser->parser, padded(body), source, [&](JsonValue& root) -> Status {
         if (root.type() != ValueType::Object) return Error{std::string(source) + ": expected a List object"};
-        DocumentReader<JsonValue> reader(builder, source, 0);
-        return reader.readRoot(root);
+        return readKubeDocument(root, builder, source, 0);
     });
     if (!status) return status.error();
     page.objects = builder.finish();
@@ -117,8 +117,7 @@ Result<KubeWatchEvent> KubeResponseReader::readWatchEvent(std::string& line, std
                 event.resourceVersion = version;
                 return s;
             }
-            DocumentReader<JsonValue> reader(builder, source, 0);
-            return reader.readRoot(field);
+            return readKubeDocument(field, builder, source, 0);
         });
     });
     if (!status) return status.error();

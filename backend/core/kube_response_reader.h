@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/result.h"
-#include "core/snapshot_reader.h"
+#include "core/snapshot.h"
 
 #include <cstdint>
 #include <memory>

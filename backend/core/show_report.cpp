@@ -1,12 +1,11 @@
 #include "core/show_report.h"
 
-#include "core/json_text.h"
+#include "core/json_writer.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/text_format.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -16,17 +15,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
-
-std::string_view toChars(std::int64_t value, char (&buffer)[24]) {
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-    (void)ec; // 24 bytes always hold an int64
-    return {buffer, static_cast<std::size_t>(end - buffer)};
-}
-
-void appendInt(std::string& out, std::int64_t value) {
-    char buffer[24];
-    out += toChars(value, buffer);
-}
 
 std::int64_t nodesNotReady(const DomainTotals& t) {
     return t.nodesTotal - t.nodesReady;
@@ -484,201 +472,119 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
 
 namespace {
 
-class JsonWriter {
+// The domain tree as nested objects; nodes one per line (at 65,536 nodes a nested layout would be
+// tens of MB of blanks).
+class ShowJson {
 public:
-    JsonWriter(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options, std::string& out)
-        : m_index(index), m_state(state), m_options(options), m_walker{index, options.depth}, m_out(out) {}
+    ShowJson(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options, std::string& out)
+        : m_index(index), m_state(state), m_options(options), m_walker{index, options.depth},
+          m_json(out, kReadableJson) {}
 
     void write() {
-        m_out += "{\n";
-        key(1, "source");
-        appendJsonString(m_out, m_options.source);
-        m_out += ",\n";
+        m_json.beginObject(Block).field("source", m_options.source);
         if (m_options.live) writeLive(*m_options.live);
         writeTopology();
-        writeDomainBody(kRootDomain, 1);
-        m_out += "}\n";
+        writeDomainBody(kRootDomain);
+        m_json.endObject();
     }
 
 private:
-    void indent(int level) { m_out.append(static_cast<std::size_t>(level) * 2, ' '); }
-
-    void key(int level, std::string_view name) {
-        indent(level);
-        m_out += '"';
-        m_out += name;
-        m_out += "\": ";
-    }
-
-    void intField(int level, std::string_view name, std::int64_t value, bool last = false) {
-        key(level, name);
-        appendInt(m_out, value);
-        m_out += last ? "\n" : ",\n";
-    }
-
-    void stringField(int level, std::string_view name, std::string_view value, bool last = false) {
-        key(level, name);
-        appendJsonString(m_out, value);
-        m_out += last ? "\n" : ",\n";
-    }
+    static constexpr JsonWriter::Layout Block = JsonWriter::Layout::Block;
 
     void writeLive(const LiveStatus& live) {
-        key(1, "live");
-        m_out += "{\n";
-        stringField(2, "state", linkStateName(live.state));
-        stringField(2, "since", live.since.time_since_epoch().count() == 0 ? std::string() : formatUtc(live.since));
-        stringField(2, "message", live.message);
-        key(2, "resources");
-        m_out += "[\n";
-        for (std::size_t i = 0; i < live.resources.size(); ++i) {
-            const ResourceHealth& r = live.resources[i];
-            indent(3);
-            m_out += "{\"resource\": ";
-            appendJsonString(m_out, r.resource);
-            m_out += ", \"state\": ";
-            appendJsonString(m_out, resourceStateName(r.state));
-            m_out += ", \"objects\": ";
-            appendInt(m_out, static_cast<std::int64_t>(r.objects));
-            m_out += ", \"message\": ";
-            appendJsonString(m_out, r.message);
-            m_out += i + 1 < live.resources.size() ? "},\n" : "}\n";
-        }
-        indent(2);
-        m_out += "]\n";
-        indent(1);
-        m_out += "},\n";
+        m_json.key("live").beginObject(Block);
+        m_json.field("state", linkStateName(live.state));
+        m_json.field("since", live.since.time_since_epoch().count() == 0 ? std::string() : formatUtc(live.since));
+        m_json.field("message", live.message);
+        m_json.key("resources").beginArray(Block);
+        for (const ResourceHealth& r : live.resources)
+            m_json.beginObject()
+                .field("resource", r.resource)
+                .field("state", resourceStateName(r.state))
+                .field("objects", r.objects)
+                .field("message", r.message)
+                .endObject();
+        m_json.endArray().endObject();
     }
 
     void writeTopology() {
         const TopologySpec& spec = m_index.spec();
-        key(1, "topology");
-        m_out += "{\n";
-        key(2, "name");
-        appendJsonString(m_out, spec.name);
-        m_out += ",\n";
-        key(2, "levels");
-        if (spec.levels.empty()) {
-            m_out += "[],\n";
-        } else {
-            m_out += "[\n";
-            for (std::size_t i = 0; i < spec.levels.size(); ++i) {
-                indent(3);
-                m_out += "{\"name\": ";
-                appendJsonString(m_out, spec.levels[i].name);
-                m_out += ", \"nodeLabel\": ";
-                appendJsonString(m_out, spec.levels[i].nodeLabel);
-                m_out += i + 1 < spec.levels.size() ? "},\n" : "}\n";
-            }
-            indent(2);
-            m_out += "],\n";
-        }
-        key(2, "nvlinkLabel");
-        appendJsonString(m_out, spec.nvlinkLabel);
-        m_out += '\n';
-        indent(1);
-        m_out += "},\n";
+        m_json.key("topology").beginObject(Block).field("name", spec.name);
+        m_json.key("levels").beginArray(Block);
+        for (const TopologyLevel& level : spec.levels)
+            m_json.beginObject().field("name", level.name).field("nodeLabel", level.nodeLabel).endObject();
+        m_json.endArray().field("nvlinkLabel", spec.nvlinkLabel).endObject();
     }
 
-    void writeTotals(const DomainTotals& t, std::int64_t maxFree, int level) {
-        intField(level, "gpus_total", t.gpusTotal);
-        intField(level, "gpus_used", t.gpusUsed);
-        intField(level, "gpus_free", t.gpusFree);
-        intField(level, "gpus_unavailable", t.gpusUnavailable);
-        intField(level, "gpus_fragmented", t.gpusFragmented);
-        intField(level, "nodes_total", t.nodesTotal);
-        intField(level, "nodes_ready", t.nodesReady);
-        intField(level, "nodes_schedulable", t.nodesSchedulable);
-        intField(level, "nodes_not_ready", nodesNotReady(t));
-        intField(level, "nodes_cordoned", nodesCordoned(t));
-        intField(level, "nodes_free", t.nodesFree);
-        intField(level, "pods", t.pods);
-        intField(level, "max_free_gpus_on_node", maxFree);
+    void writeTotals(const DomainTotals& t, std::int64_t maxFree) {
+        m_json.field("gpus_total", t.gpusTotal)
+            .field("gpus_used", t.gpusUsed)
+            .field("gpus_free", t.gpusFree)
+            .field("gpus_unavailable", t.gpusUnavailable)
+            .field("gpus_fragmented", t.gpusFragmented)
+            .field("nodes_total", t.nodesTotal)
+            .field("nodes_ready", t.nodesReady)
+            .field("nodes_schedulable", t.nodesSchedulable)
+            .field("nodes_not_ready", nodesNotReady(t))
+            .field("nodes_cordoned", nodesCordoned(t))
+            .field("nodes_free", t.nodesFree)
+            .field("pods", t.pods)
+            .field("max_free_gpus_on_node", maxFree);
     }
 
-    // The fields of one domain object (without braces), children last.
-    void writeDomainBody(DomainId id, int level) {
+    // The members of one domain object (inside its braces), children last.
+    void writeDomainBody(DomainId id) {
         const Domain& domain = m_index.domain(id);
-        writeTotals(domain.totals, domain.maxFreeGpusOnNode(), level);
+        writeTotals(domain.totals, domain.maxFreeGpusOnNode());
 
         const std::vector<DomainId> children = m_walker.visibleChildren(domain);
         if (m_options.showNodes && children.empty()) {
             std::vector<NodeId> nodes;
             m_walker.collectNodes(id, nodes);
-            key(level, "nodes");
-            writeNodes(nodes, level);
-            m_out += ",\n";
+            writeNodes(nodes);
         }
-        key(level, "children");
-        if (children.empty()) {
-            m_out += "[]\n";
-            return;
+        m_json.key("children").beginArray(Block);
+        for (const DomainId childId : children) {
+            const Domain& child = m_index.domain(childId);
+            m_json.beginObject(Block)
+                .field("level", m_index.spec().levels[static_cast<std::size_t>(child.level)].name)
+                .field("name", child.value);
+            if (child.unlabelled) m_json.field("unlabelled", true);
+            writeDomainBody(childId);
+            m_json.endObject();
         }
-        m_out += "[\n";
-        for (std::size_t i = 0; i < children.size(); ++i) {
-            const Domain& child = m_index.domain(children[i]);
-            indent(level + 1);
-            m_out += "{\n";
-            key(level + 2, "level");
-            appendJsonString(m_out, m_index.spec().levels[static_cast<std::size_t>(child.level)].name);
-            m_out += ",\n";
-            key(level + 2, "name");
-            appendJsonString(m_out, child.value);
-            m_out += ",\n";
-            if (child.unlabelled) {
-                key(level + 2, "unlabelled");
-                m_out += "true,\n";
-            }
-            writeDomainBody(children[i], level + 2);
-            indent(level + 1);
-            m_out += i + 1 < children.size() ? "},\n" : "}\n";
-        }
-        indent(level);
-        m_out += "]\n";
+        m_json.endArray();
     }
 
-    void writeNodes(const std::vector<NodeId>& nodes, int level) {
-        if (nodes.empty()) {
-            m_out += "[]";
-            return;
-        }
-        m_out += "[\n";
-        for (std::size_t i = 0; i < nodes.size(); ++i) {
-            const NodeStats& stats = m_index.node(nodes[i]);
+    void writeNodes(const std::vector<NodeId>& nodes) {
+        m_json.key("nodes").beginArray(Block);
+        for (const NodeId id : nodes) {
+            const NodeStats& stats = m_index.node(id);
             const DomainTotals t = stats.totals();
-            // One line per node: at 65,536 nodes a nested layout would be tens of MB of blanks.
-            indent(level + 1);
-            m_out += "{\"name\": ";
-            appendJsonString(m_out, m_state.record(nodes[i]).node->name);
-            m_out += ", \"ready\": ";
-            m_out += stats.ready ? "true" : "false";
-            m_out += ", \"cordoned\": ";
-            m_out += stats.ready && !stats.schedulable ? "true" : "false";
-            m_out += ", \"gpus_total\": ";
-            appendInt(m_out, t.gpusTotal);
-            m_out += ", \"gpus_used\": ";
-            appendInt(m_out, t.gpusUsed);
-            m_out += ", \"gpus_free\": ";
-            appendInt(m_out, t.gpusFree);
-            m_out += ", \"gpus_unavailable\": ";
-            appendInt(m_out, t.gpusUnavailable);
-            m_out += ", \"pods\": ";
-            appendInt(m_out, t.pods);
-            m_out += ", \"nvlink_domain\": ";
+            m_json.beginObject()
+                .field("name", m_state.record(id).node->name)
+                .field("ready", stats.ready)
+                .field("cordoned", stats.ready && !stats.schedulable)
+                .field("gpus_total", t.gpusTotal)
+                .field("gpus_used", t.gpusUsed)
+                .field("gpus_free", t.gpusFree)
+                .field("gpus_unavailable", t.gpusUnavailable)
+                .field("pods", t.pods)
+                .key("nvlink_domain");
             if (stats.nvlinkDomain == kNoNvlinkDomain)
-                m_out += "null";
+                m_json.null();
             else
-                appendJsonString(m_out, m_index.nvlinkName(stats.nvlinkDomain));
-            m_out += i + 1 < nodes.size() ? "},\n" : "}\n";
+                m_json.value(m_index.nvlinkName(stats.nvlinkDomain));
+            m_json.endObject();
         }
-        indent(level);
-        m_out += ']';
+        m_json.endArray();
     }
 
     const TopologyIndex& m_index;
     const ClusterState& m_state;
     const ShowOptions& m_options;
     Walker m_walker;
-    std::string& m_out;
+    JsonWriter m_json;
 };
 
 } // namespace
@@ -686,7 +592,8 @@ private:
 std::string renderShowJson(const TopologyIndex& index, const ClusterState& state, const ShowOptions& options) {
     std::string out;
     out.reserve(4096 + index.domainSlots() * 600 + (options.showNodes ? index.nodeSlots() * 240 : 0));
-    JsonWriter(index, state, options, out).write();
+    ShowJson(index, state, options, out).write();
+    out += '\n';
     return out;
 }
 

@@ -1,7 +1,6 @@
 #include "core/snapshot_reader.h"
 
-#include "core/cluster_state.h"
-#include "core/object_reader.h"
+#include "core/kube_document_reader.h"
 #include "core/slurm/slurm_snapshot.h"
 
 #include <algorithm>
@@ -9,47 +8,11 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <utility>
 
 namespace topodeck {
-
-void Snapshot::applyTo(ClusterState& state) && {
-    state.reserve(state.nodeSlots() + nodes.size(), state.podCount() + pods.size());
-    for (Node& node : nodes) (void)state.apply(NodeUpserted{std::move(node)});
-    state.upsertPods(std::move(pods));
-    for (ClusterEvent& event : takeTopologyEvents()) (void)state.apply(std::move(event));
-    nodes.clear();
-    pods.clear();
-}
-
-std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
-    std::vector<ClusterEvent> events;
-    events.reserve(topologies.size() + hyperNodes.size() + resourceFlavors.size());
-    for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
-    for (HyperNode& hyperNode : hyperNodes) events.emplace_back(HyperNodeUpserted{std::move(hyperNode)});
-    for (ResourceFlavor& flavor : resourceFlavors) events.emplace_back(ResourceFlavorUpserted{std::move(flavor)});
-    if (slurmTopology) events.emplace_back(SlurmTopologySet{std::move(slurmTopology)});
-    topologies.clear();
-    hyperNodes.clear();
-    resourceFlavors.clear();
-    return events;
-}
-
-std::vector<ClusterEvent> Snapshot::takeEvents() {
-    std::vector<ClusterEvent> events;
-    events.reserve(nodes.size() + pods.size() + topologies.size() + hyperNodes.size() + resourceFlavors.size());
-    for (Node& node : nodes) events.emplace_back(NodeUpserted{std::move(node)});
-    for (Pod& pod : pods) events.emplace_back(PodUpserted{std::move(pod)});
-    for (ClusterEvent& event : takeTopologyEvents()) events.push_back(std::move(event));
-    // Release the moved-from storage now: at cluster size it is a few hundred MB.
-    std::vector<Node>().swap(nodes);
-    std::vector<Pod>().swap(pods);
-    return events;
-}
 
 namespace {
 
@@ -68,10 +31,8 @@ bool looksLikeJson(std::string_view text) {
 Result<Snapshot> readJson(const simdjson::padded_string& input, std::string_view source) {
     sj::parser parser;
     SnapshotBuilder builder;
-    Status status = walkJsonDocument(parser, input, source, [&](JsonValue& root) {
-        DocumentReader<JsonValue> reader(builder, source, 0);
-        return reader.readRoot(root);
-    });
+    Status status = walkJsonDocument(parser, input, source,
+                                     [&](JsonValue& root) { return readKubeDocument(root, builder, source, 0); });
     if (!status) return status.error();
     return builder.finish();
 }
@@ -84,8 +45,8 @@ Result<Snapshot> readYaml(std::string_view text, std::string_view source) {
         const bool several = documents.size() > 1;
         for (std::size_t i = 0; i < documents.size(); ++i) {
             YamlValue root(documents[i]);
-            DocumentReader<YamlValue> reader(builder, source, several ? static_cast<int>(i + 1) : 0);
-            if (Status s = reader.readRoot(root); !s) return s.error();
+            if (Status s = readKubeDocument(root, builder, source, several ? static_cast<int>(i + 1) : 0); !s)
+                return s.error();
         }
         return builder.finish();
     } catch (const YAML::Exception& e) {
@@ -111,11 +72,6 @@ Result<Snapshot> readSnapshotText(std::string_view text, std::string_view source
 }
 
 Result<Snapshot> readSnapshotFile(const std::string& path) {
-    if (path == "-") {
-        std::string text(std::istreambuf_iterator<char>(std::cin), {});
-        if (std::cin.bad()) return Error{"cannot read standard input"};
-        return readSnapshotText(text, "<stdin>");
-    }
     if (isSlurmFileSet(path)) return readSlurmFileSet(path);
     // Read straight into simdjson's padded buffer: a cluster file can be hundreds of MB and
     // should not be copied once more.

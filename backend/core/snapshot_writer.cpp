@@ -1,6 +1,6 @@
 #include "core/snapshot_writer.h"
 
-#include "core/json_text.h"
+#include "core/json_writer.h"
 
 #include <algorithm>
 #include <array>
@@ -14,18 +14,6 @@ namespace topodeck {
 
 namespace {
 
-// Read back by the snapshot reader: the one thing a Kueue/KAI Topology cannot say.
-constexpr std::string_view kNvlinkAnnotation = "topodeck.io/nvlink-label";
-
-
-// "key":"value" with a leading comma unless first.
-void appendMember(std::string& out, bool& first, std::string_view key, std::string_view value) {
-    if (!first) out += ',';
-    first = false;
-    appendJsonString(out, key);
-    out += ':';
-    appendJsonString(out, value);
-}
 
 // Quantity::toString() is exact but not cheap, and a cluster repeats the same few quantities
 // (every node of one shape, every pod of one job) hundreds of thousands of times.
@@ -55,11 +43,16 @@ private:
     std::array<Slot, std::size_t(1) << kBits> m_slots;
 };
 
-void appendResources(std::string& out, QuantityTexts& texts, const ResourceList& resources) {
-    out += '{';
-    bool first = true;
-    for (const auto& [name, quantity] : resources) appendMember(out, first, name, texts.text(quantity));
-    out += '}';
+void writeResources(JsonWriter& json, QuantityTexts& texts, const ResourceList& resources) {
+    json.beginObject();
+    for (const auto& [name, quantity] : resources) json.field(name, texts.text(quantity));
+    json.endObject();
+}
+
+void writeStringMap(JsonWriter& json, const std::vector<std::pair<std::string, std::string>>& entries) {
+    json.beginObject();
+    for (const auto& [key, value] : entries) json.field(key, value);
+    json.endObject();
 }
 
 std::string_view phaseName(PodPhase phase) {
@@ -78,156 +71,102 @@ std::string_view phaseName(PodPhase phase) {
     return "Unknown";
 }
 
-void appendNode(std::string& out, QuantityTexts& texts, const Node& node) {
-    out += R"({"apiVersion":"v1","kind":"Node","metadata":{"name":)";
-    appendJsonString(out, node.name);
-    if (!node.labels.empty()) {
-        out += R"(,"labels":{)";
-        bool first = true;
-        for (const auto& [key, value] : node.labels) appendMember(out, first, key, value);
-        out += '}';
-    }
-    out += R"(},"spec":{)";
-    bool firstSpec = true;
-    if (node.unschedulable) {
-        out += R"("unschedulable":true)";
-        firstSpec = false;
-    }
+void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
+    json.beginObject().field("apiVersion", "v1").field("kind", "Node");
+    json.key("metadata").beginObject().field("name", node.name);
+    if (!node.labels.empty()) writeStringMap(json.key("labels"), node.labels);
+    json.endObject().key("spec").beginObject();
+    if (node.unschedulable) json.field("unschedulable", true);
     if (!node.taints.empty()) {
-        out += firstSpec ? R"("taints":[)" : R"(,"taints":[)";
-        for (std::size_t i = 0; i < node.taints.size(); ++i) {
-            const Taint& taint = node.taints[i];
-            out += i == 0 ? "{" : ",{";
-            bool first = true;
-            appendMember(out, first, "key", taint.key);
+        json.key("taints").beginArray();
+        for (const Taint& taint : node.taints) {
+            json.beginObject().field("key", taint.key);
             // kubectl leaves out an empty value; the reader reads it back as empty.
-            if (!taint.value.empty()) appendMember(out, first, "value", taint.value);
-            appendMember(out, first, "effect", taint.effect);
-            out += '}';
+            if (!taint.value.empty()) json.field("value", taint.value);
+            json.field("effect", taint.effect).endObject();
         }
-        out += ']';
+        json.endArray();
     }
-    out += R"(},"status":{"allocatable":)";
-    appendResources(out, texts, node.allocatable);
-    out += node.ready ? R"(,"conditions":[{"type":"Ready","status":"True"}]}})"
-                      : R"(,"conditions":[{"type":"Ready","status":"False"}]}})";
+    json.endObject().key("status").beginObject();
+    writeResources(json.key("allocatable"), texts, node.allocatable);
+    json.key("conditions").beginArray().beginObject().field("type", "Ready").field("status", node.ready ? "True" : "False");
+    json.endObject().endArray().endObject().endObject();
 }
 
-void appendPod(std::string& out, QuantityTexts& texts, const Pod& pod) {
-    out += R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":)";
-    appendJsonString(out, pod.nameSpace);
-    out += R"(,"name":)";
-    appendJsonString(out, pod.name);
+void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
+    json.beginObject().field("apiVersion", "v1").field("kind", "Pod");
+    json.key("metadata").beginObject().field("namespace", pod.nameSpace).field("name", pod.name);
     if (!pod.workload.empty()) {
         // The model keeps the gang's name, not its kind; a controlling Job reads back the same.
-        out += R"(,"ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":)";
-        appendJsonString(out, pod.workload);
-        out += R"(,"controller":true}])";
+        json.key("ownerReferences").beginArray().beginObject();
+        json.field("apiVersion", "batch/v1").field("kind", "Job").field("name", pod.workload).field("controller", true);
+        json.endObject().endArray();
     }
-    out += R"(},"spec":{)";
-    if (!pod.nodeName.empty()) {
-        out += R"("nodeName":)";
-        appendJsonString(out, pod.nodeName);
-        out += ',';
-    }
+    json.endObject().key("spec").beginObject();
+    if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
     // One container holding the effective request gives the same effective request back.
-    out += R"("containers":[{"name":"main","resources":{"requests":)";
-    appendResources(out, texts, pod.requests);
-    out += R"(}}]},"status":{"phase":)";
-    appendJsonString(out, phaseName(pod.phase));
-    out += "}}";
+    json.key("containers").beginArray().beginObject().field("name", "main").key("resources").beginObject();
+    writeResources(json.key("requests"), texts, pod.requests);
+    json.endObject().endObject().endArray().endObject();
+    json.key("status").beginObject().field("phase", phaseName(pod.phase)).endObject().endObject();
 }
 
-void appendTopology(std::string& out, std::string_view name, const TopologySpec& spec) {
-    out += spec.origin == "kai" ? R"({"apiVersion":"kai.scheduler/v1alpha1","kind":"Topology","metadata":{"name":)"
-                                : R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Topology","metadata":{"name":)";
-    appendJsonString(out, name);
-    if (!spec.nvlinkLabel.empty()) {
-        out += R"(,"annotations":{)";
-        bool first = true;
-        appendMember(out, first, kNvlinkAnnotation, spec.nvlinkLabel);
-        out += '}';
-    }
-    out += R"(},"spec":{"levels":[)";
-    for (std::size_t i = 0; i < spec.levels.size(); ++i) {
-        out += i == 0 ? R"({"nodeLabel":)" : R"(,{"nodeLabel":)";
-        appendJsonString(out, spec.levels[i].nodeLabel);
-        out += '}';
-    }
-    out += "]}}";
+void writeTopology(JsonWriter& json, std::string_view name, const TopologySpec& spec) {
+    json.beginObject()
+        .field("apiVersion", spec.origin == "kai" ? "kai.scheduler/v1alpha1" : "kueue.x-k8s.io/v1beta1")
+        .field("kind", "Topology");
+    json.key("metadata").beginObject().field("name", name);
+    if (!spec.nvlinkLabel.empty())
+        json.key("annotations").beginObject().field(kNvlinkLabelAnnotation, spec.nvlinkLabel).endObject();
+    json.endObject().key("spec").beginObject().key("levels").beginArray();
+    for (const TopologyLevel& level : spec.levels) json.beginObject().field("nodeLabel", level.nodeLabel).endObject();
+    json.endArray().endObject().endObject();
 }
 
-void appendStringMap(std::string& out, const std::vector<std::pair<std::string, std::string>>& entries) {
-    out += '{';
-    bool first = true;
-    for (const auto& [key, value] : entries) appendMember(out, first, key, value);
-    out += '}';
-}
-
-void appendHyperNodeMember(std::string& out, const HyperNodeMember& member) {
-    out += member.type == HyperNodeMember::Type::Node ? R"({"type":"Node","selector":{)"
-                                                      : R"({"type":"HyperNode","selector":{)";
+void writeHyperNodeMember(JsonWriter& json, const HyperNodeMember& member) {
+    json.beginObject().field("type", member.type == HyperNodeMember::Type::Node ? "Node" : "HyperNode");
+    json.key("selector").beginObject();
     switch (member.selector) {
     case HyperNodeMember::Selector::Exact:
-        out += R"("exactMatch":{"name":)";
-        appendJsonString(out, member.value);
-        out += '}';
+        json.key("exactMatch").beginObject().field("name", member.value).endObject();
         break;
     case HyperNodeMember::Selector::Regex:
-        out += R"("regexMatch":{"pattern":)";
-        appendJsonString(out, member.value);
-        out += '}';
+        json.key("regexMatch").beginObject().field("pattern", member.value).endObject();
         break;
     case HyperNodeMember::Selector::Label:
-        out += R"("labelMatch":{"matchLabels":)";
-        appendStringMap(out, member.matchLabels);
-        out += R"(,"matchExpressions":[)";
-        for (std::size_t i = 0; i < member.matchExpressions.size(); ++i) {
-            const HyperNodeLabelRequirement& requirement = member.matchExpressions[i];
-            out += i == 0 ? "{" : ",{";
-            bool first = true;
-            appendMember(out, first, "key", requirement.key);
-            appendMember(out, first, "operator", requirement.op);
-            out += R"(,"values":[)";
-            for (std::size_t v = 0; v < requirement.values.size(); ++v) {
-                if (v > 0) out += ',';
-                appendJsonString(out, requirement.values[v]);
-            }
-            out += "]}";
-        }
-        out += "]}";
+        json.key("labelMatch").beginObject();
+        writeStringMap(json.key("matchLabels"), member.matchLabels);
+        json.key("matchExpressions").beginArray();
+        for (const HyperNodeLabelRequirement& requirement : member.matchExpressions)
+            json.beginObject()
+                .field("key", requirement.key)
+                .field("operator", requirement.op)
+                .key("values")
+                .stringArray(requirement.values)
+                .endObject();
+        json.endArray().endObject();
         break;
     }
-    out += "}}";
+    json.endObject().endObject();
 }
 
-void appendHyperNode(std::string& out, const HyperNode& hyperNode) {
-    out += R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":)";
-    appendJsonString(out, hyperNode.name);
-    out += R"(},"spec":{"tier":)";
-    out += std::to_string(hyperNode.tier);
-    if (!hyperNode.tierName.empty()) {
-        out += R"(,"tierName":)";
-        appendJsonString(out, hyperNode.tierName);
-    }
-    out += R"(,"members":[)";
-    for (std::size_t i = 0; i < hyperNode.members.size(); ++i) {
-        if (i > 0) out += ',';
-        appendHyperNodeMember(out, hyperNode.members[i]);
-    }
-    out += "]}}";
+void writeHyperNode(JsonWriter& json, const HyperNode& hyperNode) {
+    json.beginObject().field("apiVersion", "topology.volcano.sh/v1alpha1").field("kind", "HyperNode");
+    json.key("metadata").beginObject().field("name", hyperNode.name).endObject();
+    json.key("spec").beginObject().field("tier", hyperNode.tier);
+    if (!hyperNode.tierName.empty()) json.field("tierName", hyperNode.tierName);
+    json.key("members").beginArray();
+    for (const HyperNodeMember& member : hyperNode.members) writeHyperNodeMember(json, member);
+    json.endArray().endObject().endObject();
 }
 
-void appendResourceFlavor(std::string& out, const ResourceFlavor& flavor) {
-    out += R"({"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ResourceFlavor","metadata":{"name":)";
-    appendJsonString(out, flavor.name);
-    out += R"(},"spec":{"nodeLabels":)";
-    appendStringMap(out, flavor.nodeLabels);
-    if (!flavor.topologyName.empty()) {
-        out += R"(,"topologyName":)";
-        appendJsonString(out, flavor.topologyName);
-    }
-    out += "}}";
+void writeResourceFlavor(JsonWriter& json, const ResourceFlavor& flavor) {
+    json.beginObject().field("apiVersion", "kueue.x-k8s.io/v1beta1").field("kind", "ResourceFlavor");
+    json.key("metadata").beginObject().field("name", flavor.name).endObject();
+    json.key("spec").beginObject();
+    writeStringMap(json.key("nodeLabels"), flavor.nodeLabels);
+    if (!flavor.topologyName.empty()) json.field("topologyName", flavor.topologyName);
+    json.endObject().endObject();
 }
 
 } // namespace
@@ -247,36 +186,17 @@ std::string writeSnapshotJson(const ClusterState& state) {
     QuantityTexts texts;
     std::string out;
     out.reserve(state.presentNodeCount() * 640 + pods.size() * 320 + 4096);
-    out += R"({"apiVersion":"v1","kind":"List","items":[)";
-    bool first = true;
+    JsonWriter json(out);
     // One object per line: still compact, and greppable and diffable.
-    auto separate = [&]() {
-        out += first ? "\n" : ",\n";
-        first = false;
-    };
-    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
-        const NodeRecord& record = state.record(id);
-        if (!record.present) continue;
-        separate();
-        appendNode(out, texts, *record.node);
-    }
-    for (const Pod* pod : pods) {
-        separate();
-        appendPod(out, texts, *pod);
-    }
-    for (const auto& [name, spec] : state.topologies()) {
-        separate();
-        appendTopology(out, name, spec);
-    }
-    for (const auto& [name, flavor] : state.resourceFlavors()) {
-        separate();
-        appendResourceFlavor(out, flavor);
-    }
-    for (const auto& [name, hyperNode] : state.hyperNodes()) {
-        separate();
-        appendHyperNode(out, hyperNode);
-    }
-    out += "\n]}\n";
+    json.beginObject().field("apiVersion", "v1").field("kind", "List").key("items").beginArray(JsonWriter::Layout::Block);
+    for (NodeId id = 0; id < state.nodeSlots(); ++id)
+        if (const NodeRecord& record = state.record(id); record.present) writeNode(json, texts, *record.node);
+    for (const Pod* pod : pods) writePod(json, texts, *pod);
+    for (const auto& [name, spec] : state.topologies()) writeTopology(json, name, spec);
+    for (const auto& [name, flavor] : state.resourceFlavors()) writeResourceFlavor(json, flavor);
+    for (const auto& [name, hyperNode] : state.hyperNodes()) writeHyperNode(json, hyperNode);
+    json.endArray().endObject();
+    out += '\n';
     return out;
 }
 

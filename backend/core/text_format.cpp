@@ -1,9 +1,31 @@
 #include "core/text_format.h"
 
+#include "core/json_text.h"
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace topodeck {
+
+std::string inQuotes(std::string_view text) {
+    std::string out;
+    appendJsonString(out, text);
+    return out;
+}
+
+std::string_view trimWhitespace(std::string_view text) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+    while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+    return text;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
 
 std::string groupThousands(std::int64_t value) {
     char buffer[24];

@@ -7,6 +7,16 @@
 
 namespace topodeck {
 
+// The text in double quotes, escaped as a JSON string: Go's %q for printable text (the way Kueue
+// and kubectl quote names in messages), and safe to print whatever the input holds.
+std::string inQuotes(std::string_view text);
+
+// The text without leading and trailing blanks (space, tab, CR, LF).
+std::string_view trimWhitespace(std::string_view text);
+
+// ASCII case-insensitive equality (HTTP header names, slurm.conf-style keys).
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
 // 1234567 -> "1,234,567": cluster-sized counts are hard to read without separators.
 std::string groupThousands(std::int64_t value);
 

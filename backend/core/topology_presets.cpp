@@ -279,6 +279,16 @@ Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view
                  knownNames(state) + ")"};
 }
 
+Result<TopologySpec> HierarchyChoice::resolve(const ClusterState& state, const TopologySpec* sourceTopology) const {
+    return resolveTopology(state, topologyName, levelKeys, sourceTopology);
+}
+
+Result<TopologyIndex> HierarchyChoice::buildIndex(const ClusterState& state, const TopologySpec* sourceTopology) const {
+    Result<TopologySpec> spec = resolve(state, sourceTopology);
+    if (!spec) return spec.error();
+    return TopologyIndex::build(state, std::move(*spec), gpus);
+}
+
 TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state) {
     constexpr std::string_view hostname = "kubernetes.io/hostname";
     if (spec.origin != "demo" && spec.origin != "preset") return spec;

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/cluster_state.h"
+#include "core/gpu_resources.h"
 #include "core/result.h"
+#include "core/topology_index.h"
 #include "core/topology_spec.h"
 
 #include <optional>
@@ -40,6 +42,19 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state);
 Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
                                      const std::vector<std::string>& levelKeys,
                                      const TopologySpec* sourceTopology = nullptr);
+
+// How to read the hierarchy, as the command line or the GUI chose it (all empty: automatic), and
+// which resources count as GPUs.
+struct HierarchyChoice {
+    std::string topologyName;
+    std::vector<std::string> levelKeys;
+    GpuResources gpus;
+
+    // resolveTopology() with these choices; sourceTopology is the source's own hierarchy (a demo's).
+    Result<TopologySpec> resolve(const ClusterState& state, const TopologySpec* sourceTopology = nullptr) const;
+    // The state seen through the resolved hierarchy.
+    Result<TopologyIndex> buildIndex(const ClusterState& state, const TopologySpec* sourceTopology = nullptr) const;
+};
 
 // For placement: a hierarchy that came from a demo or a preset gets kubernetes.io/hostname as its
 // lowest level when every node carries it, as Kueue's and KAI's docs configure their Topology, so

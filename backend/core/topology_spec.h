@@ -32,4 +32,8 @@ struct TopologySpec {
     friend bool operator==(const TopologySpec&, const TopologySpec&) = default;
 };
 
+// The annotation by which a snapshot's Kueue/KAI Topology carries what the object itself cannot
+// say: the NVLink-domain label key.
+inline constexpr std::string_view kNvlinkLabelAnnotation = "topodeck.io/nvlink-label";
+
 } // namespace topodeck

@@ -1,6 +1,7 @@
 #include "net/exec_credential.h"
 
-#include "core/json_text.h"
+#include "core/json_writer.h"
+#include "core/text_format.h"
 #include "net/child_process.h"
 
 #include <simdjson.h>
@@ -12,10 +13,6 @@ namespace topodeck {
 namespace {
 
 constexpr std::size_t kStderrTailLines = 3;
-
-std::string inQuotes(std::string_view text) {
-    return '"' + std::string(text) + '"';
-}
 
 // days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
 std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
@@ -124,15 +121,12 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
     if (always && !environment.terminalAvailable)
         return Error{plugin + ": interactiveMode is Always, but standard input is not a terminal"};
 
-    std::string execInfo = R"({"apiVersion":)";
-    appendJsonString(execInfo, exec.apiVersion);
-    execInfo += R"(,"kind":"ExecCredential","spec":{"interactive":)";
-    execInfo += interactive ? "true" : "false";
-    if (!clusterInfo.empty()) {
-        execInfo += R"(,"cluster":)";
-        execInfo += clusterInfo;
-    }
-    execInfo += "}}";
+    std::string execInfo;
+    JsonWriter json(execInfo);
+    json.beginObject().field("apiVersion", exec.apiVersion).field("kind", "ExecCredential");
+    json.key("spec").beginObject().field("interactive", interactive);
+    if (!clusterInfo.empty()) json.key("cluster").raw(clusterInfo);
+    json.endObject().endObject();
 
     ChildProcessRequest request;
     request.argv = {exec.command};

@@ -1,5 +1,7 @@
 #include "net/http_client.h"
 
+#include "core/text_format.h"
+
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
@@ -13,18 +15,6 @@ namespace topodeck {
 namespace {
 
 constexpr std::size_t kMaxErrorBody = 64 * 1024;
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
-}
-
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 // scheme://host:port of a redacted URL, with the scheme's default port made explicit.
 std::string origin(std::string_view url) {
@@ -43,20 +33,6 @@ std::string origin(std::string_view url) {
 
 // Offset and length of `user:password@` in a URL (length 0 when absent); a URL without a scheme is
 // read as if it had one.
-std::pair<std::size_t, std::size_t> userinfoSpan(std::string_view url) {
-    const auto schemeEnd = url.find("://");
-    const auto start = schemeEnd == std::string_view::npos ? 0 : schemeEnd + 3;
-    const auto end = std::min(url.find_first_of("/?#", start), url.size());
-    const auto at = url.rfind('@', end);
-    if (at == std::string_view::npos || at < start) return {0, 0};
-    return {start, at + 1 - start};
-}
-
-std::string_view userinfo(std::string_view url) {
-    const auto [start, length] = userinfoSpan(url);
-    return length == 0 ? std::string_view{} : url.substr(start, length - 1);
-}
-
 void replaceAll(std::string& text, std::string_view secret) {
     if (secret.empty()) return;
     for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
@@ -144,32 +120,6 @@ std::string_view HttpResponse::header(std::string_view name) const {
     return {};
 }
 
-std::string redactUrl(std::string_view url) {
-    std::string result(url);
-    const auto [userStart, userLength] = userinfoSpan(url);
-    result.erase(userStart, userLength);
-
-    const auto queryStart = result.find('?');
-    if (queryStart == std::string::npos) return result;
-    const auto queryEnd = std::min(result.find('#', queryStart), result.size());
-    std::string query;
-    std::string_view rest = std::string_view(result).substr(queryStart + 1, queryEnd - queryStart - 1);
-    while (true) {
-        const auto amp = rest.find('&');
-        const std::string_view param = rest.substr(0, amp);
-        const auto eq = param.find('=');
-        const std::string_view key = param.substr(0, eq);
-        if (eq != std::string_view::npos && (equalsIgnoreCase(key, "token") || equalsIgnoreCase(key, "access_token")))
-            query.append(key).append("=REDACTED");
-        else
-            query.append(param);
-        if (amp == std::string_view::npos) break;
-        query += '&';
-        rest.remove_prefix(amp + 1);
-    }
-    return result.substr(0, queryStart + 1) + query + result.substr(queryEnd);
-}
-
 struct HttpClient::Handles {
     CURLM* multi = nullptr;
     CURL* easy = nullptr;
@@ -196,8 +146,8 @@ size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
         if (line.starts_with("HTTP/")) {
             response.headers.clear(); // a new response after `100 Continue` or a proxy's CONNECT
         } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-            response.headers.emplace_back(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
-        } else if (trim(line).empty() && transfer.onHeaders) {
+            response.headers.emplace_back(trimWhitespace(line.substr(0, colon)), trimWhitespace(line.substr(colon + 1)));
+        } else if (trimWhitespace(line).empty() && transfer.onHeaders) {
             long status = 0;
             curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
             if (status >= 200) transfer.onHeaders(status);
@@ -419,8 +369,8 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     // libcurl's own text could echo a URL or header; make sure no secret survives.
     replaceAll(message, m_options.bearerToken);
     replaceAll(message, m_options.basicPassword);
-    replaceAll(message, userinfo(request.url));
-    replaceAll(message, userinfo(m_options.proxy));
+    replaceAll(message, urlUserinfo(request.url));
+    replaceAll(message, urlUserinfo(m_options.proxy));
     for (const auto& [name, value] : request.headers)
         if (equalsIgnoreCase(name, "Authorization") || equalsIgnoreCase(name, "X-SLURM-USER-TOKEN"))
             replaceAll(message, value);

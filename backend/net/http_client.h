@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/live_target.h"
 #include "core/result.h"
+#include "core/url_text.h"
 
 #include <atomic>
 #include <chrono>
@@ -27,20 +29,6 @@ struct HttpRequest {
     std::chrono::milliseconds timeout{30000};
 };
 
-// Mirrors the TLS fields of a kubeconfig cluster/user: each PEM given either as a file or in memory.
-struct TlsOptions {
-    std::string caFile{};
-    std::string caData{};
-    std::string clientCertFile{};
-    std::string clientCertData{};
-    std::string clientKeyFile{};
-    std::string clientKeyData{};
-    // `tls-server-name`: the name sent as SNI and checked against the certificate, while the
-    // connection still goes to the URL's host.
-    std::string serverName{};
-    bool insecureSkipVerify = false;
-};
-
 struct HttpClientOptions {
     TlsOptions tls{};
     // Empty: libcurl's usual https_proxy/no_proxy environment variables apply, as with kubectl.
@@ -62,10 +50,6 @@ struct HttpResponse {
     // First header with this name (case-insensitive), or empty.
     std::string_view header(std::string_view name) const;
 };
-
-// The URL with userinfo removed and the values of `token` / `access_token` query parameters
-// replaced, fit for messages and logs.
-std::string redactUrl(std::string_view url);
 
 // One libcurl handle reused across requests so connections (and TLS sessions) are kept alive.
 // Not thread-safe: use one client per thread; only cancel() may be called from another thread.

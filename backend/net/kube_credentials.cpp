@@ -1,5 +1,7 @@
 #include "net/kube_credentials.h"
 
+#include "core/text_file.h"
+
 #include <map>
 
 namespace topodeck {

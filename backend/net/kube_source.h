@@ -2,6 +2,7 @@
 
 #include "core/cluster_event.h"
 #include "core/live_status.h"
+#include "core/live_target.h"
 #include "net/exec_credential.h"
 #include "net/kubeconfig.h"
 #include "net/live_source.h"
@@ -12,26 +13,6 @@
 #include <vector>
 
 namespace topodeck {
-
-struct KubeSourceOptions {
-    // Objects per list page. The API server spends tens of ms on a request before its first
-    // object, so pages larger than client-go's 500 list a big cluster faster (50,000 pods: 3.5 s
-    // instead of 4.4 s on the test server), and more so over a WAN; 2,000 pods are some 5 MB of
-    // JSON (a few hundred KB gzipped). Larger pages cost memory and gained nothing more.
-    std::size_t pageSize = 2000;
-    std::chrono::milliseconds requestTimeout{60000}; // one list page or discovery request
-    // Each watch asks the server to end it after a time drawn from [watchTimeout, 2 * watchTimeout),
-    // as client-go's reflector does, so reconnects spread out.
-    std::chrono::seconds watchTimeout{300};
-    std::chrono::milliseconds backoffInitial{500};
-    std::chrono::milliseconds backoffMax{30000};
-    // Reconnecting longer than this makes the data stale.
-    std::chrono::milliseconds staleAfter{15000};
-    // How often a CRD that is not installed is looked for again.
-    std::chrono::milliseconds rediscoverEvery{60000};
-    // How often a list that was forbidden (403) is tried again, in case RBAC changed.
-    std::chrono::milliseconds forbiddenRetry{60000};
-};
 
 // A live Kubernetes cluster as ClusterEvents: nodes, the pods that hold resources (field selector
 // spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed), Kueue Topologies and

@@ -1,6 +1,9 @@
 #include "net/kubeconfig.h"
 
-#include "core/json_text.h"
+#include "core/base64.h"
+#include "core/json_writer.h"
+#include "core/text_file.h"
+#include "core/text_format.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -24,10 +27,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kExecExtension = "client.authentication.k8s.io/exec";
 constexpr std::string_view kExecV1 = "client.authentication.k8s.io/v1";
 constexpr std::string_view kExecV1beta1 = "client.authentication.k8s.io/v1beta1";
-
-std::string inQuotes(std::string_view text) {
-    return '"' + std::string(text) + '"';
-}
 
 std::string at(const std::string& path, const YAML::Node& node) {
     const YAML::Mark mark = node.Mark();
@@ -124,54 +123,42 @@ std::optional<std::string> yamlNumberAsJson(const std::string& text) {
 }
 
 // YAML back to JSON, for an extension handed to an exec plugin as it was written.
-void appendJson(std::string& out, const YAML::Node& node) {
+void writeJson(JsonWriter& json, const YAML::Node& node) {
     switch (node.Type()) {
-    case YAML::NodeType::Map: {
-        out += '{';
-        bool first = true;
-        for (const auto& entry : node) {
-            if (!first) out += ',';
-            first = false;
-            appendJsonString(out, entry.first.Scalar()); // JSON keys are strings
-            out += ':';
-            appendJson(out, entry.second);
-        }
-        out += '}';
+    case YAML::NodeType::Map:
+        json.beginObject();
+        for (const auto& entry : node) writeJson(json.key(entry.first.Scalar()), entry.second); // JSON keys are strings
+        json.endObject();
         return;
-    }
-    case YAML::NodeType::Sequence: {
-        out += '[';
-        for (std::size_t i = 0; i < node.size(); ++i) {
-            if (i > 0) out += ',';
-            appendJson(out, node[i]);
-        }
-        out += ']';
+    case YAML::NodeType::Sequence:
+        json.beginArray();
+        for (std::size_t i = 0; i < node.size(); ++i) writeJson(json, node[i]);
+        json.endArray();
         return;
-    }
     case YAML::NodeType::Scalar: {
         const std::string& text = node.Scalar();
         bool flag = false;
         // A quoted scalar is a string whatever it looks like.
         const bool plain = node.Tag() == "?";
         if (plain && (text == "null" || text == "~")) {
-            out += "null";
+            json.null();
             return;
         }
         if (plain) {
             if (const std::optional<std::string> number = yamlNumberAsJson(text)) {
-                out += *number;
+                json.raw(*number);
                 return;
             }
         }
         if (plain && YAML::convert<bool>::decode(node, flag)) {
-            out += flag ? "true" : "false";
+            json.value(flag);
             return;
         }
-        appendJsonString(out, text);
+        json.value(text);
         return;
     }
     default:
-        out += "null";
+        json.null();
     }
 }
 
@@ -260,26 +247,13 @@ Status readCluster(const FileReader& r, const YAML::Node& node, const std::strin
     if (extensions && extensions.IsSequence()) {
         for (const YAML::Node& extension : extensions) {
             if (extension.IsMap() && extension["name"] && extension["name"].IsScalar() &&
-                extension["name"].Scalar() == kExecExtension && extension["extension"])
-                appendJson(cluster.execExtension, extension["extension"]);
+                extension["name"].Scalar() == kExecExtension && extension["extension"]) {
+                JsonWriter json(cluster.execExtension);
+                writeJson(json, extension["extension"]);
+            }
         }
     }
     return {};
-}
-
-Result<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot read " + path + ": " + std::strerror(errno)};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return Error{"cannot read " + path};
-    return text.str();
-}
-
-std::string trimmed(std::string text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 // scheme://host[:port][/path] with an http or https scheme.
@@ -295,28 +269,20 @@ bool validServer(std::string_view server) {
 
 // spec.cluster of an ExecCredential (client.authentication.k8s.io Cluster).
 std::string execClusterInfo(const KubeconfigCluster& cluster, const KubeConnection& connection) {
-    std::string out = "{\"server\":";
-    appendJsonString(out, connection.server);
-    if (!cluster.tlsServerName.empty()) {
-        out += ",\"tls-server-name\":";
-        appendJsonString(out, cluster.tlsServerName);
-    }
-    if (cluster.insecureSkipTlsVerify) out += ",\"insecure-skip-tls-verify\":true";
+    std::string out;
+    JsonWriter json(out);
+    json.beginObject().field("server", connection.server);
+    if (!cluster.tlsServerName.empty()) json.field("tls-server-name", cluster.tlsServerName);
+    if (cluster.insecureSkipTlsVerify) json.field("insecure-skip-tls-verify", true);
     std::string ca = cluster.certificateAuthorityData;
     if (ca.empty() && !cluster.certificateAuthority.empty()) {
-        Result<std::string> file = readFile(cluster.certificateAuthority);
+        Result<std::string> file = readTextFile(cluster.certificateAuthority);
         if (file) ca = std::move(*file);
     }
-    if (!ca.empty()) {
-        out += ",\"certificate-authority-data\":";
-        appendJsonString(out, encodeBase64(ca));
-    }
-    if (!cluster.proxyUrl.empty()) {
-        out += ",\"proxy-url\":";
-        appendJsonString(out, cluster.proxyUrl);
-    }
-    if (!cluster.execExtension.empty()) out += ",\"config\":" + cluster.execExtension;
-    out += '}';
+    if (!ca.empty()) json.field("certificate-authority-data", encodeBase64(ca));
+    if (!cluster.proxyUrl.empty()) json.field("proxy-url", cluster.proxyUrl);
+    if (!cluster.execExtension.empty()) json.key("config").raw(cluster.execExtension);
+    json.endObject();
     return out;
 }
 
@@ -419,7 +385,7 @@ Result<Kubeconfig> loadKubeconfig(const KubeconfigLocation& location) {
             continue;
         }
         if (fs::is_directory(file, ec)) return Error{"kubeconfig " + file + " is a directory, not a file"};
-        Result<std::string> text = readFile(file);
+        Result<std::string> text = readTextFile(file);
         if (!text) return text.error();
         Result<Kubeconfig> one = parseKubeconfig(*text, file);
         if (!one) return one.error();
@@ -589,62 +555,6 @@ Result<KubeConnection> inClusterConnection(std::string_view serviceAccountDirect
         return Error{"in-cluster service account: cannot read " + c.tls.caFile + ": " + std::strerror(errno)};
     if (Result<std::string> ns = readTokenFile((dir / "namespace").string())) c.nameSpace = std::move(*ns);
     return c;
-}
-
-Result<std::string> readTokenFile(const std::string& path) {
-    Result<std::string> text = readFile(path);
-    if (!text) return text.error();
-    return trimmed(std::move(*text));
-}
-
-Result<std::string> decodeBase64(std::string_view text) {
-    static const std::array<int, 256> values = [] {
-        std::array<int, 256> table{};
-        table.fill(-1);
-        const std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (std::size_t i = 0; i < alphabet.size(); ++i) table[static_cast<unsigned char>(alphabet[i])] = int(i);
-        return table;
-    }();
-    std::string out;
-    out.reserve(text.size() / 4 * 3);
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    std::size_t padding = 0;
-    std::size_t symbols = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '\n' || c == '\r') continue; // wrapped lines, as some tools write them
-        if (c == '=') {
-            ++padding;
-            ++symbols;
-            continue;
-        }
-        const int value = values[static_cast<unsigned char>(c)];
-        if (value < 0 || padding > 0) return Error{"illegal base64 data at input byte " + std::to_string(i)};
-        buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
-        bits += 6;
-        ++symbols;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((buffer >> bits) & 0xff);
-        }
-    }
-    if (symbols % 4 != 0 || padding > 2) return Error{"illegal base64 data at input byte " + std::to_string(text.size())};
-    return out;
-}
-
-std::string encodeBase64(std::string_view bytes) {
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-        std::uint32_t chunk = 0;
-        for (std::size_t j = 0; j < 3; ++j)
-            chunk = (chunk << 8) | (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
-        for (std::size_t j = 0; j < 4; ++j) out += j <= n ? alphabet[(chunk >> (18 - 6 * j)) & 0x3f] : '=';
-    }
-    return out;
 }
 
 } // namespace topodeck

@@ -124,11 +124,6 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
 inline constexpr std::string_view kServiceAccountDirectory = "/var/run/secrets/kubernetes.io/serviceaccount";
 Result<KubeConnection> inClusterConnection(std::string_view serviceAccountDirectory = kServiceAccountDirectory);
 
-// A token (or namespace) file's content without surrounding whitespace and newlines.
-Result<std::string> readTokenFile(const std::string& path);
 
-// Standard base64, as kubeconfig *-data fields hold it; errors name the offset, like Go's.
-Result<std::string> decodeBase64(std::string_view text);
-std::string encodeBase64(std::string_view bytes);
 
 } // namespace topodeck

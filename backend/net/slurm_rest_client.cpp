@@ -1,7 +1,8 @@
 #include "net/slurm_rest_client.h"
 
+#include "core/base64.h"
+#include "core/text_file.h"
 #include "net/file_stamp.h"
-#include "net/kubeconfig.h"
 
 #include <simdjson.h>
 

@@ -8,15 +8,6 @@ namespace topodeck {
 
 namespace {
 
-TopologyChoice toChoice(const QString& topologyName, const QStringList& levelKeys, const QString& gpuResources) {
-    TopologyChoice choice;
-    choice.topologyName = topologyName.toStdString();
-    choice.gpuResources = gpuResources.toStdString();
-    choice.levelKeys.reserve(static_cast<std::size_t>(levelKeys.size()));
-    for (const QString& key : levelKeys) choice.levelKeys.push_back(key.toStdString());
-    return choice;
-}
-
 // Calls f(worker) on the worker's thread.
 template <class F> void onWorker(SessionWorker* worker, F f) {
     QMetaObject::invokeMethod(
@@ -46,26 +37,30 @@ ClusterSession::~ClusterSession() {
 }
 
 // Each open takes a new request number (superseding any open still in progress) and the
-// topology choice as it is now.
+// hierarchy choice as it is now.
 void ClusterSession::openDemo(const QString& name) {
-    onWorker(m_worker, [request = ++m_latestRequest, name, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
-                           SessionWorker& worker) { worker.openDemo(request, name, choice); });
+    onWorker(m_worker, [request = ++m_latestRequest, name, choice = m_choice](SessionWorker& worker) {
+        worker.openDemo(request, name, choice);
+    });
 }
 
 void ClusterSession::openFile(const QString& path) {
-    onWorker(m_worker, [request = ++m_latestRequest, path, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
-                           SessionWorker& worker) { worker.openFile(request, path, choice); });
+    onWorker(m_worker, [request = ++m_latestRequest, path, choice = m_choice](SessionWorker& worker) {
+        worker.openFile(request, path, choice);
+    });
 }
 
 void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
     const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
-    onWorker(m_worker, [request = ++m_latestRequest, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
-                           SessionWorker& worker) { worker.openKubernetes(request, target, choice); });
+    onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
+        worker.openKubernetes(request, target, choice);
+    });
 }
 
 void ClusterSession::openSlurm(const SlurmTarget& target) {
-    onWorker(m_worker, [request = ++m_latestRequest, target, choice = toChoice(m_topologyName, m_levelKeys, m_gpuResources)](
-                           SessionWorker& worker) { worker.openSlurm(request, target, choice); });
+    onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
+        worker.openSlurm(request, target, choice);
+    });
 }
 
 void ClusterSession::setSlurmSourceOptions(const SlurmSourceOptions& options) {
@@ -78,9 +73,10 @@ void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
 
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
                                        const QString& gpuResources) {
-    m_topologyName = topologyName;
-    m_levelKeys = levelKeys;
-    m_gpuResources = gpuResources;
+    m_choice = HierarchyChoice();
+    m_choice.topologyName = topologyName.toStdString();
+    for (const QString& key : levelKeys) m_choice.levelKeys.push_back(key.toStdString());
+    if (!gpuResources.isEmpty()) m_choice.gpus = GpuResources::fromList(gpuResources.toStdString());
 }
 
 void ClusterSession::setSimulationEnabled(bool on) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "net/kube_source.h"
-#include "net/slurm_source.h"
+#include "core/live_target.h"
+#include "core/topology_presets.h"
 #include "session/cluster_snapshot.h"
 
 #include <QMutex>
@@ -41,7 +41,7 @@ public:
     void openSlurm(const SlurmTarget& target);
 
     // Applies to the next open. Empty name and keys = automatic: a demo uses its own spec, a file
-    // what resolveTopology() picks.
+    // or a live cluster what resolveTopology() picks.
     // gpuResources: comma-separated resource names counted as GPUs (a trailing '*' matches a
     // prefix); empty = nvidia.com/gpu.
     void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
@@ -72,9 +72,7 @@ private:
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
 
-    QString m_topologyName;
-    QStringList m_levelKeys;
-    QString m_gpuResources;
+    HierarchyChoice m_choice;
     bool m_simulationEnabled = false;
 
     mutable QMutex m_mutex; // guards the two below

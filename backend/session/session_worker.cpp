@@ -3,7 +3,9 @@
 #include "core/snapshot_reader.h"
 #include "core/text_format.h"
 #include "core/topology_presets.h"
+#include "net/kube_source.h"
 #include "net/kubeconfig.h"
+#include "net/slurm_source.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -31,7 +33,7 @@ bool SessionWorker::superseded(std::uint64_t request) const {
     return request != m_latestRequest.load();
 }
 
-void SessionWorker::openDemo(std::uint64_t request, const QString& name, const TopologyChoice& choice) {
+void SessionWorker::openDemo(std::uint64_t request, const QString& name, const HierarchyChoice& choice) {
     if (superseded(request)) return;
     m_connecting.reset(); // a live cluster still listing is given up
     const QString sourceName = QStringLiteral("demo ") + name;
@@ -45,15 +47,15 @@ void SessionWorker::openDemo(std::uint64_t request, const QString& name, const T
     for (ClusterEvent& event : demo->events) loaded.state.apply(std::move(event));
     if (superseded(request)) return;
 
-    Result<TopologySpec> spec = resolveTopology(loaded.state, choice.topologyName, choice.levelKeys, &demo->topology);
-    if (!spec) return fail(request, sourceName, spec.error().message);
-    loaded.index = TopologyIndex::build(loaded.state, std::move(spec.value()), choice.gpus());
+    Result<TopologyIndex> index = choice.buildIndex(loaded.state, &demo->topology);
+    if (!index) return fail(request, sourceName, index.error().message);
+    loaded.index = std::move(*index);
     loaded.title = QString::fromStdString(demo->title);
     loaded.status = {sourceName, SourceHealth::Live, QString(), {}};
     install(request, std::move(loaded));
 }
 
-void SessionWorker::openFile(std::uint64_t request, const QString& path, const TopologyChoice& choice) {
+void SessionWorker::openFile(std::uint64_t request, const QString& path, const HierarchyChoice& choice) {
     if (superseded(request)) return;
     m_connecting.reset();
     const QString sourceName = QStringLiteral("file ") + QFileInfo(path).fileName();
@@ -65,10 +67,10 @@ void SessionWorker::openFile(std::uint64_t request, const QString& path, const T
     Loaded loaded;
     std::move(*snapshot).applyTo(loaded.state);
 
-    Result<TopologySpec> spec = resolveTopology(loaded.state, choice.topologyName, choice.levelKeys);
-    if (!spec) return fail(request, sourceName, spec.error().message);
+    Result<TopologyIndex> index = choice.buildIndex(loaded.state);
+    if (!index) return fail(request, sourceName, index.error().message);
     if (superseded(request)) return;
-    loaded.index = TopologyIndex::build(loaded.state, std::move(spec.value()), choice.gpus());
+    loaded.index = std::move(*index);
     loaded.title = path;
     loaded.status = {sourceName, SourceHealth::Live,
                      tr("%1 nodes, %2 pods").arg(loaded.state.presentNodeCount()).arg(loaded.state.podCount()),
@@ -76,7 +78,7 @@ void SessionWorker::openFile(std::uint64_t request, const QString& path, const T
     install(request, std::move(loaded));
 }
 
-void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice) {
+void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& target, const HierarchyChoice& choice) {
     if (superseded(request)) return;
     m_connecting.reset();
     const QString sourceName =
@@ -118,7 +120,7 @@ void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& targ
     m_connecting->loaded.live->start([this] { scheduleDrain(); });
 }
 
-void SessionWorker::openSlurm(std::uint64_t request, const SlurmTarget& target, const TopologyChoice& choice) {
+void SessionWorker::openSlurm(std::uint64_t request, const SlurmTarget& target, const HierarchyChoice& choice) {
     if (superseded(request)) return;
     m_connecting.reset();
     auto connecting = std::make_unique<Connecting>();
@@ -211,12 +213,12 @@ void SessionWorker::drainLive() {
             setStatus(std::move(status));
             return;
         }
-        Result<TopologySpec> spec = resolveTopology(c.loaded.state, c.loaded.choice.topologyName, c.loaded.choice.levelKeys);
-        if (!spec) {
-            setStatus({c.sourceName, SourceHealth::Error, QString::fromStdString(spec.error().message), status.warnings});
+        Result<TopologyIndex> index = c.loaded.choice.buildIndex(c.loaded.state);
+        if (!index) {
+            setStatus({c.sourceName, SourceHealth::Error, QString::fromStdString(index.error().message), status.warnings});
             return;
         }
-        c.loaded.index = TopologyIndex::build(c.loaded.state, std::move(*spec), c.loaded.choice.gpus());
+        c.loaded.index = std::move(*index);
         c.loaded.status = std::move(status);
         m_liveWarnings = std::move(c.kubeconfigWarnings);
         std::unique_ptr<Connecting> done = std::move(m_connecting);
@@ -248,8 +250,8 @@ void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
     }
     // A Topology object that appeared, changed or went may change the hierarchy itself.
     if (topologiesChanged) {
-        Result<TopologySpec> spec = resolveTopology(m_state, m_liveChoice.topologyName, m_liveChoice.levelKeys);
-        if (spec && !(*spec == m_index.spec())) m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus());
+        Result<TopologySpec> spec = m_liveChoice.resolve(m_state);
+        if (spec && !(*spec == m_index.spec())) m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus);
     }
     requestPublish();
 }

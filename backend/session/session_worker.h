@@ -2,9 +2,11 @@
 
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
+#include "core/demo_simulator.h"
+#include "core/live_target.h"
 #include "core/topology_index.h"
-#include "net/kube_source.h"
-#include "net/slurm_source.h"
+#include "core/topology_presets.h"
+#include "net/live_source.h"
 #include "session/cluster_snapshot.h"
 
 #include <QElapsedTimer>
@@ -12,31 +14,13 @@
 #include <QString>
 #include <QTimer>
 
-#include "core/gpu_resources.h"
 #include <atomic>
 #include <cstdint>
-
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace topodeck {
-
-// Which live Kubernetes cluster to open, by kubectl's rules.
-struct KubeTarget {
-    std::string context;    // empty: the kubeconfig's current-context
-    std::string kubeconfig; // empty: $KUBECONFIG, else ~/.kube/config
-    bool inCluster = false; // the pod's service account instead of a kubeconfig
-};
-
-// How to read the hierarchy for the next open; empty means automatic.
-struct TopologyChoice {
-    std::string topologyName;
-    std::vector<std::string> levelKeys;
-    std::string gpuResources; // comma-separated resource names counted as GPUs; empty = nvidia.com/gpu
-
-    GpuResources gpus() const { return gpuResources.empty() ? GpuResources() : GpuResources::fromList(gpuResources); }
-};
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -52,13 +36,13 @@ public:
     explicit SessionWorker(const std::atomic<std::uint64_t>& latestRequest);
     ~SessionWorker() override;
 
-    void openDemo(std::uint64_t request, const QString& name, const TopologyChoice& choice);
-    void openFile(std::uint64_t request, const QString& path, const TopologyChoice& choice);
+    void openDemo(std::uint64_t request, const QString& name, const HierarchyChoice& choice);
+    void openFile(std::uint64_t request, const QString& path, const HierarchyChoice& choice);
     // Connects and lists; the cluster replaces the current source once it is synced, then
     // follows its watches. Until then the status says how the listing goes.
-    void openKubernetes(std::uint64_t request, const KubeTarget& target, const TopologyChoice& choice);
+    void openKubernetes(std::uint64_t request, const KubeTarget& target, const HierarchyChoice& choice);
     // A live Slurm cluster, through slurmrestd or the Slurm commands; like openKubernetes.
-    void openSlurm(std::uint64_t request, const SlurmTarget& target, const TopologyChoice& choice);
+    void openSlurm(std::uint64_t request, const SlurmTarget& target, const HierarchyChoice& choice);
     void setLiveSourceOptions(const KubeSourceOptions& options) { m_liveOptions = options; }
     void setSlurmSourceOptions(const SlurmSourceOptions& options) { m_slurmOptions = options; }
     void setSimulationEnabled(bool on);
@@ -75,7 +59,7 @@ private:
         TopologyIndex index;
         std::unique_ptr<DemoSimulator> simulator;
         std::unique_ptr<LiveSource> live;
-        TopologyChoice choice; // kept for a live source, whose Topology objects may change
+        HierarchyChoice choice; // kept for a live source, whose Topology objects may change
         QString title;
         SourceStatus status;
     };
@@ -109,7 +93,7 @@ private:
     TopologyIndex m_index;
     std::unique_ptr<DemoSimulator> m_simulator; // demo sources only
     std::unique_ptr<LiveSource> m_live;         // live sources only
-    TopologyChoice m_liveChoice;
+    HierarchyChoice m_liveChoice;
     std::vector<std::string> m_liveWarnings;    // the kubeconfig's
     std::unique_ptr<Connecting> m_connecting;   // a live cluster still listing
     std::atomic<bool> m_drainScheduled{false};

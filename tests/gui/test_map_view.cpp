@@ -2,6 +2,7 @@
 // selection across live updates, and its interaction (zoom around the cursor, click, tooltips)
 // works on the real geometry.
 #include "core/demo_cluster.h"
+#include "core/demo_simulator.h"
 #include "session/cluster_snapshot.h"
 #include "views/topology_map_view.h"
 

@@ -12,6 +12,7 @@
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
 #include "net/kube_client.h"
+#include "core/base64.h"
 #include "net/kubeconfig.h"
 
 #include <QtCore/QDir>

@@ -1,4 +1,5 @@
 #include "core/demo_cluster.h"
+#include "core/demo_simulator.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
 

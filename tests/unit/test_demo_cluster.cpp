@@ -1,5 +1,6 @@
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
+#include "core/demo_simulator.h"
 #include "core/topology_index.h"
 
 #include <QElapsedTimer>

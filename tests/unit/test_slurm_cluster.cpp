@@ -2,10 +2,12 @@
 // and their states, jobs as per-node allocations plus what the nodes report beyond them, the
 // events of a poll saying only what changed, and the snapshot directory read back.
 #include "core/cluster_state.h"
+#include "core/hostlist.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
 #include "core/slurm/slurm_snapshot.h"
 #include "core/slurm/slurm_text.h"
+#include "core/snapshot_reader.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 #include "core/placement/capacity_report.h"
 
-#include "core/json_text.h"
+#include "core/json_writer.h"
 #include "core/text_format.h"
 
 #include <algorithm>
@@ -135,41 +135,34 @@ std::string renderCapacityTable(const CapacityReport& report, const CapacityRend
 }
 
 std::string renderCapacityJson(const CapacityReport& report, const CapacityRenderOptions& options) {
-    std::string out = "{\"source\":";
-    appendJsonString(out, options.source);
-    out += ",\"perPod\":{";
-    bool first = true;
-    for (const auto& [name, amount] : report.perPod) {
-        if (!first) out += ',';
-        first = false;
-        appendJsonString(out, name);
-        out += ':';
-        appendJsonString(out, amount.toString());
-    }
-    out += "},\"gangSize\":" + std::to_string(report.gangSize) +
-           ",\"taintedNodesSkipped\":" + std::to_string(report.taintedNodesSkipped) + ",\"levels\":[";
-    for (std::size_t i = 0; i < report.levels.size(); ++i) {
-        const auto& level = report.levels[i];
-        if (i) out += ',';
-        out += "{\"level\":";
-        appendJsonString(out, level.level);
-        out += ",\"domains\":" + std::to_string(level.domains) + ",\"podsFit\":" + std::to_string(level.podsFit) +
-               ",\"gangsFit\":" + std::to_string(level.gangsFit) +
-               ",\"domainsFittingGang\":" + std::to_string(level.domainsFittingGang) + '}';
-    }
-    out += "],\"domains\":[";
-    first = true;
+    std::string out;
+    JsonWriter json(out);
+    json.beginObject().field("source", options.source).key("perPod").beginObject();
+    for (const auto& [name, amount] : report.perPod) json.field(name, amount.toString());
+    json.endObject().field("gangSize", report.gangSize).field("taintedNodesSkipped", report.taintedNodesSkipped);
+    json.key("levels").beginArray();
+    for (const auto& level : report.levels)
+        json.beginObject()
+            .field("level", level.level)
+            .field("domains", level.domains)
+            .field("podsFit", level.podsFit)
+            .field("gangsFit", level.gangsFit)
+            .field("domainsFittingGang", level.domainsFittingGang)
+            .endObject();
+    json.endArray().key("domains").beginArray();
     for (const auto& row : report.rows) {
         if (row.level < 0 || (options.depth > 0 && row.level >= options.depth)) continue;
-        if (!first) out += ',';
-        first = false;
-        out += "{\"path\":";
-        appendJsonString(out, row.path);
-        out += ",\"level\":" + std::to_string(row.level) + ",\"usableNodes\":" + std::to_string(row.usableNodes) +
-               ",\"nodesWithRoom\":" + std::to_string(row.nodesWithRoom) +
-               ",\"podsFit\":" + std::to_string(row.podsFit) + ",\"gangsFit\":" + std::to_string(row.gangsFit) + '}';
+        json.beginObject()
+            .field("path", row.path)
+            .field("level", row.level)
+            .field("usableNodes", row.usableNodes)
+            .field("nodesWithRoom", row.nodesWithRoom)
+            .field("podsFit", row.podsFit)
+            .field("gangsFit", row.gangsFit)
+            .endObject();
     }
-    out += "]}\n";
+    json.endArray().endObject();
+    out += '\n';
     return out;
 }
 

@@ -12,8 +12,6 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -785,11 +783,6 @@ Result<std::vector<GangRequest>> readGangManifests(std::string_view text, std::s
 }
 
 Result<std::vector<GangRequest>> readGangManifestFile(const std::string& path) {
-    if (path == "-") {
-        std::string text(std::istreambuf_iterator<char>(std::cin), {});
-        if (std::cin.bad()) return Error{"cannot read standard input"};
-        return readGangManifests(text, "<stdin>");
-    }
     std::ifstream file(path, std::ios::binary);
     if (!file) return Error{"cannot open " + path + ": " + std::strerror(errno)};
     std::ostringstream text;

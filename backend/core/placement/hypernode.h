@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/hypernode.h"
 #include "core/result.h"
 
 #include <cstdint>
@@ -12,34 +13,6 @@ namespace topodeck {
 
 class ClusterState;
 class TopologyIndex;
-
-// One matchExpressions entry of a labelMatch selector (metav1.LabelSelectorRequirement).
-struct HyperNodeLabelRequirement {
-    std::string key;
-    std::string op; // In, NotIn, Exists, DoesNotExist
-    std::vector<std::string> values;
-    friend bool operator==(const HyperNodeLabelRequirement&, const HyperNodeLabelRequirement&) = default;
-};
-
-// A Volcano HyperNode (topology.volcano.sh/v1alpha1) member selector.
-struct HyperNodeMember {
-    enum class Type { Node, HyperNode };
-    enum class Selector { Exact, Regex, Label };
-    Type type = Type::Node;
-    Selector selector = Selector::Exact;
-    std::string value;                                            // the exact name or the regex pattern
-    std::vector<std::pair<std::string, std::string>> matchLabels; // labelMatch (Node members only)
-    std::vector<HyperNodeLabelRequirement> matchExpressions;      // labelMatch (Node members only)
-    friend bool operator==(const HyperNodeMember&, const HyperNodeMember&) = default;
-};
-
-struct HyperNode {
-    std::string name;
-    std::int32_t tier = 0; // lower = closer to the nodes
-    std::string tierName;
-    std::vector<HyperNodeMember> members;
-    friend bool operator==(const HyperNode&, const HyperNode&) = default;
-};
 
 // The HyperNodes Volcano's label discovery would create for these label levels: tier 1 for the
 // lowest level (members = nodes), each level above one tier higher (members = HyperNodes). A

@@ -1,6 +1,7 @@
 #include "core/placement/kueue_tas_engine.h"
 
 #include "core/natural_order.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -46,41 +47,6 @@ struct TasDomain {
     std::uint32_t exclusionDetail = 0; // the taint's index on the node, or the resource's index
 };
 
-// Go's %q for the strings Kueue quotes (topology names, taints, resource names).
-std::string goQuote(std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                out += "\\x";
-                out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
-                out += kHex[static_cast<unsigned char>(c) & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-    return out;
-}
-
 // corev1.Taint.ToString().
 std::string taintString(const Taint& taint) {
     if (taint.effect.empty()) return taint.value.empty() ? taint.key : taint.key + "=" + taint.value + ":";
@@ -101,9 +67,9 @@ struct ExclusionStats {
         std::vector<std::string> reasons;
         if (nodeSelector > 0) reasons.push_back("nodeSelector: " + std::to_string(nodeSelector));
         for (const auto& [taint, count] : taints)
-            reasons.push_back("taint " + goQuote(taint) + ": " + std::to_string(count));
+            reasons.push_back("taint " + inQuotes(taint) + ": " + std::to_string(count));
         for (const auto& [resource, count] : resources)
-            reasons.push_back("resource " + goQuote(resource) + ": " + std::to_string(count));
+            reasons.push_back("resource " + inQuotes(resource) + ": " + std::to_string(count));
         std::sort(reasons.begin(), reasons.end());
         std::string out;
         for (const std::string& reason : reasons) {
@@ -485,7 +451,7 @@ private:
     std::string notFitMessage(std::int32_t fitCount, std::int32_t needed, int searchLevel) const {
         if (m_multiLayer) return multiLayerNotFitMessage(searchLevel);
         const std::string_view unit = m_sliceSize == 1 ? "pod" : "slice";
-        std::string message = "topology " + goQuote(m_topologyName);
+        std::string message = "topology " + inQuotes(m_topologyName);
         if (fitCount == 0) {
             message += " doesn't allow to fit any of " + std::to_string(needed) + " " + std::string(unit) + "(s)";
         } else {
@@ -514,7 +480,7 @@ private:
     // multiLayerNotFitMessage(): per layer, the slices that fit in the domain with the most
     // slices at the search level (ties: the smaller domain id).
     std::string multiLayerNotFitMessage(int searchLevel) const {
-        std::string message = "topology " + goQuote(m_topologyName) + " doesn't allow to fit";
+        std::string message = "topology " + inQuotes(m_topologyName) + " doesn't allow to fit";
         std::int32_t best = -1;
         std::string bestId;
         for (const std::int32_t id : m_levelDomains[static_cast<std::size_t>(searchLevel)]) {
@@ -756,7 +722,7 @@ private:
             return;
         }
         m_result.feasible = true;
-        m_result.message = "topology " + goQuote(m_topologyName) + ": " + std::to_string(m_count) +
+        m_result.message = "topology " + inQuotes(m_topologyName) + ": " + std::to_string(m_count) +
                            " pod(s) assigned to " + std::to_string(assignment.domains.size()) + " domain(s) at level " +
                            key(m_depth - 1);
         m_result.notes.push_back(
@@ -800,7 +766,7 @@ private:
             break;
         case Exclusion::Taint:
             text +=
-                "; excluded: taint " + goQuote(taintString(m_cluster.node(domain.node).taints[domain.exclusionDetail]));
+                "; excluded: taint " + inQuotes(taintString(m_cluster.node(domain.node).taints[domain.exclusionDetail]));
             break;
         case Exclusion::NodeSelector:
             text += "; excluded: nodeSelector";

@@ -1,8 +1,8 @@
 #include "core/placement/placement_report.h"
 
-#include "core/json_text.h"
+#include "core/hostlist.h"
+#include "core/json_writer.h"
 #include "core/natural_order.h"
-#include "core/slurm/slurm_topology.h"
 #include "core/text_format.h"
 
 #include <algorithm>
@@ -79,15 +79,6 @@ std::int64_t totalPods(const PlacementResult& result) {
     return pods;
 }
 
-void appendStringArray(std::string& out, const std::vector<std::string>& values) {
-    out += '[';
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i) out += ',';
-        appendJsonString(out, values[i]);
-    }
-    out += ']';
-}
-
 } // namespace
 
 std::string describeGang(const GangRequest& request) {
@@ -100,60 +91,131 @@ std::string describeGang(const GangRequest& request) {
            (shape.empty() ? std::string() : " × " + shape);
 }
 
+namespace {
+
+// The members of one result's object (without its braces).
+void writeResultMembers(JsonWriter& json, const PlacementResult& result) {
+    json.field("engine", result.engine)
+        .field("feasible", result.feasible)
+        .field("invalidRequest", result.invalidRequest)
+        .field("message", result.message);
+    json.key("nodes").beginArray();
+    for (const NodePods& node : result.nodes) json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
+    json.endArray();
+    json.key("assignment").beginObject().key("levels").stringArray(result.assignment.levels);
+    json.key("domains").beginArray();
+    for (const auto& domain : result.assignment.domains)
+        json.beginObject().key("values").stringArray(domain.values).field("count", domain.count).endObject();
+    json.endArray().endObject();
+    json.key("chosen").beginArray();
+    for (const ChosenDomain& chosen : result.chosen)
+        json.beginObject().field("level", chosen.level).field("domain", chosen.domain).endObject();
+    json.endArray();
+    json.key("trace").beginArray();
+    for (const TraceEntry& entry : result.trace)
+        json.beginObject()
+            .field("level", entry.level)
+            .field("domain", entry.domain)
+            .field("taken", entry.taken)
+            .field("reason", entry.reason)
+            .endObject();
+    json.endArray();
+    json.key("tiedWith").stringArray(result.tiedWith).key("notes").stringArray(result.notes);
+}
+
+void writeSlurmAnswer(JsonWriter& json, const SlurmAnswerCheck& check) {
+    json.beginObject()
+        .field("feasible", check.answer.feasible)
+        .field("startsNow", check.startsNow)
+        .field("start", check.answer.startText)
+        .field("nodes", check.answer.nodes)
+        .field("message", check.answer.message)
+        .field("agrees", check.agrees)
+        .field("verdict", check.verdict)
+        .endObject();
+}
+
+} // namespace
+
+void writePlacementResult(JsonWriter& json, const PlacementResult& result) {
+    json.beginObject();
+    writeResultMembers(json, result);
+    json.endObject();
+}
+
 std::string placementResultJson(const PlacementResult& result) {
-    std::string out = "{\"engine\":";
-    appendJsonString(out, result.engine);
-    out += ",\"feasible\":";
-    out += result.feasible ? "true" : "false";
-    out += ",\"invalidRequest\":";
-    out += result.invalidRequest ? "true" : "false";
-    out += ",\"message\":";
-    appendJsonString(out, result.message);
-    out += ",\"nodes\":[";
-    for (std::size_t i = 0; i < result.nodes.size(); ++i) {
-        if (i) out += ',';
-        out += "{\"name\":";
-        appendJsonString(out, result.nodes[i].node);
-        out += ",\"pods\":" + std::to_string(result.nodes[i].pods) + '}';
-    }
-    out += "],\"assignment\":{\"levels\":";
-    appendStringArray(out, result.assignment.levels);
-    out += ",\"domains\":[";
-    for (std::size_t i = 0; i < result.assignment.domains.size(); ++i) {
-        if (i) out += ',';
-        out += "{\"values\":";
-        appendStringArray(out, result.assignment.domains[i].values);
-        out += ",\"count\":" + std::to_string(result.assignment.domains[i].count) + '}';
-    }
-    out += "]},\"chosen\":[";
-    for (std::size_t i = 0; i < result.chosen.size(); ++i) {
-        if (i) out += ',';
-        out += "{\"level\":";
-        appendJsonString(out, result.chosen[i].level);
-        out += ",\"domain\":";
-        appendJsonString(out, result.chosen[i].domain);
-        out += '}';
-    }
-    out += "],\"trace\":[";
-    for (std::size_t i = 0; i < result.trace.size(); ++i) {
-        const TraceEntry& entry = result.trace[i];
-        if (i) out += ',';
-        out += "{\"level\":";
-        appendJsonString(out, entry.level);
-        out += ",\"domain\":";
-        appendJsonString(out, entry.domain);
-        out += ",\"taken\":";
-        out += entry.taken ? "true" : "false";
-        out += ",\"reason\":";
-        appendJsonString(out, entry.reason);
-        out += '}';
-    }
-    out += "],\"tiedWith\":";
-    appendStringArray(out, result.tiedWith);
-    out += ",\"notes\":";
-    appendStringArray(out, result.notes);
-    out += '}';
+    std::string out;
+    JsonWriter json(out);
+    writePlacementResult(json, result);
     return out;
+}
+
+std::string renderPlanJson(const std::vector<PlacementResult>& results,
+                           const std::vector<std::pair<std::string, std::string>>& skipped, bool compare,
+                           const SlurmAnswerCheck* slurm) {
+    std::string out;
+    JsonWriter json(out);
+    json.beginObject();
+    if (compare || results.size() > 1) {
+        json.key("results").beginArray();
+        for (const PlacementResult& result : results) writePlacementResult(json, result);
+        json.endArray().key("skipped").beginArray();
+        for (const auto& [engine, reason] : skipped)
+            json.beginObject().field("engine", engine).field("reason", reason).endObject();
+        json.endArray();
+    } else {
+        writeResultMembers(json, results.front());
+    }
+    if (slurm) writeSlurmAnswer(json.key("askSlurm"), *slurm);
+    json.endObject();
+    out += '\n';
+    return out;
+}
+
+SlurmAnswerCheck checkAgainstSlurm(const std::vector<PlacementResult>& results, SbatchTestOnly answer,
+                                   std::int64_t nowSeconds) {
+    SlurmAnswerCheck check;
+    // Slurm names a start a few seconds ahead even for an idle cluster.
+    check.startsNow = answer.feasible && answer.startTime <= nowSeconds + 60;
+    const auto slurmEngine = std::find_if(results.begin(), results.end(),
+                                          [](const PlacementResult& r) { return r.engine.starts_with("slurm"); });
+    if (slurmEngine == results.end()) {
+        check.verdict = "no Slurm engine ran to compare with";
+    } else {
+        std::vector<std::string> predicted;
+        for (const NodePods& node : slurmEngine->nodes) predicted.push_back(node.node);
+        std::vector<std::string> named;
+        if (answer.feasible)
+            if (auto expanded = expandHostlist(answer.nodes)) named = std::move(*expanded);
+        std::sort(predicted.begin(), predicted.end());
+        std::sort(named.begin(), named.end());
+        const bool waits = slurmEngine->message.find("wait") != std::string::npos;
+        const std::string& engine = slurmEngine->engine;
+        if (check.startsNow && !slurmEngine->feasible) {
+            check.verdict = "DISAGREES: Slurm starts it now; " + engine + " says it does not fit";
+        } else if (check.startsNow && named != predicted) {
+            check.verdict = "DISAGREES: Slurm picks " + answer.nodes + ", " + engine + " " + compressHostlist(predicted);
+        } else if (!check.startsNow && slurmEngine->feasible && !waits) {
+            check.verdict = "DISAGREES: " + engine + " places it now; Slurm " +
+                            (answer.feasible ? "would start it at " + answer.startText : "refuses it");
+        } else {
+            check.verdict = "agrees with " + engine;
+        }
+        check.agrees = !check.verdict.starts_with("DISAGREES");
+    }
+    check.answer = std::move(answer);
+    return check;
+}
+
+std::string renderSlurmAnswer(const SlurmAnswerCheck& check) {
+    const SbatchTestOnly& answer = check.answer;
+    std::string out = "Slurm's own answer (sbatch --test-only): ";
+    if (answer.feasible)
+        out += std::string(check.startsNow ? "starts now" : "starts later") + " (" + answer.startText + ") on " +
+               answer.nodes + " in partition " + answer.partition;
+    else
+        out += "refused: " + answer.message;
+    return out + "\n  " + check.verdict + "\n";
 }
 
 std::string renderPlacementTable(const PlacementResult& result, const GangRequest& request,

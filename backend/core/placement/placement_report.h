@@ -3,6 +3,10 @@
 #include "core/placement/gang_request.h"
 #include "core/placement/placement_cluster.h"
 #include "core/placement/placement_result.h"
+#include "core/slurm/slurm_text.h"
+
+#include <cstdint>
+#include <utility>
 
 #include <string>
 #include <vector>
@@ -22,10 +26,31 @@ std::string renderPlacementTable(const PlacementResult& result, const GangReques
 std::string renderPlacementComparison(const std::vector<PlacementResult>& results, const GangRequest& request,
                                       const PlacementCluster& cluster, const PlacementRenderOptions& options);
 
+class JsonWriter;
+
 // {"engine","feasible","message","nodes":[{"name","pods"}],"assignment":{"levels","domains":
 // [{"values","count"}]},"chosen":[{"level","domain"}],"trace":[{"level","domain","taken","reason"}],
 // "tiedWith":[...],"notes":[...]} — no trailing newline.
 std::string placementResultJson(const PlacementResult& result);
+void writePlacementResult(JsonWriter& json, const PlacementResult& result);
+
+// Slurm's own answer (sbatch --test-only) beside the first Slurm engine's of `results`.
+struct SlurmAnswerCheck {
+    SbatchTestOnly answer;
+    bool startsNow = false; // Slurm names a start within a minute
+    bool agrees = true;
+    std::string verdict; // "agrees with slurm-tree", "DISAGREES: Slurm picks ..., slurm-tree ..."
+};
+SlurmAnswerCheck checkAgainstSlurm(const std::vector<PlacementResult>& results, SbatchTestOnly answer,
+                                   std::int64_t nowSeconds);
+// "Slurm's own answer (sbatch --test-only): starts now (...) on ... in partition ...\n  <verdict>\n".
+std::string renderSlurmAnswer(const SlurmAnswerCheck& check);
+
+// What `plan -o json` prints, newline included: one engine's result; with several engines (or
+// compare), {"results":[...],"skipped":[{"engine","reason"}]}; either with "askSlurm" when asked.
+std::string renderPlanJson(const std::vector<PlacementResult>& results,
+                           const std::vector<std::pair<std::string, std::string>>& skipped, bool compare,
+                           const SlurmAnswerCheck* slurm);
 
 // "16 × nvidia.com/gpu=8,cpu=4": the gang's shape in one line.
 std::string describeGang(const GangRequest& request);

@@ -1,7 +1,9 @@
 #include "core/placement/sbatch_args.h"
 
+#include "core/hostlist.h"
 #include "core/quantity.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -216,10 +218,6 @@ Error fail(const std::string& where, std::string_view option, std::string_view m
     return Error{std::move(out)};
 }
 
-std::string quoted(std::string_view text) {
-    return '"' + std::string(text) + '"';
-}
-
 bool allDigits(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -306,7 +304,7 @@ std::optional<std::int32_t> parseGresGpus(std::string_view list, bool tresPrefix
 
 Result<std::vector<std::string>> expandNodes(const Token& token, std::string_view option, std::string_view value) {
     if (value.find('/') != std::string_view::npos)
-        return fail(token.where, option, "names a node file (" + quoted(value) + "), which a dry-run does not read");
+        return fail(token.where, option, "names a node file (" + inQuotes(value) + "), which a dry-run does not read");
     Result<std::vector<std::string>> names = expandHostlist(value);
     if (!names) return fail(token.where, option, names.error().message);
     return names;
@@ -315,7 +313,7 @@ Result<std::vector<std::string>> expandNodes(const Token& token, std::string_vie
 Status apply(Options& o, const Option& option, std::string_view shown, const std::string& value, const Token& token) {
     const std::string& where = token.where;
     auto bad = [&](std::string_view want) {
-        return fail(where, shown, "want " + std::string(want) + ", got " + quoted(value));
+        return fail(where, shown, "want " + std::string(want) + ", got " + inQuotes(value));
     };
     switch (option.id) {
     case Id::Nodes: {
@@ -510,7 +508,7 @@ Status applyAll(Options& o, const std::vector<Token>& tokens, bool allowScript) 
             }
             continue;
         }
-        if (!allowScript) return fail(token.where, {}, "unexpected argument " + quoted(text) + " in a directive");
+        if (!allowScript) return fail(token.where, {}, "unexpected argument " + inQuotes(text) + " in a directive");
         o.script = text; // the script; what follows are its own arguments
         return {};
     }
@@ -780,7 +778,7 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
 
 Result<std::int64_t> parseSlurmDuration(std::string_view text) {
     auto bad = [&]() {
-        return Error{"want a time as MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC, got " + quoted(text)};
+        return Error{"want a time as MIN, MIN:SEC, H:MIN:SEC, D-H, D-H:MIN or D-H:MIN:SEC, got " + inQuotes(text)};
     };
     std::string upper(text);
     std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return char(std::toupper(c)); });

@@ -1,6 +1,9 @@
 #include "core/placement/slurm_block_engine.h"
 
+#include "core/hostlist.h"
+#include "core/placement/slurm_job.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/slurm/slurm_topology_from_index.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -15,19 +18,7 @@ namespace topodeck {
 
 namespace {
 
-// slurm_errno.c, word for word (scheduler-semantics §2.4), and the submit-time rejections.
-constexpr std::string_view kTopoInsufficient = "Insufficient resources in topology unit";
-constexpr std::string_view kTopoNoFit = "No suitable topology unit found";
-constexpr std::string_view kTopoSegmentNoFit = "No suitable topology unit found for segment";
-constexpr std::string_view kTopoReqNodesNotAvail = "Required nodes lack available resources";
-constexpr std::string_view kTopoReqNodesNoMatch = "Required nodes do not fit topology";
-constexpr std::string_view kTopoWeightNoFit = "Weight-based selection could not satisfy request within topology unit";
-constexpr std::string_view kTopoMaxNodeLimit = "Exceeded maximum node limit during topology allocation";
-constexpr std::string_view kTopoEmptyNodeMap = "No available nodes in topology";
-constexpr std::string_view kTopoConfigUnavailable = "Requested topology configuration is not available";
-constexpr std::string_view kNodeConfigUnavailable = "Requested node configuration is not available";
-constexpr std::string_view kInvalidNodeName = "Invalid node name specified";
-constexpr std::string_view kNodeCountInvalid = "Node count specification invalid";
+using namespace slurm_errno;
 
 constexpr std::string_view kHostnameLevel = "kubernetes.io/hostname";
 constexpr std::string_view kBlockLevel = "block";
@@ -57,7 +48,7 @@ struct BlockLayout {
     std::string error; // why there are no blocks to place on
 };
 
-BlockLayout layoutFor(const PlacementCluster& cluster, const std::vector<std::int32_t>& positionOf) {
+BlockLayout layoutFor(const PlacementCluster& cluster, const SlurmNodeTable& table) {
     BlockLayout layout;
     std::vector<std::int32_t> blockSizes;
     const SlurmTopology* topology = cluster.slurmTopology();
@@ -66,9 +57,9 @@ BlockLayout layoutFor(const PlacementCluster& cluster, const std::vector<std::in
         for (const SlurmBlock& block : topology->blocks) {
             std::vector<std::int32_t> nodes;
             for (const std::string& name : block.nodes) {
-                const std::optional<NodeId> id = cluster.state().findNode(name);
-                if (id && *id < positionOf.size() && positionOf[*id] >= 0)
-                    nodes.push_back(positionOf[*id]);
+                const std::int32_t position = table.position(name);
+                if (position != SlurmNodeTable::kNone)
+                    nodes.push_back(position);
                 else
                     ++unknown;
             }
@@ -85,7 +76,8 @@ BlockLayout layoutFor(const PlacementCluster& cluster, const std::vector<std::in
         for (std::size_t b = 0; b < derived.names.size(); ++b) {
             std::vector<std::int32_t> nodes;
             for (NodeId id : derived.nodes[b])
-                if (id < positionOf.size() && positionOf[id] >= 0) nodes.push_back(positionOf[id]);
+                if (const std::int32_t position = table.position(id); position != SlurmNodeTable::kNone)
+                    nodes.push_back(position);
             layout.names.push_back(derived.names[b]);
             layout.nodes.push_back(std::move(nodes));
         }
@@ -128,104 +120,20 @@ BlockLayout layoutFor(const PlacementCluster& cluster, const std::vector<std::in
     return layout;
 }
 
-// What the job asks, as topology/block sees it after cons_tres has picked the eligible nodes.
-struct JobShape {
-    std::int32_t minNodes = 0;
-    std::int32_t reqNodes = 0;
-    std::int32_t maxNodes = 0;
-    std::int64_t gpusPerNode = 0;
-    std::int64_t cpusPerNode = 1;
-    std::int64_t memoryBytes = 0;
-    bool exclusive = false;
-    std::int32_t segment = 0;
-    bool spread = false;
-    bool consolidate = false;
-    std::vector<std::string> required;
-    std::vector<std::string> excluded;
-};
-
-JobShape shapeFor(const PlacementCluster& cluster, const GangRequest& request, std::vector<std::string>& notes) {
-    JobShape shape;
-    if (request.slurm) {
-        const SlurmRequest& slurm = *request.slurm;
-        shape.minNodes = slurm.minNodes;
-        shape.reqNodes = std::max(slurm.minNodes, slurm.maxNodes);
-        shape.maxNodes = shape.reqNodes;
-        shape.gpusPerNode = slurm.gpusPerNode;
-        shape.cpusPerNode = std::max(slurm.cpusPerNode, 1);
-        shape.memoryBytes = slurm.memoryPerNodeMiB * 1024 * 1024;
-        shape.exclusive = slurm.exclusive;
-        shape.segment = slurm.segment;
-        shape.spread = slurm.spreadSegments;
-        shape.consolidate = slurm.consolidateSegments;
-        shape.required = slurm.requiredNodes;
-        shape.excluded = slurm.excludedNodes;
-        if (slurm.switches) notes.emplace_back("--switches is read by topology/tree only; topology/block ignores it");
-        if (!slurm.partition.empty())
-            notes.push_back("partition " + slurm.partition +
-                            " is not modelled: every node of the cluster is a candidate");
-        if (shape.reqNodes > shape.minNodes)
-            notes.emplace_back("node range: topology/block places the minimum node count");
-        return shape;
-    }
-    shape.minNodes = shape.reqNodes = shape.maxNodes = request.pods;
-    shape.gpusPerNode = cluster.index().gpuResources().count(request.perPod);
-    shape.cpusPerNode = std::max<std::int64_t>(1, (request.perPod.get("cpu").milliValue() + 999) / 1000);
-    shape.memoryBytes = request.perPod.get("memory").value();
-    notes.push_back("modelled as sbatch -N " + std::to_string(request.pods) +
-                    (shape.gpusPerNode > 0 ? " --gres=gpu:" + std::to_string(shape.gpusPerNode) : std::string()) +
-                    ": one pod per node");
-    return shape;
-}
-
-std::int64_t gpusOf(const PlacementCluster& cluster, NodeId id, bool freeOnly) {
-    std::int64_t gpus = 0;
-    const GpuResources& kinds = cluster.index().gpuResources();
-    for (const auto& [resource, amount] : cluster.node(id).allocatable)
-        if (kinds.matches(resource)) gpus += freeOnly ? cluster.free(id, resource).value() : amount.value();
-    return gpus;
-}
-
-// Trace entries up to the limit, then one line saying how many were left out.
-class Trace {
-public:
-    Trace(std::vector<TraceEntry>& entries, std::size_t limit) : m_entries(entries), m_limit(limit) {}
-    bool room() const { return m_entries.size() < m_limit; }
-    void add(std::string_view level, std::string domain, bool taken, std::string reason) {
-        if (!room()) {
-            ++m_dropped;
-            return;
-        }
-        m_entries.push_back({std::string(level), std::move(domain), taken, std::move(reason)});
-    }
-    void drop() { ++m_dropped; }
-    void finish() {
-        if (m_dropped > 0)
-            m_entries.push_back(
-                {"", "", false,
-                 std::to_string(m_dropped) + " more entries left out (trace limit " + std::to_string(m_limit) + ")"});
-    }
-
-private:
-    std::vector<TraceEntry>& m_entries;
-    std::size_t m_limit;
-    std::size_t m_dropped = 0;
-};
-
 // eval_nodes_block() for one job. Member names follow the Slurm locals they stand for.
 class BlockEval {
 public:
-    BlockEval(const BlockLayout& layout, const JobShape& shape, std::vector<char> eligible,
-              std::vector<std::uint32_t> weight, std::vector<std::int32_t> required, Trace& trace,
-              std::function<const std::string&(std::int32_t)> nameOf)
-        : m_layout(layout), m_shape(shape), m_eligible(std::move(eligible)), m_weight(std::move(weight)),
-          m_required(std::move(required)), m_trace(trace), m_nameOf(std::move(nameOf)),
-          m_bblocks(static_cast<int>(layout.names.size())) {
+    BlockEval(const BlockLayout& layout, const SlurmJob& job, const SlurmNodeMap& nodes, const SlurmNodeTable& table,
+              TraceBudget& trace)
+        : m_layout(layout), m_job(job), m_eligible(nodes.cpus.size(), 0), m_weight(nodes.weight),
+          m_required(job.required), m_trace(trace), m_table(table), m_bblocks(static_cast<int>(layout.names.size())),
+          m_requested(std::max(job.minNodes, job.maxNodes)) {
+        for (std::size_t p = 0; p < m_eligible.size(); ++p) m_eligible[p] = nodes.cpus[p] > 0;
         m_isRequired.assign(m_eligible.size(), 0);
         for (std::int32_t p : m_required) m_isRequired[static_cast<std::size_t>(p)] = 1;
         m_inAnyBlock.assign(m_eligible.size(), 0);
-        for (const auto& nodes : m_layout.nodes)
-            for (std::int32_t p : nodes) m_inAnyBlock[static_cast<std::size_t>(p)] = 1;
+        for (const auto& blockNodes : m_layout.nodes)
+            for (std::int32_t p : blockNodes) m_inAnyBlock[static_cast<std::size_t>(p)] = 1;
     }
 
     // Empty on success; else the errno text. invalid(): submit would reject the job.
@@ -253,7 +161,7 @@ private:
     bool sameLlblock(int a, int b) const { return a >= 0 && (a >> m_llLevel) == (b >> m_llLevel); }
     void chooseBestBblock(int i, bool& bestSameBlock, bool& bestFit, int& best) const;
     bool enoughNodes(int avail, int rem) const {
-        const int needed = m_reqNodes > m_shape.minNodes ? rem + m_shape.minNodes - m_reqNodes : rem;
+        const int needed = m_reqNodes > m_job.minNodes ? rem + m_job.minNodes - m_reqNodes : rem;
         return avail >= needed;
     }
     std::pair<int, int> bblocksOf(int block) const {
@@ -271,15 +179,16 @@ private:
     }
 
     const BlockLayout& m_layout;
-    const JobShape& m_shape;
+    const SlurmJob& m_job;
     std::vector<char> m_eligible;
     std::vector<std::uint32_t> m_weight;
     std::vector<std::int32_t> m_required;
     std::vector<char> m_isRequired;
     std::vector<char> m_inAnyBlock;
-    Trace& m_trace;
-    std::function<const std::string&(std::int32_t)> m_nameOf; // node position -> name, for the trace
-    const int m_bblocks;                                      // block_count
+    TraceBudget& m_trace;
+    const SlurmNodeTable& m_table;
+    const int m_bblocks;   // block_count
+    const int m_requested; // req_nodes = max_nodes: topology/block places the minimum of a range
 
     bool m_invalid = false;
     int m_remNodes = 0;
@@ -350,10 +259,8 @@ std::string BlockEval::segmentPrefix() const {
 
 // "3 nodes (n[05,07-08])"
 std::string BlockEval::nodesText(const std::vector<std::int32_t>& positions) const {
-    std::vector<std::string> names;
-    for (std::int32_t p : positions) names.push_back(m_nameOf(p));
     return std::to_string(positions.size()) + (positions.size() == 1 ? " node (" : " nodes (") +
-           compressHostlist(names) + ")";
+           m_table.hostlist(positions) + ")";
 }
 
 // _choose_best_bblock(): fewest lower-level blocks first, then fewest base blocks.
@@ -406,11 +313,11 @@ void BlockEval::chooseBestBblock(int i, bool& bestSameBlock, bool& bestFit, int&
 
 std::string_view BlockEval::run() {
     const int nodeCount = static_cast<int>(m_eligible.size());
-    m_remNodes = std::min(m_shape.minNodes, m_shape.reqNodes);
-    m_reqNodes = m_shape.reqNodes;
-    m_maxNodes = m_shape.maxNodes;
-    m_minRemNodes = m_shape.minNodes;
-    m_segment = m_shape.segment;
+    m_remNodes = std::min(m_job.minNodes, m_requested);
+    m_reqNodes = m_requested;
+    m_maxNodes = m_requested;
+    m_minRemNodes = m_job.minNodes;
+    m_segment = m_job.segment;
     if (m_segment > m_remNodes) {
         m_trace.add("", "", false,
                     "--segment=" + std::to_string(m_segment) + " is larger than the job (" +
@@ -439,15 +346,15 @@ std::string_view BlockEval::run() {
         m_bblockPerBlock = 1 << m_blockLevel;
         m_blockCnt = ceilDiv(m_bblocks, m_bblockPerBlock);
     }
-    m_spreadCheck = m_shape.spread && m_segmentCnt > 1;
+    m_spreadCheck = m_job.spreadSegments && m_segmentCnt > 1;
     m_bblockPerLl = 1 << m_llLevel;
     m_llSize = m_bblockPerLl * m_layout.baseNodes;
     m_maxLl = ceilDiv(m_remNodes, m_llSize);
     m_llCnt = ceilDiv(m_bblocks, m_bblockPerLl);
     m_llTracking = m_bblockPerBlock != m_bblockPerLl * m_maxLl;
-    if (m_segment > 0 && m_shape.consolidate) {
+    if (m_segment > 0 && m_job.consolidateSegments) {
         const int asLevel =
-            m_shape.spread
+            m_job.spreadSegments
                 ? blockLevelFor(ceilDiv(m_segment, m_layout.baseNodes) * m_layout.baseNodes * m_segmentCnt, nullptr)
                 : blockLevelFor(m_asRemNodes, nullptr);
         m_blockPerAsblock = asLevel < 0 ? m_bblocks : 1 << (asLevel - std::max(m_blockLevel, 0));
@@ -488,7 +395,7 @@ std::string_view BlockEval::run() {
         if (error.empty() && m_remSegmentCnt > 0) {
             if (--m_remSegmentCnt > 0) {
                 for (int p = 0; p < nodeCount; ++p) m_allocMap[p] |= m_nodeMap[p];
-                if (m_shape.spread)
+                if (m_job.spreadSegments)
                     for (int i = 0; i < m_bblocks; ++i)
                         if (m_bblockRequired[static_cast<std::size_t>(i)])
                             for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) m_origNodeMap[p] = 0;
@@ -509,8 +416,8 @@ std::string_view BlockEval::pass() {
     const std::size_t nodeCount = m_eligible.size();
     if (m_remSegmentCnt > 0) {
         m_remNodes = m_segment;
-        m_minRemNodes = m_shape.minNodes / m_segmentCnt;
-        m_maxNodes = m_shape.maxNodes / m_segmentCnt;
+        m_minRemNodes = m_job.minNodes / m_segmentCnt;
+        m_maxNodes = m_requested / m_segmentCnt;
         m_maxLl = ceilDiv(m_remNodes, m_llSize);
     }
     if (std::find(m_nodeMap.begin(), m_nodeMap.end(), 1) == m_nodeMap.end()) {
@@ -843,7 +750,7 @@ std::string_view BlockEval::takeNodes(int chosen) {
             taken.push_back(p);
             if (m_remNodes <= 0) break;
         }
-        if (m_trace.room()) {
+        if (m_trace.room() > 0) {
             std::string why = bestFit ? "fits the remaining " + std::to_string(remBefore) +
                                             " alone, the smallest that does (ties go to the later block)"
                                       : "no base block fits the remaining " + std::to_string(remBefore) +
@@ -852,7 +759,7 @@ std::string_view BlockEval::takeNodes(int chosen) {
             m_trace.add(kBlockLevel, m_layout.names[static_cast<std::size_t>(bestBblock)], true,
                         segmentPrefix() + "took " + nodesText(taken) + ": " + why);
         } else {
-            m_trace.drop();
+            m_trace.dropped();
         }
         if (m_remNodes <= 0) return {};
         if (!bestSameBlock) --m_maxLl;
@@ -872,8 +779,8 @@ void BlockEval::traceCandidates(const std::vector<Candidate>& candidates, int ch
         if (c.block == chosen) winner = &c;
     const std::string winnerName = chosen >= 0 ? blockName(chosen) : std::string();
     for (const Candidate& c : candidates) {
-        if (!m_trace.room()) {
-            m_trace.drop();
+        if (m_trace.room() == 0) {
+            m_trace.dropped();
             continue;
         }
         std::string reason = prefix + std::to_string(c.nodes) + " eligible node" + (c.nodes == 1 ? "" : "s");
@@ -921,159 +828,48 @@ std::string_view SlurmBlockEngine::description() const {
 }
 
 std::string SlurmBlockEngine::unavailableReason(const PlacementCluster& cluster, const GangRequest&) const {
-    const std::vector<NodeId>& order = cluster.nodesInOrder();
-    std::vector<std::int32_t> positionOf(cluster.nodeSlots(), -1);
-    for (std::size_t i = 0; i < order.size(); ++i) positionOf[order[i]] = static_cast<std::int32_t>(i);
-    return layoutFor(cluster, positionOf).error;
+    return layoutFor(cluster, SlurmNodeTable(cluster)).error;
 }
 
-PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const GangRequest& request,
-                                        const EngineOptions& options) const {
-    PlacementResult result;
-    result.engine = std::string(name());
-    const std::vector<NodeId>& order = cluster.nodesInOrder();
-    std::vector<std::int32_t> positionOf(cluster.nodeSlots(), -1);
-    for (std::size_t i = 0; i < order.size(); ++i) positionOf[order[i]] = static_cast<std::int32_t>(i);
+namespace {
 
-    const BlockLayout layout = layoutFor(cluster, positionOf);
-    result.notes = layout.notes;
-    if (options.slurmVersion < SlurmVersion{23, 11, 0})
-        result.notes.push_back("topology/block first shipped in Slurm 23.11; Slurm " + options.slurmVersion.toString() +
-                               " has no block plugin");
-    else if (options.slurmVersion < SlurmVersion{26, 5, 0})
-        result.notes.emplace_back(
-            "before Slurm 26.05 a pending job shows only Reason=Resources, not the topology error");
-    if (!layout.error.empty()) {
-        result.message = layout.error;
-        return result;
-    }
-    const JobShape shape = shapeFor(cluster, request, result.notes);
-    if (shape.minNodes <= 0) {
-        result.invalidRequest = true;
-        result.message = std::string(kNodeCountInvalid);
-        return result;
-    }
+PlacementResult invalid(PlacementResult result, std::string_view message) {
+    result.invalidRequest = true;
+    result.message = std::string(message);
+    return result;
+}
 
-    // Node names given with -w / -x must exist (sbatch rejects the job otherwise).
-    const auto positions = [&](const std::vector<std::string>& names, std::vector<std::int32_t>& out) {
-        for (const std::string& name : names) {
-            const std::optional<NodeId> id = cluster.state().findNode(name);
-            if (!id || *id >= positionOf.size() || positionOf[*id] < 0) return false;
-            out.push_back(positionOf[*id]);
-        }
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
-        return true;
-    };
-    std::vector<std::int32_t> required;
-    std::vector<std::int32_t> excluded;
-    if (!positions(shape.required, required) || !positions(shape.excluded, excluded)) {
-        result.invalidRequest = true;
-        result.message = std::string(kInvalidNodeName);
-        return result;
-    }
+// The job as eval_nodes_block receives it: -N as given (a range places its minimum), no --switches.
+Result<SlurmJob> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
+                          const EngineOptions& options, std::vector<std::string>& notes) {
+    std::string unknownNode;
+    Result<SlurmJobRequest> built = slurmJobFor(cluster, table, request, options, &unknownNode);
+    if (!built) return Error{unknownNode.empty() ? built.error().message : std::string(kInvalidNodeName)};
+    SlurmJob& job = built->job;
+    if (job.minNodes <= 0) return Error{std::string(kNodeCountInvalid)};
+    notes.insert(notes.end(), built->notes.begin(), built->notes.end());
+    if (request.slurm && request.slurm->switches)
+        notes.emplace_back("--switches is read by topology/tree only; topology/block ignores it");
+    if (job.maxNodes > job.minNodes) notes.emplace_back("node range: topology/block places the minimum node count");
+    return std::move(job);
+}
 
-    // cons_tres' part: which nodes could take one task of this job now. The index's GPU counts
-    // bound the free GPUs from above (the what-if only lowers them), so most busy nodes are
-    // turned away without reading their resources.
-    const std::size_t nodeCount = order.size();
-    std::vector<char> eligible(nodeCount, 0);
-    std::vector<std::uint32_t> weight(nodeCount, 1);
-    std::size_t down = 0, fewGpus = 0, fewCpus = 0, fewMemory = 0, busy = 0, excludedCount = 0;
-    constexpr __int128 kNanos = 1000000000;
-    const __int128 cpusNeeded = shape.cpusPerNode * kNanos;
-    const __int128 memoryNeeded = static_cast<__int128>(shape.memoryBytes) * kNanos;
-    const GpuResources& gpuKinds = cluster.index().gpuResources();
-    const bool exactGpuNames = std::none_of(gpuKinds.patterns().begin(), gpuKinds.patterns().end(),
-                                            [](const std::string& p) { return !p.empty() && p.back() == '*'; });
-    const auto freeGpus = [&](NodeId id) {
-        if (!exactGpuNames) return gpusOf(cluster, id, true);
-        std::int64_t gpus = 0;
-        for (const std::string& resource : gpuKinds.patterns()) gpus += cluster.free(id, resource).value();
-        return gpus;
-    };
-    // A node that does not report CPUs or memory at all is not limited by them.
-    const auto isShort = [&](NodeId id, std::string_view resource, __int128 needed) {
-        return cluster.free(id, resource).nanos() < needed && cluster.node(id).allocatable.contains(resource);
-    };
-    for (std::size_t p = 0; p < nodeCount; ++p) {
-        const NodeId id = order[p];
-        weight[p] = cluster.nodeWeight(id);
-        const NodeStats& stats = cluster.index().node(id);
-        if (std::binary_search(excluded.begin(), excluded.end(), static_cast<std::int32_t>(p))) {
-            ++excludedCount;
-        } else if (!cluster.usable(id)) {
-            ++down;
-        } else if (shape.exclusive && !cluster.idle(id)) {
-            ++busy;
-        } else if (shape.gpusPerNode > 0 &&
-                   (stats.gpusTotal - stats.gpusUsed < shape.gpusPerNode || freeGpus(id) < shape.gpusPerNode)) {
-            ++fewGpus;
-        } else if (isShort(id, "cpu", cpusNeeded)) {
-            ++fewCpus;
-        } else if (shape.memoryBytes > 0 && isShort(id, "memory", memoryNeeded)) {
-            ++fewMemory;
-        } else {
-            eligible[p] = 1;
-        }
-    }
-    const auto eligibleCount = static_cast<std::size_t>(std::count(eligible.begin(), eligible.end(), 1));
-    // Submit-time check (sbatch): some node of the cluster must be able to run one task at all.
-    const auto couldEver = [&](NodeId id) {
-        const Node& node = cluster.node(id);
-        return gpusOf(cluster, id, false) >= shape.gpusPerNode &&
-               (!node.allocatable.contains("cpu") ||
-                node.allocatable.get("cpu").milliValue() / 1000 >= shape.cpusPerNode) &&
-               (shape.memoryBytes == 0 || !node.allocatable.contains("memory") ||
-                node.allocatable.get("memory").value() >= shape.memoryBytes);
-    };
-    if (eligibleCount == 0 && std::none_of(order.begin(), order.end(), couldEver)) {
-        result.invalidRequest = true;
-        result.message = std::string(kNodeConfigUnavailable);
-        result.trace.push_back({"", "", false, "no node of the cluster has the GPUs, CPUs and memory one task asks"});
-        return result;
-    }
-    Trace trace(result.trace, options.maxTraceEntries);
-    {
-        std::string summary = std::to_string(eligibleCount) + " of " + std::to_string(nodeCount) + " nodes eligible";
-        std::vector<std::string> parts;
-        if (down) parts.push_back(std::to_string(down) + " not ready, cordoned or drained");
-        if (busy) parts.push_back(std::to_string(busy) + " not idle (--exclusive)");
-        if (fewGpus)
-            parts.push_back(std::to_string(fewGpus) + " with fewer than " + std::to_string(shape.gpusPerNode) +
-                            " free GPUs");
-        if (fewCpus)
-            parts.push_back(std::to_string(fewCpus) + " with fewer than " + std::to_string(shape.cpusPerNode) +
-                            " free CPUs");
-        if (fewMemory) parts.push_back(std::to_string(fewMemory) + " short of memory");
-        if (excludedCount) parts.push_back(std::to_string(excludedCount) + " excluded (-x)");
-        for (std::size_t i = 0; i < parts.size(); ++i) summary += (i == 0 ? ": " : ", ") + parts[i];
-        trace.add("", "", eligibleCount > 0, std::move(summary));
-    }
-
-    BlockEval eval(
-        layout, shape, std::move(eligible), std::move(weight), std::move(required), trace,
-        [&](std::int32_t p) -> const std::string& { return cluster.node(order[static_cast<std::size_t>(p)]).name; });
-    const std::string_view error = eval.run();
-    trace.finish();
-    if (!error.empty()) {
-        result.invalidRequest = eval.invalid();
-        result.message = std::string(error);
-        return result;
-    }
-
-    // The base block each node sits in (the first one listing it), for the assignment.
-    std::vector<std::int32_t> bblockOf(nodeCount, -1);
+// The allocation as the result's nodes, assignment (each node with the base block it was taken
+// from) and chosen blocks.
+void reportAllocation(const BlockLayout& layout, const BlockEval& eval, const SlurmNodeTable& table,
+                      PlacementResult& result) {
+    // The base block each node sits in (the first one listing it).
+    std::vector<std::int32_t> bblockOf(table.size(), -1);
     for (std::size_t b = layout.nodes.size(); b-- > 0;)
         for (std::int32_t p : layout.nodes[b]) bblockOf[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(b);
     const std::vector<std::int32_t> allocated = eval.allocation();
-    std::vector<std::string> names;
+    std::vector<char> used(layout.names.size(), 0);
     result.assignment.levels = {std::string(kBlockLevel), std::string(kHostnameLevel)};
     for (std::int32_t p : allocated) {
-        const std::string& nodeName = cluster.node(order[static_cast<std::size_t>(p)]).name;
-        names.push_back(nodeName);
+        const std::string& nodeName = table.name(p);
         result.nodes.push_back({nodeName, 1});
         const std::int32_t b = bblockOf[static_cast<std::size_t>(p)];
+        if (b >= 0) used[static_cast<std::size_t>(b)] = 1;
         result.assignment.domains.push_back(
             {{b >= 0 ? layout.names[static_cast<std::size_t>(b)] : std::string(), nodeName}, 1});
     }
@@ -1087,16 +883,60 @@ PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const G
         result.chosen.push_back({std::string(kAggregatedLevel), aggregatedName(layout.names, first, last)});
     }
     std::vector<std::string> usedNames;
-    std::vector<char> used(layout.names.size(), 0);
-    for (std::int32_t p : allocated)
-        if (bblockOf[static_cast<std::size_t>(p)] >= 0)
-            used[static_cast<std::size_t>(bblockOf[static_cast<std::size_t>(p)])] = 1;
     for (std::size_t b = 0; b < used.size(); ++b)
         if (used[b]) usedNames.push_back(layout.names[b]);
     result.chosen.push_back({std::string(kBlockLevel), aggregatedName(usedNames, 0, usedNames.size())});
     result.feasible = true;
-    result.message = "would start now on " + std::to_string(names.size()) +
-                     (names.size() == 1 ? " node: " : " nodes: ") + compressHostlist(names);
+    result.message = "would start now on " + plural(static_cast<std::int64_t>(allocated.size()), "node", "nodes") +
+                     ": " + table.hostlist(allocated);
+}
+
+} // namespace
+
+PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const GangRequest& request,
+                                        const EngineOptions& options) const {
+    PlacementResult result;
+    result.engine = std::string(name());
+    const SlurmNodeTable table(cluster);
+    const BlockLayout layout = layoutFor(cluster, table);
+    result.notes = layout.notes;
+    if (options.slurmVersion < SlurmVersion{23, 11, 0})
+        result.notes.push_back("topology/block first shipped in Slurm 23.11; Slurm " + options.slurmVersion.toString() +
+                               " has no block plugin");
+    else if (options.slurmVersion < SlurmVersion{26, 5, 0})
+        result.notes.emplace_back(
+            "before Slurm 26.05 a pending job shows only Reason=Resources, not the topology error");
+    if (!layout.error.empty()) {
+        result.message = layout.error;
+        return result;
+    }
+    Result<SlurmJob> job = blockJob(cluster, table, request, options, result.notes);
+    if (!job) return invalid(std::move(result), job.error().message);
+
+    // cons_tres' part: which nodes could take one task of this job now; and at submit, whether any
+    // node of the cluster could run one at all.
+    const SlurmNodeMap nodes = slurmNodeMap(cluster, table, *job, SlurmPool::Now);
+    if (nodes.eligible == 0 && slurmNodeMap(cluster, table, *job, SlurmPool::All).eligible == 0) {
+        result.trace.push_back({"", "", false, "no node of the cluster has the GPUs, CPUs and memory one task asks"});
+        return invalid(std::move(result), kNodeConfigUnavailable);
+    }
+    TraceBudget trace(&result.trace, options.maxTraceEntries);
+    const std::string why = nodes.why.describe(*job);
+    trace.add("", "", nodes.eligible > 0,
+              std::to_string(nodes.eligible) + " of " + std::to_string(table.size()) + " nodes eligible" +
+                  (why.empty() ? "" : ": " + why));
+
+    BlockEval eval(layout, *job, nodes, table, trace);
+    const std::string_view error = eval.run();
+    trace.finish([](std::size_t dropped, std::size_t limit) {
+        return std::to_string(dropped) + " more entries left out (trace limit " + std::to_string(limit) + ")";
+    });
+    if (!error.empty()) {
+        result.invalidRequest = eval.invalid();
+        result.message = std::string(error);
+        return result;
+    }
+    reportAllocation(layout, eval, table, result);
     return result;
 }
 

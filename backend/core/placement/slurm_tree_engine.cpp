@@ -1,6 +1,9 @@
 #include "core/placement/slurm_tree_engine.h"
 
+#include "core/hostlist.h"
+#include "core/placement/slurm_job.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/slurm/slurm_topology_from_index.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -82,13 +85,12 @@ struct SwitchTree {
     std::vector<std::int32_t> firstLeafOf;        // node position -> first leaf listing it, or kNone
 };
 
-Result<SwitchTree> buildSwitchTree(const SlurmTopology& topology, const PlacementCluster& cluster,
-                                   const std::vector<std::int32_t>& positionOf) {
+Result<SwitchTree> buildSwitchTree(const SlurmTopology& topology, const SlurmNodeTable& table) {
     SwitchTree tree;
     const std::size_t count = topology.switches.size();
     tree.switches.resize(count);
     tree.links.resize(count);
-    tree.firstLeafOf.assign(cluster.nodesInOrder().size(), kNone);
+    tree.firstLeafOf.assign(table.size(), kNone);
     std::unordered_map<std::string_view, std::int32_t> indexOf;
     indexOf.reserve(count * 2);
     for (std::size_t i = 0; i < count; ++i) {
@@ -100,15 +102,13 @@ Result<SwitchTree> buildSwitchTree(const SlurmTopology& topology, const Placemen
 
     // Node names usually come in node-table order (gpu-[001-008]), so the position after the last
     // match is tried before the name lookup.
-    const std::vector<NodeId>& order = cluster.nodesInOrder();
-    std::size_t next = 0;
+    std::int32_t next = 0;
     const auto positionOfName = [&](const std::string& nodeName) -> std::int32_t {
-        if (next < order.size() && cluster.node(order[next]).name == nodeName) return static_cast<std::int32_t>(next++);
-        const std::optional<NodeId> id = cluster.state().findNode(nodeName);
+        if (static_cast<std::size_t>(next) < table.size() && table.name(next) == nodeName) return next++;
         // Names the snapshot does not know are nodes we cannot place on.
-        if (!id || *id >= positionOf.size() || positionOf[*id] == kNone) return kNone;
-        next = static_cast<std::size_t>(positionOf[*id]) + 1;
-        return positionOf[*id];
+        const std::int32_t position = table.position(nodeName);
+        if (position != kNone) next = position + 1;
+        return position;
     };
 
     // A line with Nodes is a leaf (its Switches are ignored); one with neither is an empty leaf.
@@ -167,171 +167,9 @@ Result<SwitchTree> buildSwitchTree(const SlurmTopology& topology, const Placemen
 }
 
 // ---------------------------------------------------------------------------------------------
-// The job and which nodes can take it.
-
-struct TreeJob {
-    std::int32_t minNodes = 1;
-    std::int32_t maxNodes = 1; // also Slurm's req_nodes: a range asks for the maximum first
-    std::int32_t cpusPerNode = 1;
-    std::int64_t gpusPerNode = 0;
-    std::int64_t memoryMiB = 0;
-    bool exclusive = false;
-    std::optional<std::int32_t> switches;
-    std::int64_t waitSeconds = 0;       // effective wait4switch
-    std::vector<std::int32_t> required; // node positions, ascending
-    std::vector<char> excluded;         // by node position
-};
-
-// Where Slurm looks for room: now; on up nodes with everything free (what `sbatch --test-only`
-// can reach once running jobs end); on every node of the partition, down ones included (whether
-// the job can ever run, checked at submit).
-enum class Pool { Now, Up, All };
-
-struct Ineligible {
-    std::int64_t notReady = 0, cordoned = 0, drained = 0, excluded = 0, busy = 0, gpus = 0, cpus = 0, memory = 0;
-};
-
-struct Eligibility {
-    std::vector<std::int32_t> cpus;    // avail_cpus by node position; 0 = not in node_map
-    std::vector<std::uint32_t> weight; // by node position
-    std::int64_t eligible = 0;
-    bool mixedWeights = false;
-    Ineligible why;
-};
-
-// Whole units, clamped to [0, 2^31): CPUs and GPUs as Slurm counts them. 64-bit division when the
-// amount allows it, since 128-bit division dominates the per-node cost on a large cluster.
-std::int64_t floorUnits(const Quantity& quantity) {
-    const __int128 nanos = quantity.nanos();
-    if (nanos <= 0) return 0;
-    const __int128 units = nanos <= std::numeric_limits<std::int64_t>::max()
-                               ? static_cast<std::int64_t>(nanos) / 1000000000
-                               : nanos / 1000000000;
-    return units > std::numeric_limits<std::int32_t>::max() ? std::numeric_limits<std::int32_t>::max()
-                                                            : static_cast<std::int64_t>(units);
-}
-
-Eligibility computeEligibility(const PlacementCluster& cluster, const TreeJob& job, Pool pool,
-                               const std::vector<std::int32_t>& positionOf) {
-    const std::vector<NodeId>& order = cluster.nodesInOrder();
-    const TopologyIndex& index = cluster.index();
-    const GpuResources& gpuResources = index.gpuResources();
-    // Plain resource names are looked up directly; only prefix patterns ("nvidia.com/mig-*") need a
-    // walk over every resource of the node.
-    const std::vector<std::string>& gpuNames = gpuResources.patterns();
-    const bool gpuPrefixes = std::any_of(gpuNames.begin(), gpuNames.end(),
-                                         [](const std::string& p) { return !p.empty() && p.back() == '*'; });
-    const Quantity memoryNeeded = Quantity::fromUnits(job.memoryMiB * 1024 * 1024);
-    Eligibility result;
-    result.cpus.assign(order.size(), 0);
-    result.weight.assign(order.size(), 1);
-    std::optional<std::uint32_t> firstWeight;
-    // In id order, not node-table order: node records and their resource lists then come in the
-    // order they were stored, which keeps the per-node reads cache-friendly on a large cluster.
-    for (NodeId id = 0; id < positionOf.size(); ++id) {
-        if (positionOf[id] == kNone) continue;
-        const auto position = static_cast<std::size_t>(positionOf[id]);
-        const Node& node = cluster.node(id);
-        result.weight[position] = cluster.nodeWeight(id);
-        if (job.excluded[position]) {
-            ++result.why.excluded;
-            continue;
-        }
-        if (pool != Pool::All && !cluster.usable(id)) {
-            if (!node.ready)
-                ++result.why.notReady;
-            else if (node.unschedulable)
-                ++result.why.cordoned;
-            else
-                ++result.why.drained;
-            continue;
-        }
-        const bool wholeNode = pool != Pool::Now || job.exclusive;
-        if (pool == Pool::Now && job.exclusive && !cluster.idle(id)) {
-            ++result.why.busy;
-            continue;
-        }
-        if (job.gpusPerNode > 0) {
-            // The index's per-node GPU counts (dense, no lookups) bound what is free from above:
-            // what-if assumptions only take more. Most busy nodes are ruled out here.
-            if (id < index.nodeSlots()) {
-                const NodeStats& stats = index.node(id);
-                if ((wholeNode ? stats.gpusTotal : stats.gpusTotal - stats.gpusUsed) < job.gpusPerNode) {
-                    ++result.why.gpus;
-                    continue;
-                }
-            }
-            std::int64_t gpus = 0;
-            if (gpuPrefixes) {
-                for (const auto& [resource, amount] : node.allocatable)
-                    if (gpuResources.matches(resource))
-                        gpus += floorUnits(wholeNode ? amount : cluster.free(id, resource));
-            } else {
-                for (const std::string& resource : gpuNames)
-                    gpus += floorUnits(wholeNode ? node.allocatable.get(resource) : cluster.free(id, resource));
-            }
-            if (gpus < job.gpusPerNode) {
-                ++result.why.gpus;
-                continue;
-            }
-        }
-        const std::int64_t cpus = floorUnits(wholeNode ? node.allocatable.get("cpu") : cluster.free(id, "cpu"));
-        if (cpus < job.cpusPerNode) {
-            ++result.why.cpus;
-            continue;
-        }
-        if (job.memoryMiB > 0 &&
-            (wholeNode ? node.allocatable.get("memory") : cluster.free(id, "memory")) < memoryNeeded) {
-            ++result.why.memory;
-            continue;
-        }
-        result.cpus[position] = static_cast<std::int32_t>(cpus);
-        ++result.eligible;
-        if (!firstWeight)
-            firstWeight = result.weight[position];
-        else if (*firstWeight != result.weight[position])
-            result.mixedWeights = true;
-    }
-    return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Trace with a budget: entries beyond it are counted and summarised in one line.
-
-class TraceSink {
-public:
-    TraceSink(std::vector<TraceEntry>* out, std::size_t limit) : m_out(out), m_limit(limit) {}
-    bool enabled() const { return m_out != nullptr; }
-    std::size_t room() const { return m_out && m_out->size() < m_limit ? m_limit - m_out->size() : 0; }
-    void add(std::string level, std::string domain, bool taken, std::string reason) {
-        add(TraceEntry{std::move(level), std::move(domain), taken, std::move(reason)});
-    }
-    void add(TraceEntry entry) {
-        if (!m_out) return;
-        if (m_out->size() >= m_limit) {
-            ++m_dropped;
-            return;
-        }
-        m_out->push_back(std::move(entry));
-    }
-    void dropped(std::size_t count) { m_dropped += m_out ? count : 0; }
-    void finish() {
-        if (m_out && m_dropped > 0)
-            m_out->push_back(TraceEntry{"", "", false, std::to_string(m_dropped) + " more trace entries not shown"});
-    }
-
-private:
-    std::vector<TraceEntry>* m_out;
-    std::size_t m_limit;
-    std::size_t m_dropped = 0;
-};
 
 std::string switchLevelName(int level) {
     return "switch level " + std::to_string(level);
-}
-
-std::string plural(std::int64_t count, const char* one, const char* many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,23 +187,23 @@ enum class Failure {
 };
 
 // The errno text a 26.05+ pending job shows as its reason; "" where Slurm returns a plain error.
-const char* errnoText(Failure failure) {
+std::string_view errnoText(Failure failure) {
     switch (failure) {
     case Failure::RequiredUnavailable:
-        return "Required nodes lack available resources";
+        return slurm_errno::kTopoReqNodesNotAvail;
     case Failure::NoTopSwitch:
     case Failure::WeightShort:
     case Failure::Stalled:
-        return "Insufficient resources in topology unit";
+        return slurm_errno::kTopoInsufficient;
     case Failure::RequiredSpansTop:
-        return "Requested topology configuration is not available";
+        return slurm_errno::kTopoConfigUnavailable;
     case Failure::MaxNodes:
-        return "Exceeded maximum node limit during topology allocation";
+        return slurm_errno::kTopoMaxNodeLimit;
     case Failure::None:
     case Failure::FewEligible:
         break;
     }
-    return "";
+    return {};
 }
 
 struct Pass {
@@ -400,20 +238,19 @@ struct CandidateRecord {
 
 class TreePass {
 public:
-    TreePass(const SwitchTree& tree, const Eligibility& nodes, const TreeJob& job, const TreeRules& rules,
-             const PlacementCluster& cluster, TraceSink& trace)
-        : m_tree(tree), m_nodes(nodes), m_job(job), m_rules(rules), m_cluster(cluster), m_trace(trace) {}
+    TreePass(const SwitchTree& tree, const SlurmNodeMap& nodes, const SlurmJob& job, const TreeRules& rules,
+             const SlurmNodeTable& table, TraceBudget& trace)
+        : m_tree(tree), m_nodes(nodes), m_job(job), m_rules(rules), m_table(table), m_trace(trace) {}
 
     Pass run(std::int32_t reqNodes);
     // Slurm 26.05+ for -N 1: no tree, the lowest-weight usable node in node-table order.
     Pass firstUsableNode();
 
 private:
+    // A step of a pass hands over to the next, or ends it: the job is satisfied, or the pass failed.
+    enum class Step { Next, Satisfied, Failed };
+
     const TreeSwitch& sw(std::int32_t index) const { return m_tree.switches[index]; }
-    const std::string& nodeName(std::int32_t position) const {
-        return m_cluster.node(m_cluster.nodesInOrder()[position]).name;
-    }
-    std::string hostlist(const std::vector<std::int32_t>& positions) const;
     bool enoughNodes(std::int64_t available) const {
         const std::int64_t needed = m_reqNodes > m_job.minNodes ? m_remNodes + m_job.minNodes - m_reqNodes : m_remNodes;
         return available >= needed;
@@ -431,6 +268,13 @@ private:
         consume(position);
         return m_remNodes <= 0 && m_remCpus <= 0;
     }
+    Step begin(Pass& pass, std::int32_t reqNodes);
+    void groupByWeight();
+    void countSwitches();
+    Step chooseTopSwitch(Pass& pass);
+    Step takeWeightGroups(Pass& pass);
+    void traceWeightGroups(const TreeSwitch& top, std::size_t groupsUsed) const;
+    Step fillHeldLeaves();
     void subtract(std::int32_t s, std::int64_t taken);
     void addDistances(std::int32_t from);
     Comparison compare(std::int32_t candidate, std::int32_t incumbent) const;
@@ -439,20 +283,25 @@ private:
     void chooseTop(Pass& pass);
     void traceTop(std::int32_t top, const std::vector<char>& qualifies) const;
     bool leafLoop();
-    Pass fail(Pass pass, Failure failure, std::string why) const;
+    Step fail(Pass& pass, Failure failure, std::string why) const;
     Pass succeed(Pass pass) const;
 
     const SwitchTree& m_tree;
-    const Eligibility& m_nodes;
-    const TreeJob& m_job;
+    const SlurmNodeMap& m_nodes;
+    const SlurmJob& m_job;
     const TreeRules& m_rules;
-    const PlacementCluster& m_cluster;
-    TraceSink& m_trace;
+    const SlurmNodeTable& m_table;
+    TraceBudget& m_trace;
 
     std::int32_t m_reqNodes = 0;
     std::int64_t m_remNodes = 0, m_minRemNodes = 0, m_maxNodes = 0, m_remCpus = 0;
-    std::vector<char> m_selected;            // node_map
-    std::vector<char> m_candidate;           // under the top switch and among the nodes the weights allow
+    std::vector<char> m_selected;  // node_map
+    std::vector<char> m_underTop;  // by node position
+    std::vector<char> m_candidate; // under the top switch and among the nodes the weights allow
+    std::vector<std::uint32_t> m_weights;            // the weight groups' weights, ascending
+    std::vector<std::vector<std::int32_t>> m_groups; // node positions per weight group
+    std::vector<std::int32_t> m_groupOf;             // weight group by node position
+    std::vector<std::int32_t> m_forced;              // lower-weight nodes forced in, ascending
     std::vector<std::int64_t> m_count;       // switch_node_cnt
     std::vector<std::int64_t> m_cpus;        // switch_cpu_cnt (filled once, as Slurm does)
     std::vector<std::int32_t> m_lowestGroup; // lightest weight group on each switch
@@ -460,13 +309,6 @@ private:
     std::vector<std::uint32_t> m_distance;
     std::vector<std::int32_t> m_filled; // leaves in fill order
 };
-
-std::string TreePass::hostlist(const std::vector<std::int32_t>& positions) const {
-    std::vector<std::string> names;
-    names.reserve(positions.size());
-    for (const std::int32_t position : positions) names.push_back(nodeName(position));
-    return compressHostlist(names);
-}
 
 void TreePass::subtract(std::int32_t s, std::int64_t taken) {
     for (std::int32_t x = s; x != kNone; x = sw(x).parent) m_count[x] = m_count[x] <= taken ? 0 : m_count[x] - taken;
@@ -579,13 +421,13 @@ std::string TreePass::candidateText(const CandidateRecord& r) const {
     return "ties with " + incumbent + " (" + counts + ", distance " + d + "): the earlier switch is kept";
 }
 
-Pass TreePass::fail(Pass pass, Failure failure, std::string why) const {
+TreePass::Step TreePass::fail(Pass& pass, Failure failure, std::string why) const {
     pass.failure = failure;
     pass.why = std::move(why);
     pass.selected.clear();
     pass.leaves.clear();
     m_trace.add("", "", false, pass.why);
-    return pass;
+    return Step::Failed;
 }
 
 // Lists the allocation and the leaves holding it (--switches counts every leaf switch that holds
@@ -674,45 +516,76 @@ void TreePass::chooseTop(Pass& pass) {
     traceTop(top, qualifies);
 }
 
+// _eval_nodes_topo for a request of reqNodes nodes, step by step.
 Pass TreePass::run(std::int32_t reqNodes) {
     Pass pass;
-    const std::size_t nodeCount = m_nodes.cpus.size(), switchCount = m_tree.switches.size();
+    Step step = begin(pass, reqNodes);
+    if (step == Step::Next) {
+        groupByWeight();
+        countSwitches();
+        step = chooseTopSwitch(pass);
+    }
+    if (step == Step::Next) step = takeWeightGroups(pass);
+    if (step == Step::Next) step = fillHeldLeaves();
+    if (step == Step::Next) {
+        m_distance.assign(m_tree.switches.size(), 0);
+        for (std::size_t s = 0; s < m_tree.switches.size(); ++s)
+            if (m_requiredSwitch[s]) addDistances(static_cast<std::int32_t>(s));
+        if (leafLoop() || (m_minRemNodes <= 0 && m_remCpus <= 0))
+            step = Step::Satisfied;
+        else
+            step = fail(pass, Failure::Stalled,
+                        "the leaves under " + sw(pass.top).name + " ran out with " +
+                            plural(m_minRemNodes, "node", "nodes") + " still needed");
+    }
+    return step == Step::Satisfied ? succeed(pass) : pass;
+}
+
+// The counters for this request; the required nodes are taken first.
+TreePass::Step TreePass::begin(Pass& pass, std::int32_t reqNodes) {
     m_reqNodes = reqNodes;
     m_remNodes = std::max(m_job.minNodes, reqNodes);
     m_minRemNodes = m_job.minNodes;
     m_maxNodes = m_job.maxNodes;
     m_remCpus = static_cast<std::int64_t>(m_job.minNodes) * m_job.cpusPerNode;
-    m_selected.assign(nodeCount, 0);
+    m_selected.assign(m_nodes.cpus.size(), 0);
     m_filled.clear();
-
+    m_forced.clear();
     if (m_nodes.eligible < m_job.minNodes)
         return fail(pass, Failure::FewEligible,
                     "only " + plural(m_nodes.eligible, "node can", "nodes can") + " take the job, -N " +
                         std::to_string(m_job.minNodes) + " needs " + std::to_string(m_job.minNodes));
     for (const std::int32_t position : m_job.required) {
-        if (m_nodes.cpus[position] == 0)
+        if (!m_nodes.contains(position))
             return fail(pass, Failure::RequiredUnavailable,
-                        "required node " + nodeName(position) + " lacks available resources");
+                        "required node " + m_table.name(position) + " lacks available resources");
         take(position);
     }
+    return Step::Next;
+}
 
-    // Weight groups: distinct weights of the nodes in node_map, lightest first.
-    std::vector<std::uint32_t> weights;
+// Weight groups: the distinct weights of the nodes in node_map, lightest first.
+void TreePass::groupByWeight() {
+    const std::size_t nodeCount = m_nodes.cpus.size();
+    m_weights.clear();
     for (std::size_t p = 0; p < nodeCount; ++p)
-        if (m_nodes.cpus[p] > 0) weights.push_back(m_nodes.weight[p]);
-    std::sort(weights.begin(), weights.end());
-    weights.erase(std::unique(weights.begin(), weights.end()), weights.end());
-    std::vector<std::vector<std::int32_t>> groups(weights.size());
-    std::vector<std::int32_t> groupOf(nodeCount, kNone);
+        if (m_nodes.cpus[p] > 0) m_weights.push_back(m_nodes.weight[p]);
+    std::sort(m_weights.begin(), m_weights.end());
+    m_weights.erase(std::unique(m_weights.begin(), m_weights.end()), m_weights.end());
+    m_groups.assign(m_weights.size(), {});
+    m_groupOf.assign(nodeCount, kNone);
     for (std::size_t p = 0; p < nodeCount; ++p) {
         if (m_nodes.cpus[p] == 0) continue;
-        const auto g = static_cast<std::int32_t>(std::lower_bound(weights.begin(), weights.end(), m_nodes.weight[p]) -
-                                                 weights.begin());
-        groupOf[p] = g;
-        groups[g].push_back(static_cast<std::int32_t>(p));
+        const auto g = static_cast<std::int32_t>(
+            std::lower_bound(m_weights.begin(), m_weights.end(), m_nodes.weight[p]) - m_weights.begin());
+        m_groupOf[p] = g;
+        m_groups[static_cast<std::size_t>(g)].push_back(static_cast<std::int32_t>(p));
     }
+}
 
-    // Switch counts over node_map.
+// Switch counts over node_map.
+void TreePass::countSwitches() {
+    const std::size_t switchCount = m_tree.switches.size();
     m_count.assign(switchCount, 0);
     m_cpus.assign(switchCount, 0);
     m_lowestGroup.assign(switchCount, std::numeric_limits<std::int32_t>::max());
@@ -722,17 +595,20 @@ Pass TreePass::run(std::int32_t reqNodes) {
             if (m_nodes.cpus[p] == 0) continue;
             ++m_count[s];
             m_cpus[s] += m_nodes.cpus[p];
-            m_lowestGroup[s] = std::min(m_lowestGroup[s], groupOf[p]);
+            m_lowestGroup[s] = std::min(m_lowestGroup[s], m_groupOf[p]);
             if (m_selected[p]) m_requiredSwitch[s] = 1;
         }
+}
 
+// The top switch, and whether the required nodes sit under it (and already satisfy the job).
+TreePass::Step TreePass::chooseTopSwitch(Pass& pass) {
     chooseTop(pass);
     if (pass.top == kNone && !m_job.required.empty())
         return fail(pass, Failure::RequiredSpansTop,
-                    "the required nodes " + hostlist(m_job.required) + " are under no switch");
+                    "the required nodes " + m_table.hostlist(m_job.required) + " are under no switch");
     if (pass.top == kNone) {
         std::int32_t largest = kNone;
-        for (std::size_t s = 0; s < switchCount; ++s)
+        for (std::size_t s = 0; s < m_tree.switches.size(); ++s)
             if (largest == kNone || m_count[s] > m_count[largest]) largest = static_cast<std::int32_t>(s);
         return fail(pass, Failure::NoTopSwitch,
                     "no switch has the " + std::to_string(m_remNodes) + " nodes needed" +
@@ -741,124 +617,119 @@ Pass TreePass::run(std::int32_t reqNodes) {
                              : " (largest: " + sw(largest).name + " with " + std::to_string(m_count[largest]) + ")"));
     }
     const TreeSwitch& top = sw(pass.top);
-    std::vector<char> underTop(nodeCount, 0);
-    for (const std::int32_t p : top.nodes) underTop[p] = 1;
+    m_underTop.assign(m_nodes.cpus.size(), 0);
+    for (const std::int32_t p : top.nodes) m_underTop[p] = 1;
     for (const std::int32_t position : m_job.required)
-        if (!underTop[position])
+        if (!m_underTop[position])
             return fail(pass, Failure::RequiredSpansTop,
-                        "required nodes " + hostlist(m_job.required) + " are not all under " + top.name);
-    if (!m_job.required.empty()) {
-        if (m_remNodes <= 0 && m_remCpus <= 0) return succeed(pass);
-        if (m_maxNodes <= 0)
-            return fail(pass, Failure::MaxNodes, "the required nodes already reach the maximum node count");
-    }
+                        "required nodes " + m_table.hostlist(m_job.required) + " are not all under " + top.name);
+    if (m_job.required.empty()) return Step::Next;
+    if (m_remNodes <= 0 && m_remCpus <= 0) return Step::Satisfied;
+    if (m_maxNodes <= 0) return fail(pass, Failure::MaxNodes, "the required nodes already reach the maximum node count");
+    return Step::Next;
+}
 
-    // Add whole weight groups under the top switch until they suffice. Groups before the last one
-    // are forced into the allocation; only the last group is chosen by topology.
+// Whole weight groups under the top switch, added until they suffice. Groups before the last one
+// are forced into the allocation; only the last group is chosen by topology. From here on switches
+// count only the candidates: under the top switch and in those groups or node_map.
+TreePass::Step TreePass::takeWeightGroups(Pass& pass) {
+    const std::size_t nodeCount = m_nodes.cpus.size();
     std::vector<char> inBest(nodeCount, 0);
     std::vector<std::int32_t> best;
     std::int64_t bestCpus = 0;
     std::size_t forcedEnd = 0, groupsUsed = 0;
     bool sufficient = false, requested = false;
-    for (std::size_t g = 0; g < groups.size() && !(m_rules.weightsToMax ? requested : sufficient); ++g) {
+    for (std::size_t g = 0; g < m_groups.size() && !(m_rules.weightsToMax ? requested : sufficient); ++g) {
         if (!best.empty()) forcedEnd = best.size();
-        for (const std::int32_t p : groups[g]) {
-            if (m_selected[p] || !underTop[p]) continue;
+        for (const std::int32_t p : m_groups[g]) {
+            if (m_selected[p] || !m_underTop[p]) continue;
             inBest[p] = 1;
             best.push_back(p);
             bestCpus += m_nodes.cpus[p];
         }
         const bool enough = bestCpus >= m_remCpus && enoughNodes(static_cast<std::int64_t>(best.size()));
-        if (m_rules.weightsToMax) {
-            sufficient = sufficient || enough;
-            requested = static_cast<std::int64_t>(best.size()) >= m_remNodes && bestCpus >= m_remCpus;
-        } else {
-            sufficient = enough;
-        }
+        sufficient = m_rules.weightsToMax ? sufficient || enough : enough;
+        requested = static_cast<std::int64_t>(best.size()) >= m_remNodes && bestCpus >= m_remCpus;
         groupsUsed = g + 1;
     }
-    if (groups.size() > 1)
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-            std::int64_t under = 0;
-            for (const std::int32_t p : groups[g]) under += underTop[p] && !m_selected[p];
-            const std::string label = "Weight=" + std::to_string(weights[g]);
-            if (g >= groupsUsed)
-                m_trace.add("", label, false, plural(under, "node", "nodes") + " under " + top.name + ", not needed");
-            else if (g + 1 < groupsUsed)
-                m_trace.add("", label, true,
-                            plural(under, "node", "nodes") + " under " + top.name +
-                                ": all taken, lower weights are always used first");
-            else
-                m_trace.add("", label, true,
-                            plural(under, "node", "nodes") + " under " + top.name + ": chosen by topology");
-        }
+    traceWeightGroups(sw(pass.top), groupsUsed);
     if (!sufficient)
         return fail(pass, Failure::WeightShort,
-                    "the " + std::to_string(best.size()) + " usable nodes under " + top.name + " are not enough");
+                    "the " + std::to_string(best.size()) + " usable nodes under " + sw(pass.top).name +
+                        " are not enough");
 
-    std::vector<std::int32_t> forced(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(forcedEnd));
-    std::sort(forced.begin(), forced.end());
-    if (!forced.empty()) {
-        for (const std::int32_t p : forced) {
+    m_forced.assign(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(forcedEnd));
+    std::sort(m_forced.begin(), m_forced.end());
+    if (!m_forced.empty()) {
+        for (const std::int32_t p : m_forced) {
             if (m_maxNodes <= 0) break;
             consume(p);
         }
         // Every forced node joins node_map, even past the maximum node count.
-        for (const std::int32_t p : forced) m_selected[p] = 1;
-        for (std::size_t s = 0; s < switchCount; ++s)
+        for (const std::int32_t p : m_forced) m_selected[p] = 1;
+        for (std::size_t s = 0; s < m_tree.switches.size(); ++s)
             if (!m_requiredSwitch[s])
                 for (const std::int32_t p : m_tree.switches[s].nodes)
-                    if (underTop[p] && inBest[p] && m_selected[p]) {
+                    if (m_underTop[p] && inBest[p] && m_selected[p]) {
                         m_requiredSwitch[s] = 1;
                         break;
                     }
-        if (m_remNodes <= 0 && m_remCpus <= 0) return succeed(pass);
+        if (m_remNodes <= 0 && m_remCpus <= 0) return Step::Satisfied;
         if (m_maxNodes <= 0)
             return fail(pass, Failure::MaxNodes, "the lower-weight nodes alone exceed the maximum node count");
     }
 
-    // From here on switches count only the candidates: under the top switch and in best or node_map.
     m_candidate.assign(nodeCount, 0);
-    for (std::size_t p = 0; p < nodeCount; ++p) m_candidate[p] = underTop[p] && (inBest[p] || m_selected[p]);
-    for (std::size_t s = 0; s < switchCount; ++s) {
+    for (std::size_t p = 0; p < nodeCount; ++p) m_candidate[p] = m_underTop[p] && (inBest[p] || m_selected[p]);
+    for (std::size_t s = 0; s < m_tree.switches.size(); ++s) {
         std::int64_t n = 0;
         for (const std::int32_t p : m_tree.switches[s].nodes) n += m_candidate[p];
         m_count[s] = n;
     }
+    return Step::Next;
+}
 
-    // Leaves that hold required or forced nodes are filled first, in node-table order.
-    if (!m_job.required.empty() || !forced.empty()) {
-        std::int64_t taken = 0; // Slurm keeps counting across leaves, and subtracts the running total
-        for (const std::int32_t leaf : m_tree.leaves) {
-            if (!m_requiredSwitch[leaf]) continue;
-            std::vector<std::int32_t> took;
-            bool done = false;
-            for (const std::int32_t p : sw(leaf).nodes) {
-                if (!m_candidate[p] || m_selected[p]) continue;
-                ++taken;
-                took.push_back(p);
-                if ((done = take(p))) break;
-            }
-            m_filled.push_back(leaf);
-            if (m_trace.room() > 0)
-                m_trace.add(switchLevelName(0), sw(leaf).name, true,
-                            std::string(m_job.required.empty() ? "holds lower-weight nodes" : "holds required nodes") +
-                                ", filled first" + (took.empty() ? "" : ": takes " + hostlist(took)));
-            else
-                m_trace.dropped(1);
-            if (done) return succeed(pass);
-            if (m_rules.subtractAncestors) subtract(leaf, taken);
-        }
+void TreePass::traceWeightGroups(const TreeSwitch& top, std::size_t groupsUsed) const {
+    if (m_groups.size() <= 1) return;
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        std::int64_t under = 0;
+        for (const std::int32_t p : m_groups[g]) under += m_underTop[p] && !m_selected[p];
+        const std::string label = "Weight=" + std::to_string(m_weights[g]);
+        const std::string nodes = plural(under, "node", "nodes") + " under " + top.name;
+        if (g >= groupsUsed)
+            m_trace.add("", label, false, nodes + ", not needed");
+        else if (g + 1 < groupsUsed)
+            m_trace.add("", label, true, nodes + ": all taken, lower weights are always used first");
+        else
+            m_trace.add("", label, true, nodes + ": chosen by topology");
     }
+}
 
-    m_distance.assign(switchCount, 0);
-    for (std::size_t s = 0; s < switchCount; ++s)
-        if (m_requiredSwitch[s]) addDistances(static_cast<std::int32_t>(s));
-
-    if (leafLoop() || (m_minRemNodes <= 0 && m_remCpus <= 0)) return succeed(pass);
-    return fail(pass, Failure::Stalled,
-                "the leaves under " + top.name + " ran out with " + plural(m_minRemNodes, "node", "nodes") +
-                    " still needed");
+// Leaves that hold required or forced nodes are filled first, in node-table order.
+TreePass::Step TreePass::fillHeldLeaves() {
+    if (m_job.required.empty() && m_forced.empty()) return Step::Next;
+    std::int64_t taken = 0; // Slurm keeps counting across leaves, and subtracts the running total
+    for (const std::int32_t leaf : m_tree.leaves) {
+        if (!m_requiredSwitch[leaf]) continue;
+        std::vector<std::int32_t> took;
+        bool done = false;
+        for (const std::int32_t p : sw(leaf).nodes) {
+            if (!m_candidate[p] || m_selected[p]) continue;
+            ++taken;
+            took.push_back(p);
+            if ((done = take(p))) break;
+        }
+        m_filled.push_back(leaf);
+        if (m_trace.room() > 0)
+            m_trace.add(switchLevelName(0), sw(leaf).name, true,
+                        std::string(m_job.required.empty() ? "holds lower-weight nodes" : "holds required nodes") +
+                            ", filled first" + (took.empty() ? "" : ": takes " + m_table.hostlist(took)));
+        else
+            m_trace.dropped(1);
+        if (done) return Step::Satisfied;
+        if (m_rules.subtractAncestors) subtract(leaf, taken);
+    }
+    return Step::Next;
 }
 
 // The leaf loop: pick the best leaf (_topo_choose_best_switch), take its nodes in node-table
@@ -940,7 +811,7 @@ bool TreePass::leafLoop() {
         }
         if (!took.empty()) m_filled.push_back(chosen);
         if (m_trace.enabled()) {
-            trace.winner.reason += took.empty() ? "; no node left to take" : "; takes " + hostlist(took);
+            trace.winner.reason += took.empty() ? "; no node left to take" : "; takes " + m_table.hostlist(took);
             rounds.push_back(std::move(trace));
         }
         if (done) break;
@@ -966,17 +837,22 @@ Pass TreePass::firstUsableNode() {
     std::int32_t pick = kNone;
     if (!m_job.required.empty()) {
         pick = m_job.required.front();
-        if (m_nodes.cpus[pick] == 0)
-            return fail(pass, Failure::RequiredUnavailable,
-                        "required node " + nodeName(pick) + " lacks available resources");
+        if (!m_nodes.contains(pick)) {
+            fail(pass, Failure::RequiredUnavailable,
+                 "required node " + m_table.name(pick) + " lacks available resources");
+            return pass;
+        }
     } else {
         for (std::size_t p = 0; p < m_nodes.cpus.size(); ++p)
             if (m_nodes.cpus[p] > 0 && (pick == kNone || m_nodes.weight[p] < m_nodes.weight[pick]))
                 pick = static_cast<std::int32_t>(p);
-        if (pick == kNone) return fail(pass, Failure::FewEligible, "no node can take the job");
+        if (pick == kNone) {
+            fail(pass, Failure::FewEligible, "no node can take the job");
+            return pass;
+        }
     }
     m_selected[pick] = 1;
-    m_trace.add("", nodeName(pick), true,
+    m_trace.add("", m_table.name(pick), true,
                 "Slurm 26.05+ does not run topology/tree for a one-node job: the first usable node of the lowest "
                 "weight in node-table order");
     if (m_tree.firstLeafOf[pick] != kNone) m_filled.push_back(m_tree.firstLeafOf[pick]);
@@ -993,7 +869,7 @@ struct Evaluation {
     std::int32_t loweredTo = 0; // 23.02+: the -N a node range settled on within --switches
 };
 
-Evaluation evaluate(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceSink& trace) {
+Evaluation evaluate(TreePass& pass, const SlurmJob& job, const TreeRules& rules, TraceBudget& trace) {
     Evaluation evaluation;
     if (rules.oneNodeSkipsTree && job.maxNodes == 1) {
         evaluation.placed = pass.firstUsableNode();
@@ -1029,18 +905,25 @@ struct Reach {
     bool withinSwitches = false;
 };
 
-Reach reach(const SwitchTree& tree, const PlacementCluster& cluster, const TreeJob& job, const TreeRules& rules,
-            Pool pool, const std::vector<std::int32_t>& positionOf) {
-    TraceSink silent(nullptr, 0);
-    const Eligibility nodes = computeEligibility(cluster, job, pool, positionOf);
-    TreePass pass(tree, nodes, job, rules, cluster, silent);
-    TreeJob plain = job;
+// What one dry-run needs besides the request: the switch tree, the node table and the rules.
+struct TreeSetup {
+    const PlacementCluster& cluster;
+    const SlurmNodeTable& table;
+    const SwitchTree& tree;
+    const TreeRules& rules;
+};
+
+Reach reach(const TreeSetup& setup, const SlurmJob& job, SlurmPool pool) {
+    TraceBudget silent(nullptr, 0);
+    const SlurmNodeMap nodes = slurmNodeMap(setup.cluster, setup.table, job, pool);
+    TreePass pass(setup.tree, nodes, job, setup.rules, setup.table, silent);
+    SlurmJob plain = job;
     plain.switches.reset();
     Reach result;
-    result.fits = evaluate(pass, plain, rules, silent).placed.ok();
+    result.fits = evaluate(pass, plain, setup.rules, silent).placed.ok();
     result.withinSwitches = result.fits;
     if (result.fits && job.switches) {
-        const Evaluation withSwitches = evaluate(pass, job, rules, silent);
+        const Evaluation withSwitches = evaluate(pass, job, setup.rules, silent);
         result.withinSwitches = withSwitches.placed.ok() && !withSwitches.waits;
     }
     return result;
@@ -1060,79 +943,19 @@ std::string formatDuration(std::int64_t seconds) {
     return buffer;
 }
 
-std::string describeIneligible(const Eligibility& e, const TreeJob& job, std::size_t total) {
-    std::string text =
-        "node_map: " + std::to_string(e.eligible) + " of " + std::to_string(total) + " nodes can take the job";
-    std::vector<std::string> parts;
-    const auto add = [&parts](std::int64_t n, const std::string& what) {
-        if (n > 0) parts.push_back(std::to_string(n) + " " + what);
-    };
-    add(e.why.notReady, "NotReady (DOWN)");
-    add(e.why.cordoned, "cordoned (DRAIN)");
-    add(e.why.drained, "drained in the what-if");
-    add(e.why.excluded, "excluded");
-    add(e.why.busy, "not idle (--exclusive)");
-    add(e.why.gpus, "with fewer than " + std::to_string(job.gpusPerNode) + " free GPUs");
-    add(e.why.cpus, "with fewer than " + std::to_string(job.cpusPerNode) + " free CPUs");
-    add(e.why.memory, "with less than " + std::to_string(job.memoryMiB) + " MiB free memory");
-    for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? " (" : ", ") + parts[i];
-    return parts.empty() ? text : text + ")";
-}
-
-Result<TreeJob> buildJob(const PlacementCluster& cluster, const GangRequest& request, const EngineOptions& options,
-                         const std::vector<std::int32_t>& positionOf, std::vector<std::string>& notes) {
-    TreeJob job;
-    job.excluded.assign(cluster.nodesInOrder().size(), 0);
-    const auto positionOfName = [&](const std::string& name) -> std::int32_t {
-        const std::optional<NodeId> id = cluster.state().findNode(name);
-        return id && *id < positionOf.size() ? positionOf[*id] : kNone;
-    };
-    std::int64_t requestedWait = -1;
-    if (request.slurm) {
-        const SlurmRequest& s = *request.slurm;
-        for (const std::string& name : s.requiredNodes) {
-            const std::int32_t position = positionOfName(name);
-            if (position == kNone) return Error{"Invalid node name specified: " + name};
-            job.required.push_back(position);
-        }
-        for (const std::string& name : s.excludedNodes) {
-            const std::int32_t position = positionOfName(name);
-            if (position == kNone) return Error{"Invalid node name specified: " + name};
-            job.excluded[position] = 1;
-        }
-        std::sort(job.required.begin(), job.required.end());
-        job.required.erase(std::unique(job.required.begin(), job.required.end()), job.required.end());
-        const auto requiredCount = static_cast<std::int32_t>(job.required.size());
-        // -w alone sets the node count; a nodelist raises -N to its size within the maximum.
-        job.minNodes = s.minNodes > 0 ? s.minNodes : requiredCount;
-        job.maxNodes = s.maxNodes > 0 ? s.maxNodes : (s.minNodes > 0 ? s.minNodes : requiredCount);
-        if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{"Node count specification invalid"};
-        if (requiredCount > job.maxNodes)
-            return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
-                         std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
-        job.minNodes = std::max(job.minNodes, requiredCount);
-        job.gpusPerNode = s.gpusPerNode;
-        job.cpusPerNode = std::max(1, s.cpusPerNode);
-        job.memoryMiB = s.memoryPerNodeMiB;
-        job.exclusive = s.exclusive;
-        if (s.switches && *s.switches > 0) job.switches = s.switches;
-        requestedWait = s.switchesWaitSeconds;
-    } else {
-        if (request.pods <= 0) return Error{"Node count specification invalid"};
-        job.minNodes = job.maxNodes = request.pods;
-        job.gpusPerNode = cluster.index().gpuResources().count(request.perPod);
-        job.cpusPerNode = static_cast<std::int32_t>(std::max<std::int64_t>(1, request.perPod.get("cpu").value()));
-        const std::int64_t memoryBytes = request.perPod.get("memory").value();
-        job.memoryMiB = memoryBytes <= 0 ? 0 : (memoryBytes + (std::int64_t{1} << 20) - 1) >> 20;
-        notes.push_back("request as sbatch: -N " + std::to_string(job.minNodes) +
-                        " --gres=gpu:" + std::to_string(job.gpusPerNode) + " -c " + std::to_string(job.cpusPerNode) +
-                        (job.memoryMiB > 0 ? " --mem=" + std::to_string(job.memoryMiB) + "M" : "") +
-                        " (one pod per node)");
-    }
-    // SchedulerParameters=max_switch_wait caps the wait and is the default.
-    job.waitSeconds =
-        requestedWait < 0 ? options.maxSwitchWaitSeconds : std::min(requestedWait, options.maxSwitchWaitSeconds);
-    return job;
+// slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
+// within the maximum.
+Status settleNodeCounts(SlurmJob& job) {
+    const auto requiredCount = static_cast<std::int32_t>(job.required.size());
+    const std::int32_t minNodes = job.minNodes;
+    job.minNodes = minNodes > 0 ? minNodes : requiredCount;
+    job.maxNodes = job.maxNodes > 0 ? job.maxNodes : (minNodes > 0 ? minNodes : requiredCount);
+    if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
+    if (requiredCount > job.maxNodes)
+        return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
+                     std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
+    job.minNodes = std::max(job.minNodes, requiredCount);
+    return {};
 }
 
 std::string unavailable(const PlacementCluster& cluster) {
@@ -1144,6 +967,93 @@ std::string unavailable(const PlacementCluster& cluster) {
     if (!cluster.slurmTopology() && cluster.spec().levels.empty())
         return "no Slurm topology (topology.conf) and no topology levels to derive switches from";
     return {};
+}
+
+// Where the job would go were every running job gone, or were down nodes up: what Slurm says of a
+// job that does not fit now.
+void reportNotNow(const TreeSetup& setup, const SlurmJob& job, const Pass& placed, PlacementResult& result) {
+    result.notes.push_back("not now: " + placed.why);
+    const Reach up = reach(setup, job, SlurmPool::Up);
+    if (up.fits) {
+        const std::string_view text = errnoText(placed.failure);
+        result.message = setup.rules.errnoReasons && !text.empty() ? std::string(text) : "Resources";
+        result.notes.push_back(up.withinSwitches
+                                   ? "sbatch --test-only prints a later start time, when running jobs have freed "
+                                     "enough nodes (job end times are not in the snapshot)"
+                                   : "sbatch --test-only prints: allocation failure: Requested node configuration "
+                                     "is not available (never within --switches=" +
+                                         std::to_string(*job.switches) +
+                                         "); a submitted job pends, then waits for switches");
+        return;
+    }
+    if (reach(setup, job, SlurmPool::All).fits) {
+        result.message = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
+        result.notes.push_back("sbatch --test-only prints: allocation failure: Requested node configuration is not "
+                               "available; a submitted job pends (ReqNodeNotAvail)");
+    } else {
+        result.message = std::string(slurm_errno::kNodeConfigUnavailable);
+        result.notes.push_back("sbatch rejects the job (\"Batch job submission failed: Requested node configuration "
+                               "is not available\"); --test-only prints \"allocation failure: \" and the same words");
+    }
+}
+
+// The allocation, and what Slurm does with it: start now, or wait for --switches first.
+void reportPlaced(const TreeSetup& setup, const SlurmJob& job, const Evaluation& evaluation,
+                  PlacementResult& result) {
+    const Pass& placed = evaluation.placed;
+    const SwitchTree& tree = setup.tree;
+    result.feasible = true;
+    std::vector<std::string> names;
+    for (const std::int32_t p : placed.selected) {
+        const std::string& nodeName = setup.table.name(p);
+        names.push_back(nodeName);
+        result.nodes.push_back(NodePods{nodeName, 1});
+        const std::int32_t leaf = tree.firstLeafOf[p];
+        result.assignment.domains.push_back(
+            TopologyAssignment::Domain{{leaf == kNone ? std::string() : tree.switches[leaf].name, nodeName}, 1});
+    }
+    result.assignment.levels = {"leaf switch", "kubernetes.io/hostname"};
+    for (const std::int32_t leaf : placed.leaves)
+        if (leaf != placed.top) result.chosen.push_back(ChosenDomain{switchLevelName(0), tree.switches[leaf].name});
+
+    const std::string hosts = compressHostlist(names);
+    if (evaluation.waits) {
+        const std::string switches = plural(*job.switches, "switch", "switches");
+        result.message = "would wait up to " + formatDuration(job.waitSeconds) + " for " + switches +
+                         ", else place on " + plural(placed.leafCount, "switch", "switches");
+        result.notes.push_back("Switches=" + std::to_string(*job.switches) + "@" + formatDuration(job.waitSeconds) +
+                               ": the job pends (\"waiting for switches\") and runs on " + hosts +
+                               " once the wait has passed, unless one leaf switch frees up first");
+        result.notes.push_back(reach(setup, job, SlurmPool::Up).withinSwitches
+                                   ? "sbatch --test-only predicts a later start within " + switches +
+                                         ", when running jobs free it; it does not model the fallback after the wait"
+                                   : "sbatch --test-only prints: allocation failure: Requested node configuration is "
+                                     "not available (no placement within " +
+                                         switches +
+                                         " exists even with every node free), yet a submitted job runs after the wait");
+        return;
+    }
+    if (evaluation.loweredTo > 0)
+        result.notes.push_back("the node range was lowered to " + std::to_string(evaluation.loweredTo) +
+                               " nodes to stay within --switches=" + std::to_string(*job.switches));
+    if (job.switches && placed.leafCount > *job.switches)
+        result.notes.push_back("--switches=" + std::to_string(*job.switches) + "@0: no wait, the job runs on " +
+                               plural(placed.leafCount, "leaf switch", "leaf switches"));
+    // Slurm says nothing when a job starts; this line is ours, in slurm-block's words.
+    result.message =
+        "would start now on " + plural(static_cast<std::int64_t>(names.size()), "node", "nodes") + ": " + hosts;
+    std::int64_t processors = 0;
+    for (const std::int32_t p : placed.selected)
+        processors += job.exclusive ? floorUnits(setup.cluster.node(setup.table.id(p)).allocatable.get("cpu"))
+                                    : job.cpusPerNode;
+    result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " + std::to_string(processors) +
+                           " processors on nodes " + hosts);
+}
+
+PlacementResult invalid(PlacementResult result, std::string message) {
+    result.invalidRequest = true;
+    result.message = std::move(message);
+    return result;
 }
 
 } // namespace
@@ -1180,18 +1090,11 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
                                        const EngineOptions& options) const {
     PlacementResult result;
     result.engine = std::string(name());
-    if (std::string reason = unavailable(cluster); !reason.empty()) {
-        result.invalidRequest = true;
-        result.message = std::move(reason);
-        return result;
-    }
+    if (std::string reason = unavailable(cluster); !reason.empty()) return invalid(std::move(result), reason);
     const TreeRules rules = TreeRules::forVersion(options.slurmVersion);
     result.notes.push_back(rules.describe(options.slurmVersion));
 
-    const std::vector<NodeId>& order = cluster.nodesInOrder();
-    std::vector<std::int32_t> positionOf(cluster.nodeSlots(), kNone);
-    for (std::size_t p = 0; p < order.size(); ++p) positionOf[order[p]] = static_cast<std::int32_t>(p);
-
+    const SlurmNodeTable table(cluster);
     SlurmTopology derived;
     const SlurmTopology* topology = cluster.slurmTopology();
     if (!topology) {
@@ -1201,120 +1104,39 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
                                std::to_string(slurmSwitchLevels(cluster.index())) +
                                " levels): pass --slurm-topology to use the cluster's topology.conf");
     }
-    Result<SwitchTree> built = buildSwitchTree(*topology, cluster, positionOf);
-    if (!built) {
-        result.invalidRequest = true;
-        result.message = built.error().message;
-        return result;
-    }
-    const SwitchTree& tree = *built;
+    Result<SwitchTree> tree = buildSwitchTree(*topology, table);
+    if (!tree) return invalid(std::move(result), tree.error().message);
     for (const std::string& warning : topology->warnings) result.notes.push_back("topology: " + warning);
 
-    Result<TreeJob> jobOr = buildJob(cluster, request, options, positionOf, result.notes);
-    if (!jobOr) {
-        result.invalidRequest = true;
-        result.message = jobOr.error().message;
-        return result;
-    }
-    const TreeJob& job = *jobOr;
-    if (request.slurm && !request.slurm->partition.empty())
-        result.notes.push_back("partition " + request.slurm->partition +
-                               " not modelled: every node of the snapshot is in it");
-    if (request.slurm && request.slurm->segment > 0)
-        result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
-    if (!request.nodeSelector.empty() || !request.tolerations.empty())
-        result.notes.push_back("node selector and tolerations ignored: Slurm knows no Kubernetes labels or taints");
+    Result<SlurmJobRequest> built = slurmJobFor(cluster, table, request, options);
+    if (!built) return invalid(std::move(result), built.error().message);
+    SlurmJob& job = built->job;
+    if (Status counts = settleNodeCounts(job); !counts) return invalid(std::move(result), counts.error().message);
+    result.notes.insert(result.notes.end(), built->notes.begin(), built->notes.end());
+    if (job.segment > 0) result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
 
-    TraceSink trace(&result.trace, options.maxTraceEntries);
-    const Eligibility now = computeEligibility(cluster, job, Pool::Now, positionOf);
-    trace.add("", "", now.eligible > 0, describeIneligible(now, job, order.size()));
+    TraceBudget trace(&result.trace, options.maxTraceEntries);
+    const SlurmNodeMap now = slurmNodeMap(cluster, table, job, SlurmPool::Now);
+    const std::string why = now.why.describe(job, true);
+    trace.add("", "", now.eligible > 0,
+              "node_map: " + std::to_string(now.eligible) + " of " + std::to_string(table.size()) +
+                  " nodes can take the job" + (why.empty() ? "" : " (" + why + ")"));
     if (now.mixedWeights)
         result.notes.push_back("node weights differ: sbatch --test-only ignores Weight, so compare weight-dependent "
                                "placements with a submitted job");
-    TreePass nowPass(tree, now, job, rules, cluster, trace);
-    Evaluation evaluation = evaluate(nowPass, job, rules, trace);
-    trace.finish();
+    TreePass nowPass(*tree, now, job, rules, table, trace);
+    const Evaluation evaluation = evaluate(nowPass, job, rules, trace);
+    trace.finish([](std::size_t dropped, std::size_t) { return std::to_string(dropped) + " more trace entries not shown"; });
 
     const Pass& placed = evaluation.placed;
     if (placed.top != kNone)
         result.chosen.push_back(
-            ChosenDomain{switchLevelName(tree.switches[placed.top].level), tree.switches[placed.top].name});
-
-    if (!placed.ok()) {
-        result.notes.push_back("not now: " + placed.why);
-        const Reach up = reach(tree, cluster, job, rules, Pool::Up, positionOf);
-        if (up.fits) {
-            const char* text = errnoText(placed.failure);
-            result.message = rules.errnoReasons && *text ? text : "Resources";
-            result.notes.push_back(up.withinSwitches
-                                       ? "sbatch --test-only prints a later start time, when running jobs have freed "
-                                         "enough nodes (job end times are not in the snapshot)"
-                                       : "sbatch --test-only prints: allocation failure: Requested node configuration "
-                                         "is not available (never within --switches=" +
-                                             std::to_string(*job.switches) +
-                                             "); a submitted job pends, then waits for switches");
-            return result;
-        }
-        if (reach(tree, cluster, job, rules, Pool::All, positionOf).fits) {
-            result.message =
-                "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
-            result.notes.push_back("sbatch --test-only prints: allocation failure: Requested node configuration is not "
-                                   "available; a submitted job pends (ReqNodeNotAvail)");
-        } else {
-            result.message = "Requested node configuration is not available";
-            result.notes.push_back(
-                "sbatch rejects the job (\"Batch job submission failed: Requested node configuration "
-                "is not available\"); --test-only prints \"allocation failure: \" and the same words");
-        }
-        return result;
-    }
-
-    result.feasible = true;
-    std::vector<std::string> names;
-    for (const std::int32_t p : placed.selected) {
-        const std::string& nodeName = cluster.node(order[p]).name;
-        names.push_back(nodeName);
-        result.nodes.push_back(NodePods{nodeName, 1});
-        const std::int32_t leaf = tree.firstLeafOf[p];
-        result.assignment.domains.push_back(
-            TopologyAssignment::Domain{{leaf == kNone ? std::string() : tree.switches[leaf].name, nodeName}, 1});
-    }
-    result.assignment.levels = {"leaf switch", "kubernetes.io/hostname"};
-    for (const std::int32_t leaf : placed.leaves)
-        if (leaf != placed.top) result.chosen.push_back(ChosenDomain{switchLevelName(0), tree.switches[leaf].name});
-
-    const std::string hosts = compressHostlist(names);
-    if (evaluation.waits) {
-        result.message = "would wait up to " + formatDuration(job.waitSeconds) + " for " +
-                         plural(*job.switches, "switch", "switches") + ", else place on " +
-                         plural(placed.leafCount, "switch", "switches");
-        result.notes.push_back("Switches=" + std::to_string(*job.switches) + "@" + formatDuration(job.waitSeconds) +
-                               ": the job pends (\"waiting for switches\") and runs on " + hosts +
-                               " once the wait has passed, unless one leaf switch frees up first");
-        result.notes.push_back(reach(tree, cluster, job, rules, Pool::Up, positionOf).withinSwitches
-                                   ? "sbatch --test-only predicts a later start within " +
-                                         plural(*job.switches, "switch", "switches") +
-                                         ", when running jobs free it; it does not model the fallback after the wait"
-                                   : "sbatch --test-only prints: allocation failure: Requested node configuration is "
-                                     "not available (no placement within " +
-                                         plural(*job.switches, "switch", "switches") +
-                                         " exists even with every node free), yet a submitted job runs after the wait");
-        return result;
-    }
-    if (evaluation.loweredTo > 0)
-        result.notes.push_back("the node range was lowered to " + std::to_string(evaluation.loweredTo) +
-                               " nodes to stay within --switches=" + std::to_string(*job.switches));
-    if (job.switches && placed.leafCount > *job.switches)
-        result.notes.push_back("--switches=" + std::to_string(*job.switches) + "@0: no wait, the job runs on " +
-                               plural(placed.leafCount, "leaf switch", "leaf switches"));
-    // Slurm says nothing when a job starts; this line is ours, in slurm-block's words.
-    result.message =
-        "would start now on " + plural(static_cast<std::int64_t>(names.size()), "node", "nodes") + ": " + hosts;
-    std::int64_t processors = 0;
-    for (const std::int32_t p : placed.selected)
-        processors += job.exclusive ? floorUnits(cluster.node(order[p]).allocatable.get("cpu")) : job.cpusPerNode;
-    result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " + std::to_string(processors) +
-                           " processors on nodes " + hosts);
+            ChosenDomain{switchLevelName(tree->switches[placed.top].level), tree->switches[placed.top].name});
+    const TreeSetup setup{cluster, table, *tree, rules};
+    if (placed.ok())
+        reportPlaced(setup, job, evaluation, result);
+    else
+        reportNotNow(setup, job, placed, result);
     return result;
 }
 

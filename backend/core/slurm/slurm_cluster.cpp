@@ -1,5 +1,6 @@
 #include "core/slurm/slurm_cluster.h"
 
+#include "core/hostlist.h"
 #include "core/quantity.h"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #include "core/slurm/slurm_inventory.h"
 
+#include "core/text_format.h"
+
 #include <array>
 #include <charconv>
 #include <utility>
@@ -7,16 +9,6 @@
 namespace topodeck {
 
 namespace {
-
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
-    return text;
-}
 
 char upper(char c) {
     return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
@@ -169,7 +161,7 @@ Result<SlurmGres> parseGresEntry(std::string_view entry) {
         if (open == spec.size()) return gresError(entry, "unbalanced ')'");
         if (open > 0 && spec[open - 1] != ':') {
             gres.detail = std::string(spec.substr(open + 1, spec.size() - open - 2));
-            spec = trimmed(spec.substr(0, open));
+            spec = trimWhitespace(spec.substr(0, open));
         }
     } else if (spec.find(')') != std::string_view::npos && spec.find("(null)") == std::string_view::npos) {
         return gresError(entry, "text after ')'");
@@ -208,7 +200,7 @@ Result<SlurmGres> parseGresEntry(std::string_view entry) {
 } // namespace
 
 bool addSlurmNodeState(SlurmNode& node, std::string_view name) {
-    name = trimmed(name);
+    name = trimWhitespace(name);
     if (name.empty()) return false;
     bool known = true;
     while (!name.empty()) {
@@ -274,7 +266,7 @@ bool SlurmJob::holdsNodes() const {
 
 Result<std::vector<SlurmGres>> parseGresList(std::string_view text) {
     std::vector<SlurmGres> list;
-    text = trimmed(text);
+    text = trimWhitespace(text);
     if (text.empty() || text == "N/A" || text == "(null)") return list;
     int depth = 0;
     std::size_t start = 0;
@@ -285,7 +277,7 @@ Result<std::vector<SlurmGres>> parseGresList(std::string_view text) {
         } else if (c == ')') {
             if (--depth < 0) return gresError(text, "unbalanced ')'");
         } else if (c == ',' && depth == 0) {
-            const std::string_view entry = trimmed(text.substr(start, i - start));
+            const std::string_view entry = trimWhitespace(text.substr(start, i - start));
             start = i + 1;
             if (entry.empty()) continue;
             Result<SlurmGres> gres = parseGresEntry(entry);

@@ -1,6 +1,8 @@
 #include "core/slurm/slurm_json.h"
 
-#include "core/object_reader.h"
+#include "core/field_readers.h"
+#include "core/hostlist.h"
+#include "core/json_value.h"
 #include "core/slurm/slurm_topology.h"
 
 #include <algorithm>

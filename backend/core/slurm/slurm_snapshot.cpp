@@ -2,6 +2,7 @@
 
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
+#include "core/text_file.h"
 
 #include <filesystem>
 #include <fstream>
@@ -13,14 +14,6 @@ namespace topodeck {
 namespace {
 
 namespace fs = std::filesystem;
-
-Result<std::string> readWhole(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot read " + path.string()};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 Status writeWhole(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -53,13 +46,13 @@ Result<Snapshot> readSlurmFileSet(const std::string& directory) {
         mapper.setTopology(std::make_shared<const SlurmTopology>(std::move(topologies->front())));
         break;
     }
-    auto nodesText = readWhole(dir / kSlurmNodesFile);
+    auto nodesText = readTextFile((dir / kSlurmNodesFile).string());
     if (!nodesText) return nodesText.error();
     auto nodes = readSlurmNodes(*nodesText, (dir / kSlurmNodesFile).string());
     if (!nodes) return nodes.error();
     mapper.setNodes(std::move(nodes->nodes));
     if (fs::is_regular_file(dir / kSlurmJobsFile, ignored)) {
-        auto jobsText = readWhole(dir / kSlurmJobsFile);
+        auto jobsText = readTextFile((dir / kSlurmJobsFile).string());
         if (!jobsText) return jobsText.error();
         auto jobs = readSlurmJobs(*jobsText, (dir / kSlurmJobsFile).string());
         if (!jobs) return jobs.error();

@@ -2,7 +2,7 @@
 
 #include "core/result.h"
 #include "core/slurm/slurm_topology.h"
-#include "core/snapshot_reader.h"
+#include "core/snapshot.h"
 
 #include <string>
 

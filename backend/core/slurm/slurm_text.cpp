@@ -1,5 +1,8 @@
 #include "core/slurm/slurm_text.h"
 
+#include "core/hostlist.h"
+#include "core/text_format.h"
+
 #include <algorithm>
 #include <charconv>
 #include <ctime>
@@ -15,12 +18,6 @@ bool isSpace(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
-    return text;
-}
-
 bool isKeyChar(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -29,18 +26,8 @@ bool isLetter(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
-bool sameKey(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const char x = (a[i] >= 'a' && a[i] <= 'z') ? static_cast<char>(a[i] - 'a' + 'A') : a[i];
-        const char y = (b[i] >= 'a' && b[i] <= 'z') ? static_cast<char>(b[i] - 'a' + 'A') : b[i];
-        if (x != y) return false;
-    }
-    return true;
-}
-
 bool startsWithKey(std::string_view text, std::string_view key) {
-    return text.size() > key.size() && text[key.size()] == '=' && sameKey(text.substr(0, key.size()), key);
+    return text.size() > key.size() && text[key.size()] == '=' && equalsIgnoreCase(text.substr(0, key.size()), key);
 }
 
 // The lines of a text, numbered from 1, without their line ends.
@@ -61,10 +48,6 @@ template <class Int> bool parseNumber(std::string_view text, Int& out) {
     if (text.empty()) return false;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc() && end == text.data() + text.size();
-}
-
-std::string quoted(std::string_view text) {
-    return '"' + std::string(text) + '"';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -90,7 +73,7 @@ Result<std::vector<Pair>> splitTokens(std::string_view line, int number) {
         line.remove_prefix(end);
         const std::size_t equals = token.find('=');
         if (equals == std::string_view::npos || equals == 0)
-            return topologyError(number, quoted(token) + " is not Key=Value");
+            return topologyError(number, inQuotes(token) + " is not Key=Value");
         pairs.push_back({token.substr(0, equals), token.substr(equals + 1)});
     }
     return pairs;
@@ -144,7 +127,7 @@ std::vector<Pair> nodePairs(std::string_view text) {
                 }
             }
         }
-        pairs.push_back({key, trimmed(text.substr(valueStart, next - valueStart))});
+        pairs.push_back({key, trimWhitespace(text.substr(valueStart, next - valueStart))});
         at = next;
         equals = nextEquals;
     }
@@ -160,7 +143,7 @@ std::string_view reasonText(std::string_view value) {
     if (!value.empty() && value.back() == ']') {
         const std::size_t open = value.rfind(" [");
         if (open != std::string_view::npos && value.find('@', open) != std::string_view::npos)
-            return trimmed(value.substr(0, open));
+            return trimWhitespace(value.substr(0, open));
     }
     return value;
 }
@@ -176,7 +159,7 @@ Result<SlurmNode> nodeFromSegments(const std::vector<NodeSegment>& segments) {
             const auto number = [&](std::int64_t& out) -> Status {
                 if (parseNumber(pair.value, out)) return {};
                 return nodesError(segment.line,
-                                  std::string(pair.key) + ": expected a number, got " + quoted(pair.value));
+                                  std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
             };
             Status s;
             if (pair.key == "NodeName") {
@@ -259,7 +242,7 @@ std::int64_t localTime(std::string_view text) {
 }
 
 Error sbatchError(std::string_view text) {
-    return Error{"sbatch --test-only: unexpected output " + quoted(trimmed(text))};
+    return Error{"sbatch --test-only: unexpected output " + inQuotes(trimWhitespace(text))};
 }
 
 // "sbatch: Job 6 to start at <time> using 4 processors on nodes gpu-[001-004] in partition gpu"
@@ -284,8 +267,8 @@ bool parseStartLine(std::string_view line, SbatchTestOnly& out) {
     rest.remove_prefix(processorsAt + processors.size());
     const std::size_t partitionAt = rest.find(inPartition);
     if (partitionAt == std::string_view::npos) return false;
-    out.nodes = std::string(trimmed(rest.substr(0, partitionAt)));
-    out.partition = std::string(trimmed(rest.substr(partitionAt + inPartition.size())));
+    out.nodes = std::string(trimWhitespace(rest.substr(0, partitionAt)));
+    out.partition = std::string(trimWhitespace(rest.substr(partitionAt + inPartition.size())));
     out.startTime = localTime(out.startText);
     out.feasible = true;
     return !out.nodes.empty() && !out.partition.empty();
@@ -306,7 +289,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
     Status status;
     forEachLine(text, [&](int number, std::string_view line) {
         if (!status) return;
-        line = trimmed(line);
+        line = trimWhitespace(line);
         // Empty for topology/flat; scontrol says so on stderr, which callers may have merged.
         if (line.empty() || line.find("No topology information available") != std::string_view::npos) return;
         Result<std::vector<Pair>> pairs = splitTokens(line, number);
@@ -315,11 +298,11 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
             return;
         }
         const Pair& head = pairs->front();
-        const bool isSwitch = sameKey(head.key, "SwitchName");
-        const bool isBlock = sameKey(head.key, "BlockName") || sameKey(head.key, "AggregatedBlock");
-        const bool isSizes = sameKey(head.key, "BlockSizes");
+        const bool isSwitch = equalsIgnoreCase(head.key, "SwitchName");
+        const bool isBlock = equalsIgnoreCase(head.key, "BlockName") || equalsIgnoreCase(head.key, "AggregatedBlock");
+        const bool isSizes = equalsIgnoreCase(head.key, "BlockSizes");
         if (!isSwitch && !isBlock && !isSizes) {
-            status = topologyError(number, "expected SwitchName=, BlockName= or BlockSizes=, got " + quoted(line));
+            status = topologyError(number, "expected SwitchName=, BlockName= or BlockSizes=, got " + inQuotes(line));
             return;
         }
         if (isSwitch ? firstBlockLine != 0 : firstSwitchLine != 0) {
@@ -337,7 +320,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
                 const std::size_t comma = list.find(',');
                 std::int32_t size = 0;
                 if (!parseNumber(list.substr(0, comma), size) || size <= 0) {
-                    status = topologyError(number, "BlockSizes: invalid size " + quoted(list.substr(0, comma)));
+                    status = topologyError(number, "BlockSizes: invalid size " + inQuotes(list.substr(0, comma)));
                     return;
                 }
                 topology.blockSizes.push_back(size);
@@ -356,21 +339,21 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
         for (std::size_t i = 1; i < pairs->size(); ++i) {
             const Pair& pair = (*pairs)[i];
             std::int32_t numeric = 0;
-            if (sameKey(pair.key, "Nodes")) {
+            if (equalsIgnoreCase(pair.key, "Nodes")) {
                 nodes = pair.value;
-            } else if (sameKey(pair.key, "Switches")) {
+            } else if (equalsIgnoreCase(pair.key, "Switches")) {
                 switches = pair.value;
-            } else if (sameKey(pair.key, "Level") || sameKey(pair.key, "LinkSpeed") ||
-                       sameKey(pair.key, "BlockIndex") || sameKey(pair.key, "BlockSize")) {
+            } else if (equalsIgnoreCase(pair.key, "Level") || equalsIgnoreCase(pair.key, "LinkSpeed") ||
+                       equalsIgnoreCase(pair.key, "BlockIndex") || equalsIgnoreCase(pair.key, "BlockSize")) {
                 if (!parseNumber(pair.value, numeric) || numeric < 0) {
                     status =
-                        topologyError(number, std::string(pair.key) + ": expected a number, got " + quoted(pair.value));
+                        topologyError(number, std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
                     return;
                 }
-                if (sameKey(pair.key, "BlockSize")) blockSize = numeric;
+                if (equalsIgnoreCase(pair.key, "BlockSize")) blockSize = numeric;
             }
         }
-        if (sameKey(head.key, "AggregatedBlock")) {
+        if (equalsIgnoreCase(head.key, "AggregatedBlock")) {
             // Unions of base blocks that slurmctld derives from BlockSizes: not configured blocks.
             if (blockSize > 0) aggregatedSizes.push_back(blockSize);
             return;
@@ -391,7 +374,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
         SlurmSwitch sw;
         sw.name = std::string(head.value);
         if (!switchNames.insert(sw.name).second) {
-            status = topologyError(number, "switch " + quoted(sw.name) + " is listed twice");
+            status = topologyError(number, "switch " + inQuotes(sw.name) + " is listed twice");
             return;
         }
         // A switch above leaves prints the union of its leaves' nodes too: keep its children only.
@@ -436,7 +419,7 @@ Result<std::vector<SlurmNode>> parseScontrolNodes(std::string_view text) {
     };
     forEachLine(text, [&](int number, std::string_view line) {
         if (!status) return;
-        const std::string_view content = trimmed(line);
+        const std::string_view content = trimWhitespace(line);
         if (content.empty()) {
             finish();
             return;
@@ -445,7 +428,7 @@ Result<std::vector<SlurmNode>> parseScontrolNodes(std::string_view text) {
         if (startsWithKey(content, "NodeName")) {
             finish();
         } else if (current.empty() || !isSpace(line.front())) {
-            status = nodesError(number, "expected NodeName=..., got " + quoted(content));
+            status = nodesError(number, "expected NodeName=..., got " + inQuotes(content));
             return;
         }
         current.push_back({number, content});
@@ -469,7 +452,7 @@ Result<SbatchTestOnly> parseSbatchTestOnly(std::string_view stderrText) {
         for (std::string_view marker : {allocationFailure, submissionFailed}) {
             const std::size_t at = line.find(marker);
             if (at == std::string_view::npos) continue;
-            std::string_view message = trimmed(line.substr(at + marker.size()));
+            std::string_view message = trimWhitespace(line.substr(at + marker.size()));
             // "sbatch: error: Batch job submission failed: allocation failure: ..."
             if (message.substr(0, allocationFailure.size()) == allocationFailure)
                 message.remove_prefix(allocationFailure.size());

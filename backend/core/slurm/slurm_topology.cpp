@@ -1,31 +1,21 @@
 #include "core/slurm/slurm_topology.h"
 
+#include "core/hostlist.h"
 #include "core/natural_order.h"
-#include "core/topology_index.h"
+#include "core/text_file.h"
+#include "core/text_format.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace topodeck {
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Hostlists
-
-constexpr std::uint64_t kMaxHostsPerRange = 65536;             // hostlist.c MAX_RANGE
-constexpr std::size_t kMaxHostsPerList = std::size_t{1} << 22; // keeps a typo from eating memory
-constexpr std::size_t kMaxNumberDigits = 19;                   // always fits an unsigned 64-bit value
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
@@ -34,147 +24,6 @@ bool isSpace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-std::string formatNumber(std::uint64_t value, std::size_t width) {
-    std::string digits = std::to_string(value);
-    if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
-    return digits;
-}
-
-Error hostlistError(std::string_view hostlist, std::string_view why) {
-    return Error{"invalid hostlist \"" + std::string(hostlist) + "\": " + std::string(why)};
-}
-
-// "1-3,07,10-12" -> the numbers, formatted with the width of each range's low end.
-bool expandRanges(std::string_view text, std::vector<std::string>& out, std::string& why) {
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t comma = text.find(',', start);
-        const std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
-        const std::size_t dash = item.find('-');
-        const std::string_view lo = item.substr(0, dash);
-        const std::string_view hi = dash == std::string_view::npos ? lo : item.substr(dash + 1);
-        const auto numeric = [](std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isDigit); };
-        if (!numeric(lo) || !numeric(hi)) {
-            why = "invalid range '" + std::string(item) + "'";
-            return false;
-        }
-        if (lo.size() > kMaxNumberDigits || hi.size() > kMaxNumberDigits) {
-            why = "number too large in '" + std::string(item) + "'";
-            return false;
-        }
-        const std::uint64_t low = std::stoull(std::string(lo));
-        const std::uint64_t high = std::stoull(std::string(hi));
-        if (high < low) {
-            why = "invalid range '" + std::string(item) + "'";
-            return false;
-        }
-        if (high - low + 1 > kMaxHostsPerRange) {
-            why = "too many hosts in range '" + std::string(item) + "'";
-            return false;
-        }
-        for (std::uint64_t n = low; n <= high; ++n) out.push_back(formatNumber(n, lo.size()));
-        if (comma == std::string_view::npos) return true;
-        start = comma + 1;
-    }
-}
-
-// One entry without top-level separators: "gpu-[001-004]", "r[1-2]n[1-3]" or "login1".
-bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::string& why) {
-    std::vector<std::string> texts;               // P0, P1, ..., text between and before brackets
-    std::vector<std::vector<std::string>> values; // the numbers of each bracket
-    std::size_t pos = 0;
-    while (true) {
-        const std::size_t open = entry.find('[', pos);
-        const std::size_t close = entry.find(']', pos);
-        if (open == std::string_view::npos) {
-            if (close != std::string_view::npos) {
-                why = "unbalanced ']'";
-                return false;
-            }
-            if (!values.empty() && pos < entry.size()) {
-                // Slurm 22.05 rejects a suffix after the last bracket ("a[1-2]b").
-                why = "text after the last ']'";
-                return false;
-            }
-            texts.emplace_back(entry.substr(pos));
-            break;
-        }
-        if (close != std::string_view::npos && close < open) {
-            why = "unbalanced ']'";
-            return false;
-        }
-        if (close == std::string_view::npos) {
-            why = "missing ']'";
-            return false;
-        }
-        if (entry.find('[', open + 1) < close) {
-            why = "nested '['";
-            return false;
-        }
-        texts.emplace_back(entry.substr(pos, open - pos));
-        values.emplace_back();
-        if (!expandRanges(entry.substr(open + 1, close - open - 1), values.back(), why)) return false;
-        pos = close + 1;
-    }
-    if (values.empty()) {
-        out.emplace_back(entry);
-        return true;
-    }
-    std::size_t total = 1;
-    for (const auto& v : values) {
-        total *= v.size();
-        if (total > kMaxHostsPerList) {
-            why = "too many hosts";
-            return false;
-        }
-    }
-    // Slurm's order: the last bracket is the innermost loop; the others turn over like an
-    // odometer read from the first bracket (fastest) to the last but one (slowest).
-    const std::size_t k = values.size();
-    std::vector<std::size_t> at(k, 0);
-    for (std::size_t produced = 0; produced < total; ++produced) {
-        std::string name;
-        for (std::size_t i = 0; i < k; ++i) {
-            name += texts[i];
-            name += values[i][at[i]];
-        }
-        name += texts[k];
-        out.push_back(std::move(name));
-        if (++at[k - 1] < values[k - 1].size()) continue;
-        at[k - 1] = 0;
-        for (std::size_t i = 0; i + 1 < k; ++i) {
-            if (++at[i] < values[i].size()) break;
-            at[i] = 0;
-        }
-    }
-    if (out.size() > kMaxHostsPerList) {
-        why = "too many hosts";
-        return false;
-    }
-    return true;
-}
-
-// A host name split as Slurm's hostname_create does: prefix + trailing number.
-struct SplitName {
-    std::string_view prefix;
-    std::string_view digits; // empty when the name does not end in a number
-    std::uint64_t value = 0;
-};
-
-SplitName splitName(std::string_view name) {
-    std::size_t start = name.size();
-    while (start > 0 && isDigit(name[start - 1])) --start;
-    if (start == name.size() || name.size() - start > kMaxNumberDigits) return {name, {}, 0};
-    const std::string_view digits = name.substr(start);
-    return {name.substr(0, start), digits, std::stoull(std::string(digits))};
-}
-
-struct NumberRange {
-    std::uint64_t lo = 0;
-    std::uint64_t hi = 0;
-    std::size_t width = 0; // expansion pads to the width of the low end as written
-};
-
 // ---------------------------------------------------------------------------------------------
 // slurm.conf-style lines
 
@@ -182,12 +31,6 @@ std::string where(std::string_view source, int line) {
     std::string text(source);
     if (line > 0) text += ':' + std::to_string(line);
     return text + ": ";
-}
-
-bool sameKey(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
 }
 
 struct LogicalLine {
@@ -665,171 +508,7 @@ bool looksLikeYaml(std::string_view text) {
     return false;
 }
 
-// ---------------------------------------------------------------------------------------------
-// From the label hierarchy
-
-// Every labelled domain under the root, depth first in children order (natural order), by level.
-struct LabelledDomains {
-    std::vector<std::vector<DomainId>> byLevel;
-    std::vector<DomainId> all;
-    std::size_t nodesLeftOut = 0; // nodes under an unlabelled domain
-};
-
 } // namespace
-
-int slurmSwitchLevels(const TopologyIndex& index) {
-    const auto& levels = index.spec().levels;
-    const bool hostnameLowest = levels.size() > 1 && levels.back().nodeLabel == "kubernetes.io/hostname";
-    return static_cast<int>(levels.size()) - (hostnameLowest ? 1 : 0);
-}
-
-namespace {
-
-// Every node under a domain, in the index's (natural) order.
-std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id) {
-    std::vector<NodeId> nodes;
-    std::vector<DomainId> stack{id};
-    while (!stack.empty()) {
-        const Domain& d = index.domain(stack.back());
-        stack.pop_back();
-        nodes.insert(nodes.end(), d.nodes.begin(), d.nodes.end());
-        for (auto it = d.children.rbegin(); it != d.children.rend(); ++it) stack.push_back(*it);
-    }
-    return nodes;
-}
-
-// An NVLink domain's block is named after the rack (lowest switch-level domain) of its first
-// node, which people can find, instead of the clique id (often a UUID); "-2", "-3", ... when a
-// rack holds several domains. Without labels the clique id is all there is.
-std::string nvlinkBlockName(const TopologyIndex& index, NodeId firstNode, std::int32_t nvlink,
-                            std::unordered_set<std::string>& taken) {
-    const int levels = slurmSwitchLevels(index);
-    DomainId domain = index.node(firstNode).leaf;
-    while (domain != kNoDomain && index.domain(domain).level >= levels) domain = index.domain(domain).parent;
-    const bool named = domain != kNoDomain && index.domain(domain).level >= 0 && !index.domain(domain).unlabelled;
-    const std::string base = named ? index.domain(domain).value : index.nvlinkName(nvlink);
-    std::string name = base;
-    for (int n = 2; !taken.insert(name).second; ++n) name = base + '-' + std::to_string(n);
-    return name;
-}
-
-LabelledDomains labelledDomains(const TopologyIndex& index) {
-    LabelledDomains result;
-    const int depth = slurmSwitchLevels(index);
-    result.byLevel.resize(static_cast<std::size_t>(depth));
-    std::vector<DomainId> stack;
-    const auto& top = index.root().children;
-    for (auto it = top.rbegin(); it != top.rend(); ++it) stack.push_back(*it);
-    while (!stack.empty()) {
-        const DomainId id = stack.back();
-        stack.pop_back();
-        const Domain& d = index.domain(id);
-        if (d.unlabelled) {
-            result.nodesLeftOut += static_cast<std::size_t>(d.totals.nodesTotal);
-            continue;
-        }
-        result.byLevel[static_cast<std::size_t>(d.level)].push_back(id);
-        result.all.push_back(id);
-        if (d.level + 1 < depth)
-            for (auto it = d.children.rbegin(); it != d.children.rend(); ++it) stack.push_back(*it);
-    }
-    return result;
-}
-
-// Switch or block names: the value, or the path joined with '-' where values repeat. A name that
-// still collides (a value containing '-') gets a numeric suffix.
-std::unordered_map<DomainId, std::string> domainNames(const TopologyIndex& index, const std::vector<DomainId>& domains,
-                                                      std::unordered_set<std::string>& taken) {
-    std::unordered_map<std::string, int> counts;
-    for (DomainId id : domains) ++counts[index.domain(id).value];
-    std::unordered_map<DomainId, std::string> names;
-    for (DomainId id : domains) {
-        std::string name;
-        if (counts[index.domain(id).value] == 1) {
-            name = index.domain(id).value;
-        } else {
-            for (DomainId d : index.pathTo(id)) {
-                if (index.domain(d).level < 0) continue;
-                if (!name.empty()) name += '-';
-                name += index.domain(d).value;
-            }
-        }
-        std::string unique = name;
-        for (int n = 2; !taken.insert(unique).second; ++n) unique = name + "-" + std::to_string(n);
-        names.emplace(id, std::move(unique));
-    }
-    return names;
-}
-
-std::string levelList(const TopologyIndex& index) {
-    std::string keys;
-    for (const TopologyLevel& level : index.spec().levels) keys += (keys.empty() ? "" : ", ") + level.nodeLabel;
-    return keys;
-}
-
-} // namespace
-
-// ---------------------------------------------------------------------------------------------
-
-Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
-    std::vector<std::string> names;
-    std::string why;
-    std::size_t start = 0;
-    int depth = 0;
-    for (std::size_t i = 0; i <= hostlist.size(); ++i) {
-        const bool end = i == hostlist.size();
-        if (!end && hostlist[i] == '[') ++depth;
-        if (!end && hostlist[i] == ']') --depth;
-        if (depth < 0) return hostlistError(hostlist, "unbalanced ']'");
-        if (!end && (depth > 0 || (hostlist[i] != ',' && !isSpace(hostlist[i])))) continue;
-        if (end && depth > 0) return hostlistError(hostlist, "missing ']'");
-        if (i > start && !expandEntry(hostlist.substr(start, i - start), names, why))
-            return hostlistError(hostlist, why);
-        if (names.size() > kMaxHostsPerList) return hostlistError(hostlist, "too many hosts");
-        start = i + 1;
-    }
-    return names;
-}
-
-std::string compressHostlist(const std::vector<std::string>& names) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < names.size()) {
-        const SplitName first = splitName(names[i]);
-        if (!out.empty()) out += ',';
-        if (first.digits.empty()) {
-            out += names[i++];
-            continue;
-        }
-        // A run of neighbours with the same prefix shares one bracket; a number joins the last
-        // range when it follows it and prints the same with that range's padding.
-        std::vector<NumberRange> ranges{{first.value, first.value, first.digits.size()}};
-        std::size_t hosts = 1;
-        for (++i; i < names.size(); ++i) {
-            const SplitName next = splitName(names[i]);
-            if (next.digits.empty() || next.prefix != first.prefix) break;
-            NumberRange& last = ranges.back();
-            if (next.value == last.hi + 1 && formatNumber(next.value, last.width) == next.digits)
-                last.hi = next.value;
-            else
-                ranges.push_back({next.value, next.value, next.digits.size()});
-            ++hosts;
-        }
-        out += first.prefix;
-        if (hosts == 1) {
-            out += first.digits;
-            continue;
-        }
-        out += '[';
-        for (std::size_t r = 0; r < ranges.size(); ++r) {
-            if (r > 0) out += ',';
-            out += formatNumber(ranges[r].lo, ranges[r].width);
-            if (ranges[r].hi != ranges[r].lo) out += '-' + formatNumber(ranges[r].hi, ranges[r].width);
-        }
-        out += ']';
-    }
-    return out;
-}
 
 Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view sourceName) {
     SlurmTopology topology;
@@ -843,8 +522,8 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
         const std::string at = where(sourceName, line.line);
         for (std::size_t i = 0; i < pairs->size(); ++i) {
             const ConfPair& pair = (*pairs)[i];
-            const bool isSwitch = sameKey(pair.key, "SwitchName");
-            if (isSwitch || sameKey(pair.key, "BlockName")) {
+            const bool isSwitch = equalsIgnoreCase(pair.key, "SwitchName");
+            if (isSwitch || equalsIgnoreCase(pair.key, "BlockName")) {
                 // The record's handler reads the rest of the line with its own keys.
                 std::vector<std::string> nodes;
                 std::vector<std::string> children;
@@ -853,18 +532,18 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
                 for (std::size_t j = i + 1; j < pairs->size(); ++j) {
                     const ConfPair& option = (*pairs)[j];
                     std::string canonical;
-                    if (sameKey(option.key, "Nodes")) {
+                    if (equalsIgnoreCase(option.key, "Nodes")) {
                         auto expanded = expandAt(option.value, sourceName, line.line);
                         if (!expanded) return expanded.error();
                         nodes = std::move(*expanded);
                         haveNodes = true;
                         canonical = "Nodes";
-                    } else if (isSwitch && sameKey(option.key, "Switches")) {
+                    } else if (isSwitch && equalsIgnoreCase(option.key, "Switches")) {
                         auto expanded = expandAt(option.value, sourceName, line.line);
                         if (!expanded) return expanded.error();
                         children = std::move(*expanded);
                         canonical = "Switches";
-                    } else if (isSwitch && sameKey(option.key, "LinkSpeed")) {
+                    } else if (isSwitch && equalsIgnoreCase(option.key, "LinkSpeed")) {
                         if (option.value.empty() || !std::all_of(option.value.begin(), option.value.end(), isDigit) ||
                             option.value.size() > 10 || std::stoull(option.value) > UINT32_MAX)
                             return Error{at + "LinkSpeed value \"" + option.value + "\" is not a valid number"};
@@ -886,7 +565,7 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
                 }
                 break;
             }
-            if (sameKey(pair.key, "BlockSizes")) {
+            if (equalsIgnoreCase(pair.key, "BlockSizes")) {
                 if (haveBlockSizes)
                     topology.warnings.push_back(at + "BlockSizes specified more than once, latest value used");
                 haveBlockSizes = true;
@@ -938,11 +617,9 @@ Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std:
 }
 
 Result<std::vector<SlurmTopology>> readSlurmTopologyFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return Error{"cannot read " + path + ": " + std::strerror(errno)};
-    std::ostringstream buffer;
-    buffer << file.rdbuf();
-    const std::string text = buffer.str();
+    Result<std::string> read = readTextFile(path);
+    if (!read) return read.error();
+    const std::string& text = *read;
     const bool yaml =
         endsWith(path, ".yaml") || endsWith(path, ".yml") || (!endsWith(path, ".conf") && looksLikeYaml(text));
     if (!yaml) {
@@ -1018,107 +695,6 @@ Result<SlurmBlockLevels> slurmBlockLevels(const std::vector<std::int32_t>& block
     result.baseNodes = blockSizes.front();
     for (std::int32_t size : blockSizes) result.levels |= 1u << log2Exact(size / result.baseNodes);
     return result;
-}
-
-SlurmTopology slurmTreeFromIndex(const ClusterState& state, const TopologyIndex& index) {
-    SlurmTopology topology;
-    topology.kind = SlurmTopology::Kind::Tree;
-    topology.clusterDefault = true;
-    const int depth = slurmSwitchLevels(index);
-    if (depth == 0) return topology;
-    const LabelledDomains domains = labelledDomains(index);
-    std::unordered_set<std::string> taken;
-    const auto names = domainNames(index, domains.all, taken);
-    for (int level = depth - 1; level >= 0; --level) {
-        for (DomainId id : domains.byLevel[static_cast<std::size_t>(level)]) {
-            SlurmSwitch sw;
-            sw.name = names.at(id);
-            if (level == depth - 1) {
-                for (NodeId node : nodesUnder(index, id)) sw.nodes.push_back(state.record(node).node->name);
-            } else {
-                for (DomainId child : index.domain(id).children)
-                    if (!index.domain(child).unlabelled) sw.switches.push_back(names.at(child));
-            }
-            topology.switches.push_back(std::move(sw));
-        }
-    }
-    const std::vector<DomainId>& top = domains.byLevel.front();
-    if (top.size() > 1) {
-        SlurmSwitch root;
-        root.name = "root";
-        for (int n = 2; !taken.insert(root.name).second; ++n) root.name = "root-" + std::to_string(n);
-        for (DomainId id : top) root.switches.push_back(names.at(id));
-        topology.switches.push_back(std::move(root));
-    }
-    if (domains.nodesLeftOut > 0)
-        topology.warnings.push_back(std::to_string(domains.nodesLeftOut) + " nodes lack a label of the hierarchy (" +
-                                    levelList(index) + ") and are under no switch");
-    return topology;
-}
-
-SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index) {
-    SlurmIndexBlocks blocks;
-    const int depth = index.spec().depth();
-    if (!index.spec().nvlinkLabel.empty() && index.nvlinkDomainCount() > 0) {
-        // NVLink domains, met in the order of the lowest-level domains (unlabelled ones too: the
-        // NVLink fabric does not need the scale-out labels).
-        blocks.fromNvlink = true;
-        std::unordered_set<std::string> taken;
-        std::vector<std::int32_t> blockOf(index.nvlinkDomainCount(), -1);
-        std::vector<DomainId> stack{kRootDomain};
-        while (!stack.empty()) {
-            const Domain& d = index.domain(stack.back());
-            stack.pop_back();
-            for (auto it = d.children.rbegin(); it != d.children.rend(); ++it) stack.push_back(*it);
-            for (NodeId node : d.nodes) {
-                const std::int32_t nvlink = index.node(node).nvlinkDomain;
-                if (nvlink == kNoNvlinkDomain) {
-                    ++blocks.nodesLeftOut;
-                    continue;
-                }
-                std::int32_t& block = blockOf[static_cast<std::size_t>(nvlink)];
-                if (block < 0) {
-                    block = static_cast<std::int32_t>(blocks.names.size());
-                    blocks.names.push_back(nvlinkBlockName(index, node, nvlink, taken));
-                    blocks.nodes.emplace_back();
-                }
-                blocks.nodes[static_cast<std::size_t>(block)].push_back(node);
-            }
-        }
-        return blocks;
-    }
-    if (depth == 0) return blocks;
-    const LabelledDomains domains = labelledDomains(index);
-    const std::vector<DomainId>& lowest = domains.byLevel.back();
-    std::unordered_set<std::string> taken;
-    const auto names = domainNames(index, lowest, taken);
-    for (DomainId id : lowest) {
-        blocks.names.push_back(names.at(id));
-        blocks.nodes.push_back(nodesUnder(index, id));
-    }
-    blocks.nodesLeftOut = domains.nodesLeftOut;
-    return blocks;
-}
-
-SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index) {
-    SlurmTopology topology;
-    topology.kind = SlurmTopology::Kind::Block;
-    topology.clusterDefault = true;
-    const SlurmIndexBlocks blocks = slurmBlockNodesFromIndex(index);
-    for (std::size_t b = 0; b < blocks.names.size(); ++b) {
-        SlurmBlock block{blocks.names[b], {}};
-        for (NodeId node : blocks.nodes[b]) block.nodes.push_back(state.record(node).node->name);
-        std::sort(block.nodes.begin(), block.nodes.end(),
-                  [](const std::string& a, const std::string& b2) { return naturalLess(a, b2); });
-        topology.blocks.push_back(std::move(block));
-    }
-    if (blocks.nodesLeftOut > 0) {
-        const std::string missing = blocks.fromNvlink ? "an NVLink domain label (" + index.spec().nvlinkLabel + ")"
-                                                      : "a label of the hierarchy (" + levelList(index) + ")";
-        topology.warnings.push_back(std::to_string(blocks.nodesLeftOut) + " nodes lack " + missing +
-                                    " and are in no block");
-    }
-    return topology;
 }
 
 } // namespace topodeck

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "core/cluster_state.h"
 #include "core/result.h"
 
 #include <cstddef>
@@ -10,8 +9,6 @@
 #include <vector>
 
 namespace topodeck {
-
-class TopologyIndex;
 
 // One SwitchName line of topology.conf (or a tree.switches entry of topology.yaml), with its
 // hostlists expanded. A switch has nodes (a leaf) or child switches, not both: when a line gives
@@ -42,16 +39,6 @@ struct SlurmTopology {
     friend bool operator==(const SlurmTopology&, const SlurmTopology&) = default;
 };
 
-// Slurm hostlists: "gpu-[001-004,007],login1" <-> the names, in order. Expansion follows Slurm's
-// hostlist_create (22.05, checked with `scontrol show hostnames`): ',' or whitespace separate
-// entries, a range keeps the zero padding of its low end, at most 65,536 hosts per range, text
-// after the last ']' is invalid, and with several brackets the last one varies fastest and the
-// others from the first (faster) to the last but one (slowest): r[1-2]n[1-3] -> r1n1 r1n2 r1n3
-// r2n1 ... Errors quote the input. Compression merges neighbours with the same prefix the way
-// `scontrol show hostlist` does, keeping the input order: "n9,n10,n09" -> "n[9-10,09]".
-Result<std::vector<std::string>> expandHostlist(std::string_view hostlist);
-std::string compressHostlist(const std::vector<std::string>& names);
-
 // topology.conf (tree or block plugin syntax, told apart by content; mixing both is an error).
 // Keys are case-insensitive, '#' starts a comment, a trailing '\' continues the line, values may
 // be double-quoted, as in every slurm.conf-style file. Errors name the source and line.
@@ -76,27 +63,5 @@ struct SlurmBlockLevels {
     std::uint32_t levels = 0;
 };
 Result<SlurmBlockLevels> slurmBlockLevels(const std::vector<std::int32_t>& blockSizes);
-
-// What an operator would configure for nodes labelled with a hierarchy (needs the state for the
-// node names): a switch per labelled domain (leaves = lowest-level domains), plus a root switch
-// when there are several top-level domains; or blocks = NVLink domains (else lowest-level
-// domains). Nodes missing a level's label belong to no switch or block (a warning says how many).
-// Names are the domain values, prefixed by the parent path with '-' only where values repeat.
-// The label levels that become switches (or, the lowest of them, blocks): all of them except a
-// lowest kubernetes.io/hostname level, which would make every node its own leaf switch.
-int slurmSwitchLevels(const TopologyIndex& index);
-SlurmTopology slurmTreeFromIndex(const ClusterState& state, const TopologyIndex& index);
-SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index);
-
-// The blocks of slurmBlocksFromIndex as node ids, without building name lists (for the engines,
-// which run on every dry-run). Blocks follow the natural order of the lowest-level domain holding
-// their first node, so config order follows the racks.
-struct SlurmIndexBlocks {
-    std::vector<std::string> names;
-    std::vector<std::vector<NodeId>> nodes; // per block
-    std::size_t nodesLeftOut = 0;           // present nodes in no block (label missing)
-    bool fromNvlink = false;                // blocks are NVLink domains, not lowest-level domains
-};
-SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index);
 
 } // namespace topodeck

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topodeck {
+
+// Slurm hostlists: "gpu-[001-004,007],login1" <-> the names, in order. Expansion follows Slurm's
+// hostlist_create (22.05, checked with `scontrol show hostnames`): ',' or whitespace separate
+// entries, a range keeps the zero padding of its low end, at most 65,536 hosts per range, text
+// after the last ']' is invalid, and with several brackets the last one varies fastest and the
+// others from the first (faster) to the last but one (slowest): r[1-2]n[1-3] -> r1n1 r1n2 r1n3
+// r2n1 ... Errors quote the input. Compression merges neighbours with the same prefix the way
+// `scontrol show hostlist` does, keeping the input order: "n9,n10,n09" -> "n[9-10,09]".
+Result<std::vector<std::string>> expandHostlist(std::string_view hostlist);
+std::string compressHostlist(const std::vector<std::string>& names);
+
+} // namespace topodeck

@@ -1,0 +1,261 @@
+#include "core/placement/slurm_job.h"
+
+#include "core/hostlist.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace topodeck {
+
+SlurmNodeTable::SlurmNodeTable(const PlacementCluster& cluster)
+    : m_cluster(&cluster), m_order(&cluster.nodesInOrder()), m_positionOf(cluster.nodeSlots(), kNone) {
+    for (std::size_t p = 0; p < m_order->size(); ++p) m_positionOf[(*m_order)[p]] = static_cast<std::int32_t>(p);
+}
+
+std::int32_t SlurmNodeTable::position(const std::string& name) const {
+    const std::optional<NodeId> id = m_cluster->state().findNode(name);
+    return id ? position(*id) : kNone;
+}
+
+const std::string& SlurmNodeTable::name(std::int32_t position) const {
+    return m_cluster->node(id(position)).name;
+}
+
+std::string SlurmNodeTable::hostlist(const std::vector<std::int32_t>& positions) const {
+    std::vector<std::string> names;
+    names.reserve(positions.size());
+    for (const std::int32_t p : positions) names.push_back(name(p));
+    return compressHostlist(names);
+}
+
+namespace {
+
+// -w / -x names as node positions; false (with the name) for one the cluster lacks.
+bool positionsOf(const SlurmNodeTable& table, const std::vector<std::string>& names,
+                 std::vector<std::int32_t>& out, std::string& unknown) {
+    for (const std::string& name : names) {
+        const std::int32_t position = table.position(name);
+        if (position == SlurmNodeTable::kNone) {
+            unknown = name;
+            return false;
+        }
+        out.push_back(position);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return true;
+}
+
+Result<SlurmJob> jobFromSbatch(const SlurmNodeTable& table, const SlurmRequest& s, std::string& unknown) {
+    SlurmJob job;
+    std::vector<std::int32_t> excluded;
+    if (!positionsOf(table, s.requiredNodes, job.required, unknown) ||
+        !positionsOf(table, s.excludedNodes, excluded, unknown))
+        return Error{std::string(slurm_errno::kInvalidNodeName) + ": " + unknown};
+    job.excluded.assign(table.size(), 0);
+    for (const std::int32_t p : excluded) job.excluded[static_cast<std::size_t>(p)] = 1;
+    job.minNodes = s.minNodes;
+    job.maxNodes = s.maxNodes;
+    job.gpusPerNode = s.gpusPerNode;
+    job.cpusPerNode = std::max(1, s.cpusPerNode);
+    job.memoryMiB = s.memoryPerNodeMiB;
+    job.exclusive = s.exclusive;
+    if (s.switches && *s.switches > 0) job.switches = s.switches;
+    job.segment = s.segment;
+    job.spreadSegments = s.spreadSegments;
+    job.consolidateSegments = s.consolidateSegments;
+    return job;
+}
+
+// A gang without sbatch flags, as the sbatch line that asks the same with one pod per node.
+Result<SlurmJob> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
+                             std::vector<std::string>& notes) {
+    if (request.pods <= 0) return Error{std::string(slurm_errno::kNodeCountInvalid)};
+    SlurmJob job;
+    job.excluded.assign(table.size(), 0);
+    job.minNodes = job.maxNodes = request.pods;
+    job.gpusPerNode = cluster.index().gpuResources().count(request.perPod);
+    job.cpusPerNode = static_cast<std::int32_t>(
+        std::clamp<std::int64_t>(request.perPod.get("cpu").value(), 1, std::numeric_limits<std::int32_t>::max()));
+    const std::int64_t memoryBytes = request.perPod.get("memory").value();
+    job.memoryMiB = memoryBytes <= 0 ? 0 : (memoryBytes + (std::int64_t{1} << 20) - 1) >> 20;
+    notes.push_back("request as sbatch: -N " + std::to_string(job.minNodes) +
+                    " --gres=gpu:" + std::to_string(job.gpusPerNode) + " -c " + std::to_string(job.cpusPerNode) +
+                    (job.memoryMiB > 0 ? " --mem=" + std::to_string(job.memoryMiB) + "M" : "") +
+                    " (one pod per node)");
+    return job;
+}
+
+} // namespace
+
+Result<SlurmJobRequest> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
+                                    const GangRequest& request, const EngineOptions& options,
+                                    std::string* unknownNode) {
+    SlurmJobRequest out;
+    std::string unknown;
+    Result<SlurmJob> job =
+        request.slurm ? jobFromSbatch(table, *request.slurm, unknown) : jobFromGang(cluster, table, request, out.notes);
+    if (unknownNode) *unknownNode = unknown;
+    if (!job) return job.error();
+    out.job = std::move(*job);
+    // SchedulerParameters=max_switch_wait caps the wait and is the default.
+    const std::int64_t requestedWait = request.slurm ? request.slurm->switchesWaitSeconds : -1;
+    out.job.waitSeconds =
+        requestedWait < 0 ? options.maxSwitchWaitSeconds : std::min(requestedWait, options.maxSwitchWaitSeconds);
+    if (request.slurm && !request.slurm->partition.empty())
+        out.notes.push_back("partition " + request.slurm->partition +
+                            " not modelled: every node of the snapshot is in it");
+    if (!request.nodeSelector.empty() || !request.tolerations.empty())
+        out.notes.push_back("node selector and tolerations ignored: Slurm knows no Kubernetes labels or taints");
+    return out;
+}
+
+std::int64_t floorUnits(const Quantity& quantity) {
+    // 64-bit division when the amount allows it: 128-bit division dominates the per-node cost on a
+    // large cluster.
+    const __int128 nanos = quantity.nanos();
+    if (nanos <= 0) return 0;
+    const __int128 units = nanos <= std::numeric_limits<std::int64_t>::max()
+                               ? static_cast<std::int64_t>(nanos) / 1000000000
+                               : nanos / 1000000000;
+    return units > std::numeric_limits<std::int32_t>::max() ? std::numeric_limits<std::int32_t>::max()
+                                                            : static_cast<std::int64_t>(units);
+}
+
+namespace {
+
+// What one node offers the job in a pool; the reason it cannot take one task, or nullptr.
+class NodeCheck {
+public:
+    NodeCheck(const PlacementCluster& cluster, const SlurmJob& job, SlurmPool pool)
+        : m_cluster(cluster), m_job(job), m_pool(pool), m_gpus(cluster.index().gpuResources()),
+          m_memoryNeeded(Quantity::fromUnits(job.memoryMiB * 1024 * 1024)) {
+        // Plain resource names are looked up directly; only prefix patterns ("nvidia.com/mig-*")
+        // need a walk over every resource of the node.
+        const std::vector<std::string>& names = m_gpus.patterns();
+        m_gpuPrefixes =
+            std::any_of(names.begin(), names.end(), [](const std::string& p) { return !p.empty() && p.back() == '*'; });
+    }
+
+    // avail_cpus when the node can take one task, else 0 with the reason counted.
+    std::int32_t availableCpus(NodeId id, SlurmIneligible& why) const {
+        const auto reject = [](std::int64_t& reason) {
+            ++reason;
+            return 0;
+        };
+        const Node& node = m_cluster.node(id);
+        const bool wholeNode = m_pool != SlurmPool::Now || m_job.exclusive;
+        if (m_pool != SlurmPool::All && !m_cluster.usable(id))
+            return reject(!node.ready ? why.notReady : node.unschedulable ? why.cordoned : why.drained);
+        if (m_pool == SlurmPool::Now && m_job.exclusive && !m_cluster.idle(id)) return reject(why.busy);
+        if (m_job.gpusPerNode > 0 && gpus(id, wholeNode) < m_job.gpusPerNode) return reject(why.gpus);
+        // A node that does not report CPUs or memory is not limited by them.
+        const std::int64_t cpus = node.allocatable.contains("cpu") ? amount(id, "cpu", wholeNode) : m_job.cpusPerNode;
+        if (cpus < m_job.cpusPerNode) return reject(why.cpus);
+        if (m_job.memoryMiB > 0 && node.allocatable.contains("memory") &&
+            (wholeNode ? node.allocatable.get("memory") : m_cluster.free(id, "memory")) < m_memoryNeeded)
+            return reject(why.memory);
+        return static_cast<std::int32_t>(cpus);
+    }
+
+private:
+    std::int64_t amount(NodeId id, std::string_view resource, bool wholeNode) const {
+        return floorUnits(wholeNode ? m_cluster.node(id).allocatable.get(resource) : m_cluster.free(id, resource));
+    }
+
+    std::int64_t gpus(NodeId id, bool wholeNode) const {
+        // The index's per-node GPU counts (dense, no lookups) bound what is free from above:
+        // what-if assumptions only take more. Most busy nodes are ruled out here.
+        const TopologyIndex& index = m_cluster.index();
+        if (id < index.nodeSlots()) {
+            const NodeStats& stats = index.node(id);
+            if ((wholeNode ? stats.gpusTotal : stats.gpusTotal - stats.gpusUsed) < m_job.gpusPerNode) return 0;
+        }
+        std::int64_t total = 0;
+        if (m_gpuPrefixes) {
+            for (const auto& [resource, quantity] : m_cluster.node(id).allocatable)
+                if (m_gpus.matches(resource)) total += amount(id, resource, wholeNode);
+        } else {
+            for (const std::string& resource : m_gpus.patterns()) total += amount(id, resource, wholeNode);
+        }
+        return total;
+    }
+
+    const PlacementCluster& m_cluster;
+    const SlurmJob& m_job;
+    SlurmPool m_pool;
+    const GpuResources& m_gpus;
+    Quantity m_memoryNeeded;
+    bool m_gpuPrefixes = false;
+};
+
+} // namespace
+
+SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable& table, const SlurmJob& job,
+                          SlurmPool pool) {
+    SlurmNodeMap map;
+    map.cpus.assign(table.size(), 0);
+    map.weight.assign(table.size(), 1);
+    const NodeCheck check(cluster, job, pool);
+    std::optional<std::uint32_t> firstWeight;
+    // In id order, not node-table order: node records and their resource lists then come in the
+    // order they were stored, which keeps the per-node reads cache-friendly on a large cluster.
+    for (NodeId id = 0; id < cluster.nodeSlots(); ++id) {
+        const std::int32_t position = table.position(id);
+        if (position == SlurmNodeTable::kNone) continue;
+        const auto p = static_cast<std::size_t>(position);
+        map.weight[p] = cluster.nodeWeight(id);
+        if (job.excluded[p]) {
+            ++map.why.excluded;
+            continue;
+        }
+        map.cpus[p] = check.availableCpus(id, map.why);
+        if (map.cpus[p] == 0) continue;
+        ++map.eligible;
+        if (!firstWeight)
+            firstWeight = map.weight[p];
+        else if (*firstWeight != map.weight[p])
+            map.mixedWeights = true;
+    }
+    return map;
+}
+
+std::string SlurmIneligible::describe(const SlurmJob& job, bool byState) const {
+    std::string text;
+    const auto add = [&text](std::int64_t count, const std::string& what) {
+        if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+    };
+    if (byState) {
+        add(notReady, "NotReady (DOWN)");
+        add(cordoned, "cordoned (DRAIN)");
+        add(drained, "drained in the what-if");
+    } else {
+        add(notReady + cordoned + drained, "not ready, cordoned or drained");
+    }
+    add(excluded, "excluded (-x)");
+    add(busy, "not idle (--exclusive)");
+    add(gpus, "with fewer than " + std::to_string(job.gpusPerNode) + " free GPUs");
+    add(cpus, "with fewer than " + std::to_string(job.cpusPerNode) + " free CPUs");
+    add(memory, "with less than " + std::to_string(job.memoryMiB) + " MiB free memory");
+    return text;
+}
+
+void TraceBudget::add(std::string_view level, std::string domain, bool taken, std::string reason) {
+    add(TraceEntry{std::string(level), std::move(domain), taken, std::move(reason)});
+}
+
+void TraceBudget::add(TraceEntry entry) {
+    if (!m_out) return;
+    if (m_out->size() >= m_limit) {
+        ++m_dropped;
+        return;
+    }
+    m_out->push_back(std::move(entry));
+}
+
+std::string plural(std::int64_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+} // namespace topodeck

@@ -1,0 +1,7 @@
+#pragma once
+// A model reaching into views, net and widgets; QtGui is fine.
+#include "views/map.h"
+#include "net/client.h"
+#include <QLabel>
+#include <QColor>
+#include "session/worker.h"

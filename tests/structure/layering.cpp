@@ -1,0 +1,246 @@
+#include "layering.h"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <string_view>
+
+namespace topodeck::structure {
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class Layer { Core, Placement, Net, Session, Models, Views, App };
+
+struct LayerInfo {
+    Layer layer;
+    std::string_view folder;   // in the tree, with a trailing '/'
+    std::string_view prefix;   // how its headers are included, with a trailing '/'
+    std::string_view name;     // for messages
+};
+
+// Longest folder first, so backend/core/placement/ wins over backend/core/.
+constexpr std::array kLayers = {
+    LayerInfo{Layer::Placement, "backend/core/placement/", "core/placement/", "placement"},
+    LayerInfo{Layer::Core, "backend/core/", "core/", "core"},
+    LayerInfo{Layer::Net, "backend/net/", "net/", "net"},
+    LayerInfo{Layer::Session, "backend/session/", "session/", "session"},
+    LayerInfo{Layer::Models, "models/", "models/", "models"},
+    LayerInfo{Layer::Views, "views/", "views/", "views"},
+    LayerInfo{Layer::App, "app/", "app/", "app"},
+};
+
+enum class QtModule { None, Core, Gui, Widgets, Other };
+
+// What each layer may include: project layers by their include prefix, and Qt modules.
+struct Rule {
+    Layer layer;
+    std::vector<Layer> layers;
+    std::vector<QtModule> qt;
+    std::string_view text;
+};
+
+const std::vector<Rule>& rules() {
+    using L = Layer;
+    using Q = QtModule;
+    static const std::vector<Rule> table = {
+        {L::Core, {L::Core}, {}, "backend/core includes only core and third-party non-Qt headers (not placement)"},
+        {L::Placement, {L::Core, L::Placement}, {}, "backend/core/placement includes only core, placement and non-Qt headers"},
+        {L::Net, {L::Core, L::Net}, {}, "backend/net includes only core, net and non-Qt headers"},
+        {L::Session, {L::Core, L::Net, L::Session}, {Q::Core}, "backend/session includes no models, views or app, and of Qt only QtCore"},
+        {L::Models,
+         {L::Core, L::Placement, L::Session, L::Models},
+         {Q::Core, Q::Gui},
+         "models include no views, no net, no app and no widgets"},
+        {L::Views,
+         {L::Core, L::Placement, L::Session, L::Models, L::Views},
+         {Q::Core, Q::Gui, Q::Widgets, Q::Other},
+         "views include no net and no app"},
+        {L::App,
+         {L::Core, L::Placement, L::Net, L::Session, L::Models, L::Views, L::App},
+         {Q::Core, Q::Gui, Q::Widgets, Q::Other},
+         ""},
+    };
+    return table;
+}
+
+const Rule& ruleFor(Layer layer) {
+    return *std::find_if(rules().begin(), rules().end(), [layer](const Rule& rule) { return rule.layer == layer; });
+}
+
+std::optional<Layer> layerOfFile(std::string_view relative) {
+    for (const LayerInfo& info : kLayers)
+        if (relative.starts_with(info.folder)) return info.layer;
+    return std::nullopt;
+}
+
+std::optional<Layer> layerOfInclude(std::string_view included) {
+    for (const LayerInfo& info : kLayers)
+        if (included.starts_with(info.prefix)) return info.layer;
+    return std::nullopt;
+}
+
+QtModule qtModuleOf(std::string_view header, const fs::path& qtHeaders) {
+    if (!header.starts_with('Q')) return QtModule::None;
+    const auto slash = header.find('/');
+    if (slash != std::string_view::npos) { // <QtWidgets/QLabel>
+        const std::string_view module = header.substr(0, slash);
+        if (module == "QtCore") return QtModule::Core;
+        if (module == "QtGui") return QtModule::Gui;
+        if (module == "QtWidgets") return QtModule::Widgets;
+        return module.starts_with("Qt") ? QtModule::Other : QtModule::None;
+    }
+    std::error_code error;
+    for (const auto& [folder, module] : {std::pair{"QtCore", QtModule::Core}, std::pair{"QtGui", QtModule::Gui},
+                                         std::pair{"QtWidgets", QtModule::Widgets}})
+        if (fs::exists(qtHeaders / folder / std::string(header), error)) return module;
+    for (const auto& entry : fs::directory_iterator(qtHeaders, error))
+        if (fs::exists(entry.path() / std::string(header), error)) return QtModule::Other;
+    return QtModule::None; // not a Qt header (<QtTest> and such are modules, caught above)
+}
+
+std::vector<std::string> readLines(const fs::path& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+    return lines;
+}
+
+std::string relativeTo(const fs::path& path, const fs::path& root) {
+    return path.lexically_relative(root).generic_string();
+}
+
+void checkIncludes(const fs::path& file, const fs::path& root, const fs::path& qtHeaders, Layer layer,
+                   std::vector<Violation>& out) {
+    static const std::regex include(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+    const std::string relative = relativeTo(file, root);
+    const Rule& rule = ruleFor(layer);
+    const std::vector<std::string> lines = readLines(file);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::smatch match;
+        if (!std::regex_search(lines[i], match, include)) continue;
+        const std::string target = match[2].str();
+        const std::string shown = "#include " + match[1].str() + target + (match[1] == "<" ? ">" : "\"");
+        const auto report = [&](std::string text) {
+            out.push_back({relative, static_cast<int>(i + 1), shown, std::move(text)});
+        };
+        if (match[1] == "<") {
+            const QtModule module = qtModuleOf(target, qtHeaders);
+            if (module != QtModule::None && std::find(rule.qt.begin(), rule.qt.end(), module) == rule.qt.end())
+                report(std::string(rule.text));
+            continue;
+        }
+        // A quoted include names a project header by its layer ("core/node.h"), or one beside the
+        // including file (the app's own folders).
+        std::optional<Layer> targetLayer = layerOfInclude(target);
+        if (!targetLayer) {
+            std::error_code error;
+            const fs::path beside = file.parent_path() / target;
+            if (fs::exists(beside, error)) targetLayer = layerOfFile(relativeTo(beside, root));
+        }
+        if (!targetLayer) {
+            report("a quoted include names a project header: \"core/...\", \"net/...\", ... or one beside the file");
+            continue;
+        }
+        if (*targetLayer == Layer::App && layer != Layer::App) {
+            report("nothing includes app/");
+            continue;
+        }
+        if (std::find(rule.layers.begin(), rule.layers.end(), *targetLayer) == rule.layers.end())
+            report(std::string(rule.text));
+    }
+}
+
+// The nearest CMakeLists.txt at or above the file's folder, up to the root.
+std::optional<fs::path> owningCMakeLists(const fs::path& file, const fs::path& root) {
+    std::error_code error;
+    for (fs::path dir = file.parent_path();; dir = dir.parent_path()) {
+        if (fs::exists(dir / "CMakeLists.txt", error)) return dir / "CMakeLists.txt";
+        if (dir == root || dir == dir.parent_path()) break;
+    }
+    return std::nullopt;
+}
+
+void checkListed(const fs::path& file, const fs::path& root, std::vector<Violation>& out) {
+    const std::optional<fs::path> cmake = owningCMakeLists(file, root);
+    const std::string relative = relativeTo(file, root);
+    if (!cmake) {
+        out.push_back({relative, 0, "", "every source file is listed in a CMakeLists.txt"});
+        return;
+    }
+    const std::string name = relativeTo(file, cmake->parent_path());
+    std::ifstream in(*cmake);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    // The name as a whole word of the list: between blanks, parentheses or quotes.
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        const auto boundary = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '(' || c == ')' || c == '"'; };
+        const bool startsWord = at == 0 || boundary(text[at - 1]);
+        const bool endsWord = at + name.size() == text.size() || boundary(text[at + name.size()]);
+        if (startsWord && endsWord) return;
+    }
+    out.push_back({relative, 0, "", "every source file is listed in " + relativeTo(*cmake, root) +
+                                        " (a new file is a visible change of the build)"});
+}
+
+bool isSource(const fs::path& path) {
+    return path.extension() == ".h" || path.extension() == ".cpp";
+}
+
+} // namespace
+
+std::string describe(const Violation& violation) {
+    std::string text = violation.file;
+    if (violation.line > 0) text += ':' + std::to_string(violation.line);
+    text += ": ";
+    if (!violation.what.empty()) text += violation.what + ": ";
+    return text + violation.rule;
+}
+
+std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders, const TreeLimits& limits) {
+    std::vector<fs::path> sources;
+    std::vector<fs::path> cmakeFiles;
+    std::error_code error;
+    for (const char* top : {"backend", "models", "views", "app", "tests"}) {
+        if (!fs::is_directory(root / top, error)) continue;
+        for (auto it = fs::recursive_directory_iterator(root / top, error); it != fs::recursive_directory_iterator();
+             it.increment(error)) {
+            const fs::path& path = it->path();
+            // Test data holds broken trees on purpose.
+            if (it->is_directory(error) && path == root / "tests" / "data") it.disable_recursion_pending();
+            if (!it->is_regular_file(error)) continue;
+            if (path.filename() == "CMakeLists.txt") cmakeFiles.push_back(path);
+            else if (std::string_view(top) != "tests" && isSource(path)) sources.push_back(path);
+        }
+    }
+    if (fs::exists(root / "CMakeLists.txt", error)) cmakeFiles.push_back(root / "CMakeLists.txt");
+    std::sort(sources.begin(), sources.end());
+    std::sort(cmakeFiles.begin(), cmakeFiles.end());
+
+    std::vector<Violation> out;
+    for (const fs::path& file : sources) {
+        const std::string relative = relativeTo(file, root);
+        const std::optional<Layer> layer = layerOfFile(relative);
+        if (layer) checkIncludes(file, root, qtHeaders, *layer, out);
+        if (relative.starts_with("backend/") && file.extension() == ".h") {
+            const std::size_t lines = readLines(file).size();
+            if (lines > limits.maxBackendHeaderLines)
+                out.push_back({relative, 0, std::to_string(lines) + " lines",
+                               "a header in backend/ stays within " + std::to_string(limits.maxBackendHeaderLines) +
+                                   " lines: split it by concern, move what need not be inline to a .cpp"});
+        }
+        checkListed(file, root, out);
+    }
+    static const std::regex glob(R"(file\s*\(\s*GLOB)", std::regex::icase);
+    for (const fs::path& cmake : cmakeFiles) {
+        const std::vector<std::string> lines = readLines(cmake);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            if (std::regex_search(lines[i], glob))
+                out.push_back({relativeTo(cmake, root), static_cast<int>(i + 1), "file(GLOB ...)",
+                               "source lists are written out, not globbed"});
+    }
+    return out;
+}
+
+} // namespace topodeck::structure
