@@ -146,6 +146,13 @@ Result<int> parseIntValue(std::string_view flag, std::string_view text, int min,
     return value;
 }
 
+Result<bool> jsonOutputWanted(const ParsedArgs& args) {
+    const std::string* output = args.value("output");
+    if (!output || *output == "table") return false;
+    if (*output == "json") return true;
+    return Error{"unsupported output format \"" + *output + "\" for -o (use table or json)"};
+}
+
 Result<double> parseSecondsValue(std::string_view flag, std::string_view text) {
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -63,6 +63,8 @@ std::variant<ParsedArgs, int> parseCommandLine(const CommandSpec& spec, std::spa
 // Flag values. Errors name the flag: "--depth wants a whole number >= 0, not \"x\"".
 Result<int> parseIntValue(std::string_view flag, std::string_view text, int min, int max);
 Result<double> parseSecondsValue(std::string_view flag, std::string_view text);
+// -o table (the default) or -o json: true for JSON.
+Result<bool> jsonOutputWanted(const ParsedArgs& args);
 std::vector<std::string> splitList(std::string_view commaSeparated);
 
 // "topodeckctl: error: <message>" on stderr; returns kExitUsage so callers can `return usageError(...)`.

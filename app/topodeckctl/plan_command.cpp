@@ -110,33 +110,8 @@ bool looksLikeSbatchFile(const std::string& path) {
     return false;
 }
 
-Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
-    PlanSettings s;
-    auto common = ClusterArgs::fromArgs(args, "plan");
-    if (!common) return common.error();
-    s.source = std::move(common->source);
-    s.hierarchy = std::move(common->hierarchy);
-    if (const std::string* output = args.value("output")) {
-        if (*output == "json")
-            s.json = true;
-        else if (*output != "table")
-            return Error{"unsupported output format \"" + *output + "\" for -o (use table or json)"};
-    }
-    if (const std::string* depth = args.value("depth")) {
-        auto value = parseIntValue("--depth", *depth, 0, 16);
-        if (!value) return value.error();
-        s.depth = *value;
-    }
-
-    s.compare = args.has("compare");
-    for (const std::string& name : args.values("engine")) {
-        const PlacementEngine* engine = findPlacementEngine(name);
-        if (engine == nullptr) return Error{"unknown engine \"" + name + "\" (engines: " + engineNames() + ")"};
-        s.engines.push_back(engine);
-    }
-    if (s.compare && !s.engines.empty()) return Error{"use either --engine or --compare, not both"};
-
-    // The gang: a manifest, an sbatch line, or flags.
+// --pods, --request, the levels and slices: the gang given by flags.
+Status readGangFlags(const ParsedArgs& args, PlanSettings& s) {
     GangFlags& f = s.flags;
     if (const std::string* pods = args.value("pods")) {
         auto value = parseIntValue("--pods", *pods, 1, 10'000'000);
@@ -168,7 +143,11 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     f.topologyName = s.hierarchy.topologyName;
     s.flagsGiven = args.has("pods") || args.has("request") || args.has("required") || args.has("preferred") ||
                    f.unconstrained || !f.slices.empty();
+    return {};
+}
 
+// Exactly one way of giving the gang (flags, --manifest, --sbatch), or --capacity's pod shape.
+Status readGangSource(const ParsedArgs& args, PlanSettings& s) {
     if (const std::string* manifest = args.value("manifest")) s.manifest = *manifest;
     if (const std::string* gang = args.value("gang")) {
         if (s.manifest.empty()) return Error{"--gang picks a gang of --manifest FILE"};
@@ -181,17 +160,21 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     if (s.capacity) {
         if (!s.manifest.empty() || !s.sbatch.empty())
             return Error{"--capacity takes --request (and optionally --pods)"};
-        if (f.perPod.empty()) return Error{"--capacity needs the pod shape: --request RESOURCE=QUANTITY[,...]"};
+        if (s.flags.perPod.empty()) return Error{"--capacity needs the pod shape: --request RESOURCE=QUANTITY[,...]"};
         if (s.compare || !s.engines.empty())
             return Error{"--capacity counts per domain; it takes no --engine or --compare"};
     } else if (gangSources == 0) {
         return Error{"say what to place: --pods N --request RES=QTY, --manifest FILE, or --sbatch \"ARGS\""};
     } else if (gangSources > 1) {
         return Error{"give the gang one way: flags (--pods, --request, ...), --manifest FILE or --sbatch \"ARGS\""};
-    } else if (s.flagsGiven && f.pods == 0) {
+    } else if (s.flagsGiven && s.flags.pods == 0) {
         return Error{"--pods N is required when the gang is given by flags"};
     }
+    return {};
+}
 
+// --slurm-topology, --ask-slurm, --slurm-version, --node-weight, --max-switch-wait.
+Status readSlurmOptions(const ParsedArgs& args, PlanSettings& s) {
     if (const std::string* file = args.value("slurm-topology")) s.slurmTopologyFile = *file;
     s.askSlurm = args.has("ask-slurm");
     if (s.askSlurm) {
@@ -220,6 +203,11 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
         if (!seconds) return seconds.error();
         s.options.maxSwitchWaitSeconds = *seconds;
     }
+    return {};
+}
+
+// --kueue-profile, --volcano-binpack, and the what-if: --drain, --then-place.
+Status readEngineOptions(const ParsedArgs& args, PlanSettings& s) {
     if (const std::string* profile = args.value("kueue-profile")) {
         auto parsed = parseKueueProfile(*profile);
         if (!parsed) return parsed.error();
@@ -238,6 +226,34 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     s.drains = args.values("drain");
     if (const std::string* file = args.value("then-place")) s.thenPlace = *file;
     if (s.capacity && !s.thenPlace.empty()) return Error{"--then-place does not apply to --capacity (use --drain)"};
+    return {};
+}
+
+Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
+    PlanSettings s;
+    auto common = ClusterArgs::fromArgs(args, "plan");
+    if (!common) return common.error();
+    s.source = std::move(common->source);
+    s.hierarchy = std::move(common->hierarchy);
+    auto json = jsonOutputWanted(args);
+    if (!json) return json.error();
+    s.json = *json;
+    if (const std::string* depth = args.value("depth")) {
+        auto value = parseIntValue("--depth", *depth, 0, 16);
+        if (!value) return value.error();
+        s.depth = *value;
+    }
+
+    s.compare = args.has("compare");
+    for (const std::string& name : args.values("engine")) {
+        const PlacementEngine* engine = findPlacementEngine(name);
+        if (engine == nullptr) return Error{"unknown engine \"" + name + "\" (engines: " + engineNames() + ")"};
+        s.engines.push_back(engine);
+    }
+    if (s.compare && !s.engines.empty()) return Error{"use either --engine or --compare, not both"};
+
+    for (const auto read : {readGangFlags, readGangSource, readSlurmOptions, readEngineOptions})
+        if (Status status = read(args, s); !status) return status.error();
     return s;
 }
 

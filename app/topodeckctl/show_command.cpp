@@ -51,12 +51,9 @@ Result<ShowSettings> settingsFrom(const ParsedArgs& args) {
         if (!value) return value.error();
         s.render.depth = *value;
     }
-    if (const std::string* output = args.value("output")) {
-        if (*output == "json")
-            s.json = true;
-        else if (*output != "table")
-            return Error{"unsupported output format \"" + *output + "\" for -o (use table or json)"};
-    }
+    auto json = jsonOutputWanted(args);
+    if (!json) return json.error();
+    s.json = *json;
     if (const std::string* width = args.value("bar-width")) {
         auto value = parseIntValue("--bar-width", *width, 1, 200);
         if (!value) return value.error();

@@ -4,7 +4,7 @@
 
 namespace topodeck {
 
-// KAI-Scheduler's topology plugin (pkg/scheduler/plugins/topology, scheduler-semantics §4): the
+// KAI-Scheduler's topology plugin (pkg/scheduler/plugins/topology): the
 // lowest common domain of the candidate nodes is the search root; domains are packed by their
 // dominant-resource ratio (least free first, ties by id); candidate levels run from the preferred
 // level up to the required level (or to the root); the first domain, bottom-up, where every pod

@@ -4,8 +4,8 @@
 
 namespace topodeck {
 
-// Kueue Topology Aware Scheduling, as pkg/cache/scheduler/tas_flavor_snapshot.go places one PodSet
-// (scheduler-semantics §1): leaves are nodes when the lowest level is kubernetes.io/hostname, else
+// Kueue Topology Aware Scheduling, as pkg/cache/scheduler/tas_flavor_snapshot.go places one PodSet:
+// leaves are nodes when the lowest level is kubernetes.io/hostname, else
 // level-value tuples with summed capacity; counts bubble up, the fit level and domains are chosen
 // with BestFit or LeastFreeCapacity (TASProfileMixed by default), then pods descend level by level.
 // Failure messages are Kueue's, word for word. Leader/worker groups, node affinity, ResourceFlavor

@@ -12,7 +12,7 @@
 
 namespace topodeck {
 
-// A Slurm release, for the rules that changed between versions (scheduler-semantics §2.2b).
+// A Slurm release, for the rules that changed between versions (TreeRules in slurm_tree_engine.cpp).
 struct SlurmVersion {
     int major = 26;
     int minor = 5;

@@ -123,7 +123,7 @@ BlockLayout layoutFor(const PlacementCluster& cluster, const SlurmNodeTable& tab
 // eval_nodes_block() for one job. Member names follow the Slurm locals they stand for.
 class BlockEval {
 public:
-    BlockEval(const BlockLayout& layout, const SlurmJob& job, const SlurmNodeMap& nodes, const SlurmNodeTable& table,
+    BlockEval(const BlockLayout& layout, const SlurmJobSpec& job, const SlurmNodeMap& nodes, const SlurmNodeTable& table,
               TraceBudget& trace)
         : m_layout(layout), m_job(job), m_eligible(nodes.cpus.size(), 0), m_weight(nodes.weight),
           m_required(job.required), m_trace(trace), m_table(table), m_bblocks(static_cast<int>(layout.names.size())),
@@ -157,6 +157,14 @@ private:
     std::string_view countNodes();
     std::string_view chooseBlock(int& chosen);
     std::string_view takeNodes(int chosen);
+    // A step of takeNodes that may end the pass: empty on success, else the errno text; nullopt: go on.
+    using Outcome = std::optional<std::string_view>;
+    Outcome markRequired(int chosen);
+    Outcome chooseWeightGroups(int chosen, std::vector<std::int32_t>& forced);
+    Outcome takeForced(int chosen, const std::vector<std::int32_t>& forced);
+    Outcome fillUsedBblocks();
+    template <class Holds> void markBblocksHolding(int chosen, Holds&& holds);
+    std::string_view fillBestBblocks(int chosen);
     int blockLevelFor(int nodes, int* llblockLevel) const;
     bool sameLlblock(int a, int b) const { return a >= 0 && (a >> m_llLevel) == (b >> m_llLevel); }
     void chooseBestBblock(int i, bool& bestSameBlock, bool& bestFit, int& best) const;
@@ -179,7 +187,7 @@ private:
     }
 
     const BlockLayout& m_layout;
-    const SlurmJob& m_job;
+    const SlurmJobSpec& m_job;
     std::vector<char> m_eligible;
     std::vector<std::uint32_t> m_weight;
     std::vector<std::int32_t> m_required;
@@ -227,7 +235,8 @@ private:
     std::vector<int> m_nodesOnBlock;
     std::vector<std::uint32_t> m_lowestWeight;
     std::vector<int> m_nodesOnAsblock;
-    std::vector<char> m_blockMap;
+    std::vector<char> m_blockMap; // the chosen block's eligible nodes
+    std::vector<char> m_best;     // ... of the weight groups taken: the candidates
 };
 
 int BlockEval::blockLevelFor(int nodes, int* llblockLevel) const {
@@ -611,36 +620,35 @@ std::string_view BlockEval::chooseBlock(int& chosen) {
 
 // Whole weight groups, then the base blocks of the chosen block one by one (_choose_best_bblock).
 std::string_view BlockEval::takeNodes(int chosen) {
-    const std::size_t nodeCount = m_eligible.size();
-    const auto [firstBblock, lastBblock] = bblocksOf(chosen);
-    const std::vector<char>& blockMap = m_blockMap;
-    if (m_reqMode) {
-        std::fill(m_nodeMap.begin(), m_nodeMap.end(), 0);
-        for (std::int32_t p : m_required) m_nodeMap[static_cast<std::size_t>(p)] = 1;
-        int lastLl = -1;
-        for (int i = firstBblock; i < lastBblock && m_llTracking; ++i) {
-            const auto& nodes = m_layout.nodes[static_cast<std::size_t>(i)];
-            if (std::none_of(nodes.begin(), nodes.end(),
-                             [this](std::int32_t p) { return m_isRequired[static_cast<std::size_t>(p)] != 0; }))
-                continue;
-            m_bblockRequired[static_cast<std::size_t>(i)] = 1;
-            if (!sameLlblock(lastLl, i)) {
-                --m_maxLl;
-                lastLl = i;
-            }
-        }
-        if (m_maxLl < 0) {
-            m_trace.add("", "", false, "the required nodes span more lower-level blocks than the job may use");
-            return kTopoConfigUnavailable;
-        }
-        if (m_remNodes <= 0) return {};
-        if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
-    } else {
-        std::fill(m_nodeMap.begin(), m_nodeMap.end(), 0);
-    }
+    std::fill(m_nodeMap.begin(), m_nodeMap.end(), 0);
+    if (m_reqMode)
+        if (const Outcome ended = markRequired(chosen)) return *ended;
+    std::vector<std::int32_t> forced;
+    if (const Outcome ended = chooseWeightGroups(chosen, forced)) return *ended;
+    if (const Outcome ended = takeForced(chosen, forced)) return *ended;
+    if (m_reqMode || !forced.empty())
+        if (const Outcome ended = fillUsedBblocks()) return *ended;
+    return fillBestBblocks(chosen);
+}
 
-    // Whole weight groups, lowest first, until enough; all but the last group are forced in.
-    std::vector<char> best(nodeCount, 0);
+// The required nodes are the allocation's start; their base blocks are in use.
+BlockEval::Outcome BlockEval::markRequired(int chosen) {
+    for (std::int32_t p : m_required) m_nodeMap[static_cast<std::size_t>(p)] = 1;
+    if (m_llTracking)
+        markBblocksHolding(chosen, [this](std::int32_t p) { return m_isRequired[static_cast<std::size_t>(p)] != 0; });
+    if (m_maxLl < 0) {
+        m_trace.add("", "", false, "the required nodes span more lower-level blocks than the job may use");
+        return kTopoConfigUnavailable;
+    }
+    if (m_remNodes <= 0) return std::string_view();
+    if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
+    return std::nullopt;
+}
+
+// Whole weight groups of the chosen block, lowest first, until enough: the candidates (m_best).
+// All but the last group are forced in, whatever the topology.
+BlockEval::Outcome BlockEval::chooseWeightGroups(int chosen, std::vector<std::int32_t>& forced) {
+    m_best.assign(m_eligible.size(), 0);
     std::vector<std::int32_t> bestList;
     std::size_t forcedCount = 0;
     bool sufficient = false;
@@ -651,8 +659,8 @@ std::string_view BlockEval::takeNodes(int chosen) {
         if (!bestList.empty()) forcedCount = bestList.size();
         for (std::size_t k = g; k < end; ++k) {
             const auto p = static_cast<std::size_t>(m_byWeight[k].second);
-            if ((m_reqMode && m_isRequired[p]) || !blockMap[p]) continue;
-            best[p] = 1;
+            if ((m_reqMode && m_isRequired[p]) || !m_blockMap[p]) continue;
+            m_best[p] = 1;
             bestList.push_back(m_byWeight[k].second);
         }
         const int bestCount = static_cast<int>(bestList.size());
@@ -666,9 +674,34 @@ std::string_view BlockEval::takeNodes(int chosen) {
                         " eligible nodes; " + std::to_string(m_remNodes) + " needed");
         return kTopoInsufficient;
     }
-    if (forcedCount > 0) {
-        std::vector<std::int32_t> forced(bestList.begin(), bestList.begin() + static_cast<std::ptrdiff_t>(forcedCount));
-        std::sort(forced.begin(), forced.end());
+    forced.assign(bestList.begin(), bestList.begin() + static_cast<std::ptrdiff_t>(forcedCount));
+    std::sort(forced.begin(), forced.end());
+    return std::nullopt;
+}
+
+// Marks the chosen block's base blocks that hold a node `holds` accepts as in use; each new
+// lower-level block they open counts against the lower-level blocks the job may use.
+template <class Holds> void BlockEval::markBblocksHolding(int chosen, Holds&& holds) {
+    const auto [firstBblock, lastBblock] = bblocksOf(chosen);
+    int lastLl = -1;
+    for (int i = firstBblock; i < lastBblock; ++i) {
+        if (m_bblockRequired[static_cast<std::size_t>(i)]) {
+            lastLl = i;
+            continue;
+        }
+        const auto& nodes = m_layout.nodes[static_cast<std::size_t>(i)];
+        if (std::none_of(nodes.begin(), nodes.end(), holds)) continue;
+        m_bblockRequired[static_cast<std::size_t>(i)] = 1;
+        if (!sameLlblock(lastLl, i)) {
+            --m_maxLl;
+            lastLl = i;
+        }
+    }
+}
+
+// The lower-weight nodes join the allocation; their base blocks are in use.
+BlockEval::Outcome BlockEval::takeForced(int chosen, const std::vector<std::int32_t>& forced) {
+    if (!forced.empty()) {
         for (std::size_t k = 0; k < forced.size() && m_maxNodes > 0; ++k) {
             --m_remNodes;
             --m_minRemNodes;
@@ -678,50 +711,43 @@ std::string_view BlockEval::takeNodes(int chosen) {
         m_trace.add("", "", true,
                     segmentPrefix() + "node weight: " + nodesText(forced) +
                         " of lower weight taken first, whatever the topology");
-        if (m_remNodes <= 0) return {};
+        if (m_remNodes <= 0) return std::string_view();
         if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
-        int lastLl = -1;
-        for (int i = firstBblock; i < lastBblock; ++i) {
-            if (m_bblockRequired[static_cast<std::size_t>(i)]) {
-                lastLl = i;
-                continue;
-            }
-            const auto& nodes = m_layout.nodes[static_cast<std::size_t>(i)];
-            if (std::none_of(nodes.begin(), nodes.end(),
-                             [&](std::int32_t p) { return std::binary_search(forced.begin(), forced.end(), p); }))
-                continue;
-            m_bblockRequired[static_cast<std::size_t>(i)] = 1;
-            if (!sameLlblock(lastLl, i)) {
-                --m_maxLl;
-                lastLl = i;
-            }
-        }
+        markBblocksHolding(chosen,
+                           [&](std::int32_t p) { return std::binary_search(forced.begin(), forced.end(), p); });
     }
     if (m_maxLl < 0) {
         m_trace.add("", "", false,
                     segmentPrefix() + "the lower-weight nodes span more lower-level blocks than the job may use");
         return kTopoWeightNoFit;
     }
-    // Fill the base blocks already in use first.
-    if (m_reqMode || forcedCount > 0) {
-        for (int i = 0; i < m_bblocks; ++i) {
-            if (!m_bblockRequired[static_cast<std::size_t>(i)]) continue;
-            for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) {
-                const auto u = static_cast<std::size_t>(p);
-                if (!blockMap[u] || !best[u] || m_nodeMap[u]) continue;
-                take(p);
-                if (m_remNodes <= 0) return {};
-            }
+    return std::nullopt;
+}
+
+// The base blocks already in use are filled first.
+BlockEval::Outcome BlockEval::fillUsedBblocks() {
+    for (int i = 0; i < m_bblocks; ++i) {
+        if (!m_bblockRequired[static_cast<std::size_t>(i)]) continue;
+        for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)]) {
+            const auto u = static_cast<std::size_t>(p);
+            if (!m_blockMap[u] || !m_best[u] || m_nodeMap[u]) continue;
+            take(p);
+            if (m_remNodes <= 0) return std::string_view();
         }
     }
+    return std::nullopt;
+}
 
+// Then base block after base block, the best by _choose_best_bblock, until satisfied or stuck.
+std::string_view BlockEval::fillBestBblocks(int chosen) {
+    const auto [firstBblock, lastBblock] = bblocksOf(chosen);
     m_nodesOnBblock.assign(static_cast<std::size_t>(m_bblocks), 0);
     std::fill(m_nodesOnLl.begin(), m_nodesOnLl.end(), 0);
     for (int i = firstBblock; i < lastBblock; ++i) {
         if (m_bblockRequired[static_cast<std::size_t>(i)]) continue;
         int count = 0;
         for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(i)])
-            if (blockMap[static_cast<std::size_t>(p)] && best[static_cast<std::size_t>(p)]) ++count;
+            if (m_blockMap[static_cast<std::size_t>(p)] && m_best[static_cast<std::size_t>(p)]) ++count;
         m_nodesOnBblock[static_cast<std::size_t>(i)] = count;
         if (m_llTracking) m_nodesOnLl[static_cast<std::size_t>(i / m_bblockPerLl)] += count;
     }
@@ -734,8 +760,9 @@ std::string_view BlockEval::takeNodes(int chosen) {
         for (int i = firstBblock; i < lastBblock; ++i)
             if (!m_bblockRequired[static_cast<std::size_t>(i)]) chooseBestBblock(i, bestSameBlock, bestFit, bestBblock);
         if (bestBblock == -1) break;
+        const std::string& name = m_layout.names[static_cast<std::size_t>(bestBblock)];
         if (m_maxLl <= 0 && !bestSameBlock) {
-            m_trace.add(kBlockLevel, m_layout.names[static_cast<std::size_t>(bestBblock)], false,
+            m_trace.add(kBlockLevel, name, false,
                         segmentPrefix() + "would open one more lower-level block than the job may use");
             break;
         }
@@ -744,7 +771,7 @@ std::string_view BlockEval::takeNodes(int chosen) {
         std::vector<std::int32_t> taken;
         for (std::int32_t p : m_layout.nodes[static_cast<std::size_t>(bestBblock)]) {
             const auto u = static_cast<std::size_t>(p);
-            if (!blockMap[u] || !best[u] || m_nodeMap[u]) continue;
+            if (!m_blockMap[u] || !m_best[u] || m_nodeMap[u]) continue;
             if (m_maxNodes <= 0) break;
             take(p);
             taken.push_back(p);
@@ -756,8 +783,7 @@ std::string_view BlockEval::takeNodes(int chosen) {
                                       : "no base block fits the remaining " + std::to_string(remBefore) +
                                             " alone: the largest (ties go to the later block)";
             if (m_llTracking && bestSameBlock) why = "in a lower-level block already used; " + why;
-            m_trace.add(kBlockLevel, m_layout.names[static_cast<std::size_t>(bestBblock)], true,
-                        segmentPrefix() + "took " + nodesText(taken) + ": " + why);
+            m_trace.add(kBlockLevel, name, true, segmentPrefix() + "took " + nodesText(taken) + ": " + why);
         } else {
             m_trace.dropped();
         }
@@ -840,18 +866,16 @@ PlacementResult invalid(PlacementResult result, std::string_view message) {
 }
 
 // The job as eval_nodes_block receives it: -N as given (a range places its minimum), no --switches.
-Result<SlurmJob> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
+Result<SlurmJobSpec> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
                           const EngineOptions& options, std::vector<std::string>& notes) {
     std::string unknownNode;
-    Result<SlurmJobRequest> built = slurmJobFor(cluster, table, request, options, &unknownNode);
-    if (!built) return Error{unknownNode.empty() ? built.error().message : std::string(kInvalidNodeName)};
-    SlurmJob& job = built->job;
-    if (job.minNodes <= 0) return Error{std::string(kNodeCountInvalid)};
-    notes.insert(notes.end(), built->notes.begin(), built->notes.end());
+    Result<SlurmJobSpec> job = slurmJobFor(cluster, table, request, options, notes, &unknownNode);
+    if (!job) return Error{unknownNode.empty() ? job.error().message : std::string(kInvalidNodeName)};
+    if (job->minNodes <= 0) return Error{std::string(kNodeCountInvalid)};
     if (request.slurm && request.slurm->switches)
         notes.emplace_back("--switches is read by topology/tree only; topology/block ignores it");
-    if (job.maxNodes > job.minNodes) notes.emplace_back("node range: topology/block places the minimum node count");
-    return std::move(job);
+    if (job->maxNodes > job->minNodes) notes.emplace_back("node range: topology/block places the minimum node count");
+    return job;
 }
 
 // The allocation as the result's nodes, assignment (each node with the base block it was taken
@@ -910,7 +934,7 @@ PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const G
         result.message = layout.error;
         return result;
     }
-    Result<SlurmJob> job = blockJob(cluster, table, request, options, result.notes);
+    Result<SlurmJobSpec> job = blockJob(cluster, table, request, options, result.notes);
     if (!job) return invalid(std::move(result), job.error().message);
 
     // cons_tres' part: which nodes could take one task of this job now; and at submit, whether any

@@ -4,7 +4,7 @@
 
 namespace topodeck {
 
-// Slurm's topology/block plugin (eval_nodes_block.c, scheduler-semantics §2.3): a job of N nodes
+// Slurm's topology/block plugin (eval_nodes_block.c): a job of N nodes
 // goes into one aggregated block of 2^L base blocks, chosen by lowest node weight, then fewest
 // eligible nodes (ties to the later block in config order), then filled base block by base block.
 //

@@ -47,8 +47,8 @@ bool positionsOf(const SlurmNodeTable& table, const std::vector<std::string>& na
     return true;
 }
 
-Result<SlurmJob> jobFromSbatch(const SlurmNodeTable& table, const SlurmRequest& s, std::string& unknown) {
-    SlurmJob job;
+Result<SlurmJobSpec> jobFromSbatch(const SlurmNodeTable& table, const SlurmRequest& s, std::string& unknown) {
+    SlurmJobSpec job;
     std::vector<std::int32_t> excluded;
     if (!positionsOf(table, s.requiredNodes, job.required, unknown) ||
         !positionsOf(table, s.excludedNodes, excluded, unknown))
@@ -69,10 +69,10 @@ Result<SlurmJob> jobFromSbatch(const SlurmNodeTable& table, const SlurmRequest& 
 }
 
 // A gang without sbatch flags, as the sbatch line that asks the same with one pod per node.
-Result<SlurmJob> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
+Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
                              std::vector<std::string>& notes) {
     if (request.pods <= 0) return Error{std::string(slurm_errno::kNodeCountInvalid)};
-    SlurmJob job;
+    SlurmJobSpec job;
     job.excluded.assign(table.size(), 0);
     job.minNodes = job.maxNodes = request.pods;
     job.gpusPerNode = cluster.index().gpuResources().count(request.perPod);
@@ -89,26 +89,23 @@ Result<SlurmJob> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTab
 
 } // namespace
 
-Result<SlurmJobRequest> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
-                                    const GangRequest& request, const EngineOptions& options,
-                                    std::string* unknownNode) {
-    SlurmJobRequest out;
+Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
+                                 const GangRequest& request, const EngineOptions& options,
+                                 std::vector<std::string>& notes, std::string* unknownNode) {
     std::string unknown;
-    Result<SlurmJob> job =
-        request.slurm ? jobFromSbatch(table, *request.slurm, unknown) : jobFromGang(cluster, table, request, out.notes);
+    Result<SlurmJobSpec> job =
+        request.slurm ? jobFromSbatch(table, *request.slurm, unknown) : jobFromGang(cluster, table, request, notes);
     if (unknownNode) *unknownNode = unknown;
     if (!job) return job.error();
-    out.job = std::move(*job);
     // SchedulerParameters=max_switch_wait caps the wait and is the default.
     const std::int64_t requestedWait = request.slurm ? request.slurm->switchesWaitSeconds : -1;
-    out.job.waitSeconds =
+    job->waitSeconds =
         requestedWait < 0 ? options.maxSwitchWaitSeconds : std::min(requestedWait, options.maxSwitchWaitSeconds);
     if (request.slurm && !request.slurm->partition.empty())
-        out.notes.push_back("partition " + request.slurm->partition +
-                            " not modelled: every node of the snapshot is in it");
+        notes.push_back("partition " + request.slurm->partition + " not modelled: every node of the snapshot is in it");
     if (!request.nodeSelector.empty() || !request.tolerations.empty())
-        out.notes.push_back("node selector and tolerations ignored: Slurm knows no Kubernetes labels or taints");
-    return out;
+        notes.push_back("node selector and tolerations ignored: Slurm knows no Kubernetes labels or taints");
+    return job;
 }
 
 std::int64_t floorUnits(const Quantity& quantity) {
@@ -128,7 +125,7 @@ namespace {
 // What one node offers the job in a pool; the reason it cannot take one task, or nullptr.
 class NodeCheck {
 public:
-    NodeCheck(const PlacementCluster& cluster, const SlurmJob& job, SlurmPool pool)
+    NodeCheck(const PlacementCluster& cluster, const SlurmJobSpec& job, SlurmPool pool)
         : m_cluster(cluster), m_job(job), m_pool(pool), m_gpus(cluster.index().gpuResources()),
           m_memoryNeeded(Quantity::fromUnits(job.memoryMiB * 1024 * 1024)) {
         // Plain resource names are looked up directly; only prefix patterns ("nvidia.com/mig-*")
@@ -183,7 +180,7 @@ private:
     }
 
     const PlacementCluster& m_cluster;
-    const SlurmJob& m_job;
+    const SlurmJobSpec& m_job;
     SlurmPool m_pool;
     const GpuResources& m_gpus;
     Quantity m_memoryNeeded;
@@ -192,7 +189,7 @@ private:
 
 } // namespace
 
-SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable& table, const SlurmJob& job,
+SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable& table, const SlurmJobSpec& job,
                           SlurmPool pool) {
     SlurmNodeMap map;
     map.cpus.assign(table.size(), 0);
@@ -221,7 +218,7 @@ SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable&
     return map;
 }
 
-std::string SlurmIneligible::describe(const SlurmJob& job, bool byState) const {
+std::string SlurmIneligible::describe(const SlurmJobSpec& job, bool byState) const {
     std::string text;
     const auto add = [&text](std::int64_t count, const std::string& what) {
         if (count > 0) text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + what;

@@ -56,8 +56,8 @@ private:
     std::vector<std::int32_t> m_positionOf; // by NodeId
 };
 
-// The job as the topology plugins read it.
-struct SlurmJob {
+// The job as the topology plugins read it (not to be confused with SlurmJob, a running job).
+struct SlurmJobSpec {
     std::int32_t minNodes = 0; // -N min[-max], as given (0 when only -w says)
     std::int32_t maxNodes = 0;
     std::int32_t cpusPerNode = 1;
@@ -76,13 +76,9 @@ struct SlurmJob {
 // The job from the gang's sbatch request, else `-N pods --gres=gpu:G -c C --mem=M` with one pod per
 // node (said in a note, as is what Slurm would not see: a partition, Kubernetes selectors). A -w or
 // -x name the cluster lacks is "Invalid node name specified: NAME", with unknownNode set to it.
-struct SlurmJobRequest {
-    SlurmJob job;
-    std::vector<std::string> notes;
-};
-Result<SlurmJobRequest> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
-                                    const GangRequest& request, const EngineOptions& options,
-                                    std::string* unknownNode = nullptr);
+Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
+                                 const GangRequest& request, const EngineOptions& options,
+                                 std::vector<std::string>& notes, std::string* unknownNode = nullptr);
 
 // Where Slurm looks for room: now; on up nodes with everything free (what `sbatch --test-only` can
 // reach once running jobs end); on every node, down ones included (whether the job can ever run,
@@ -95,7 +91,7 @@ struct SlurmIneligible {
     std::int64_t excluded = 0, busy = 0, gpus = 0, cpus = 0, memory = 0;
     // "2 not ready, cordoned or drained, 1 with fewer than 8 free GPUs", or "" when none; with
     // byState, the first part as "1 NotReady (DOWN), 1 cordoned (DRAIN)".
-    std::string describe(const SlurmJob& job, bool byState = false) const;
+    std::string describe(const SlurmJobSpec& job, bool byState = false) const;
 };
 
 // cons_tres' node_map: a node is in it when it is up (Now and Up pools), not excluded, and can serve
@@ -110,7 +106,7 @@ struct SlurmNodeMap {
 
     bool contains(std::int32_t position) const { return cpus[static_cast<std::size_t>(position)] > 0; }
 };
-SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable& table, const SlurmJob& job,
+SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable& table, const SlurmJobSpec& job,
                           SlurmPool pool);
 
 // Whole units of a quantity, clamped to [0, 2^31): CPUs and GPUs as Slurm counts them.

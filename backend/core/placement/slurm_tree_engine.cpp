@@ -32,7 +32,7 @@ namespace {
 constexpr std::uint32_t kInfinite = 0xFFFFFFFFu; // Slurm's INFINITE hop distance
 constexpr std::int32_t kNone = -1;
 
-// The rules that changed between releases (scheduler-semantics §2.2b).
+// The rules that changed between releases, each with the release that changed it.
 struct TreeRules {
     bool cpuSums = true;            // 23.02: switch CPU sums count for the top switch and for "fits"
     bool rangeRetry = true;         // 23.02: -N min-max over --switches retries with one node fewer
@@ -238,7 +238,7 @@ struct CandidateRecord {
 
 class TreePass {
 public:
-    TreePass(const SwitchTree& tree, const SlurmNodeMap& nodes, const SlurmJob& job, const TreeRules& rules,
+    TreePass(const SwitchTree& tree, const SlurmNodeMap& nodes, const SlurmJobSpec& job, const TreeRules& rules,
              const SlurmNodeTable& table, TraceBudget& trace)
         : m_tree(tree), m_nodes(nodes), m_job(job), m_rules(rules), m_table(table), m_trace(trace) {}
 
@@ -288,7 +288,7 @@ private:
 
     const SwitchTree& m_tree;
     const SlurmNodeMap& m_nodes;
-    const SlurmJob& m_job;
+    const SlurmJobSpec& m_job;
     const TreeRules& m_rules;
     const SlurmNodeTable& m_table;
     TraceBudget& m_trace;
@@ -869,7 +869,7 @@ struct Evaluation {
     std::int32_t loweredTo = 0; // 23.02+: the -N a node range settled on within --switches
 };
 
-Evaluation evaluate(TreePass& pass, const SlurmJob& job, const TreeRules& rules, TraceBudget& trace) {
+Evaluation evaluate(TreePass& pass, const SlurmJobSpec& job, const TreeRules& rules, TraceBudget& trace) {
     Evaluation evaluation;
     if (rules.oneNodeSkipsTree && job.maxNodes == 1) {
         evaluation.placed = pass.firstUsableNode();
@@ -913,11 +913,11 @@ struct TreeSetup {
     const TreeRules& rules;
 };
 
-Reach reach(const TreeSetup& setup, const SlurmJob& job, SlurmPool pool) {
+Reach reach(const TreeSetup& setup, const SlurmJobSpec& job, SlurmPool pool) {
     TraceBudget silent(nullptr, 0);
     const SlurmNodeMap nodes = slurmNodeMap(setup.cluster, setup.table, job, pool);
     TreePass pass(setup.tree, nodes, job, setup.rules, setup.table, silent);
-    SlurmJob plain = job;
+    SlurmJobSpec plain = job;
     plain.switches.reset();
     Reach result;
     result.fits = evaluate(pass, plain, setup.rules, silent).placed.ok();
@@ -945,7 +945,7 @@ std::string formatDuration(std::int64_t seconds) {
 
 // slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
 // within the maximum.
-Status settleNodeCounts(SlurmJob& job) {
+Status settleNodeCounts(SlurmJobSpec& job) {
     const auto requiredCount = static_cast<std::int32_t>(job.required.size());
     const std::int32_t minNodes = job.minNodes;
     job.minNodes = minNodes > 0 ? minNodes : requiredCount;
@@ -971,7 +971,7 @@ std::string unavailable(const PlacementCluster& cluster) {
 
 // Where the job would go were every running job gone, or were down nodes up: what Slurm says of a
 // job that does not fit now.
-void reportNotNow(const TreeSetup& setup, const SlurmJob& job, const Pass& placed, PlacementResult& result) {
+void reportNotNow(const TreeSetup& setup, const SlurmJobSpec& job, const Pass& placed, PlacementResult& result) {
     result.notes.push_back("not now: " + placed.why);
     const Reach up = reach(setup, job, SlurmPool::Up);
     if (up.fits) {
@@ -998,7 +998,7 @@ void reportNotNow(const TreeSetup& setup, const SlurmJob& job, const Pass& place
 }
 
 // The allocation, and what Slurm does with it: start now, or wait for --switches first.
-void reportPlaced(const TreeSetup& setup, const SlurmJob& job, const Evaluation& evaluation,
+void reportPlaced(const TreeSetup& setup, const SlurmJobSpec& job, const Evaluation& evaluation,
                   PlacementResult& result) {
     const Pass& placed = evaluation.placed;
     const SwitchTree& tree = setup.tree;
@@ -1108,11 +1108,12 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
     if (!tree) return invalid(std::move(result), tree.error().message);
     for (const std::string& warning : topology->warnings) result.notes.push_back("topology: " + warning);
 
-    Result<SlurmJobRequest> built = slurmJobFor(cluster, table, request, options);
+    std::vector<std::string> jobNotes;
+    Result<SlurmJobSpec> built = slurmJobFor(cluster, table, request, options, jobNotes);
     if (!built) return invalid(std::move(result), built.error().message);
-    SlurmJob& job = built->job;
+    SlurmJobSpec& job = *built;
     if (Status counts = settleNodeCounts(job); !counts) return invalid(std::move(result), counts.error().message);
-    result.notes.insert(result.notes.end(), built->notes.begin(), built->notes.end());
+    result.notes.insert(result.notes.end(), jobNotes.begin(), jobNotes.end());
     if (job.segment > 0) result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
 
     TraceBudget trace(&result.trace, options.maxTraceEntries);

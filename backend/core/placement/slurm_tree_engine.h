@@ -4,8 +4,8 @@
 
 namespace topodeck {
 
-// Slurm's topology/tree placement (scheduler-semantics §2.2 for 24.05.3+, §2.2b for 22.05 up to
-// 24.05.2), chosen by EngineOptions::slurmVersion. The switches come from the cluster's
+// Slurm's topology/tree placement: eval_nodes_tree.c for 24.05.3 and later, cons_tres' job_test.c
+// (_eval_nodes_topo) for 22.05 up to 24.05.2, chosen by EngineOptions::slurmVersion. The switches come from the cluster's
 // topology.conf / topology.yaml tree, else one switch per label domain (slurmTreeFromIndex).
 // The request is GangRequest::slurm, else `-N pods --gres=gpu:G` with one pod per node.
 //

@@ -4,7 +4,7 @@
 
 namespace topodeck {
 
-// Volcano's allocate action with the network-topology-aware plugin (scheduler-semantics §3):
+// Volcano's allocate action (pkg/scheduler/actions/allocate) with the network-topology-aware plugin:
 // the HyperNode gradient tier by tier, a trial placement of the whole job in every eligible
 // HyperNode of a tier, the HyperNode binpack score, partitions (subGroups) with their own
 // gradients, and Volcano's FitError messages. The instance is volcanoEngine().
