@@ -169,9 +169,27 @@ struct PodScratch {
     std::size_t initContainersUsed = 0;
 };
 
-// The scratch slot a pod label or annotation that names the gang fills, or nullptr.
-std::string_view* podLabelSlot(PodScratch& pod, std::string_view key);
-std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key);
+// The scratch slot a pod label or annotation that names the gang fills, or nullptr. Inline: every
+// label of every pod passes through here, and the compiler folds the comparisons with the keys.
+inline std::string_view* podLabelSlot(PodScratch& pod, std::string_view key) {
+    if (key == "jobset.sigs.k8s.io/jobset-name") return &pod.workload[kJobSetName];
+    if (key == "leaderworkerset.sigs.k8s.io/name") return &pod.workload[kLeaderWorkerSetName];
+    if (key == "leaderworkerset.sigs.k8s.io/group-index") return &pod.lwsGroupIndex;
+    if (key == "training.kubeflow.org/job-name") return &pod.workload[kTrainingJobName];
+    if (key == "volcano.sh/job-name") return &pod.workload[kVolcanoJobName];
+    if (key == "batch.kubernetes.io/job-name") return &pod.workload[kBatchJobName];
+    if (key == "job-name") return &pod.workload[kLegacyJobName];
+    if (key == "kueue.x-k8s.io/pod-group-name") return &pod.workload[kKueuePodGroup];
+    if (key == "scheduling.x-k8s.io/pod-group") return &pod.workload[kCoschedulingPodGroup];
+    return nullptr;
+}
+
+inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key) {
+    if (key == "scheduling.k8s.io/group-name") return &pod.workload[kVolcanoPodGroup];
+    if (key == "pod-group-name") return &pod.workload[kKaiPodGroup];
+    return nullptr;
+}
+
 
 template <class V> Status readOwnerReferences(V& value, const Path& path, PodScratch& pod) {
     bool isList = false;

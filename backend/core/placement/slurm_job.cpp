@@ -141,18 +141,22 @@ public:
             ++reason;
             return 0;
         };
-        const Node& node = m_cluster.node(id);
         const bool wholeNode = m_pool != SlurmPool::Now || m_job.exclusive;
-        if (m_pool != SlurmPool::All && !m_cluster.usable(id))
+        if (m_pool != SlurmPool::All && !m_cluster.usable(id)) {
+            const Node& node = m_cluster.node(id);
             return reject(!node.ready ? why.notReady : node.unschedulable ? why.cordoned : why.drained);
+        }
         if (m_pool == SlurmPool::Now && m_job.exclusive && !m_cluster.idle(id)) return reject(why.busy);
         if (m_job.gpusPerNode > 0 && gpus(id, wholeNode) < m_job.gpusPerNode) return reject(why.gpus);
-        // A node that does not report CPUs or memory is not limited by them.
-        const std::int64_t cpus = node.allocatable.contains("cpu") ? amount(id, "cpu", wholeNode) : m_job.cpusPerNode;
+        // A node that does not report CPUs or memory is not limited by them. The node's own record
+        // is read only when it must be: at cluster size, touching every node is what costs.
+        std::int64_t cpus = amount(id, "cpu", wholeNode);
+        if (cpus < m_job.cpusPerNode && !m_cluster.node(id).allocatable.contains("cpu")) cpus = m_job.cpusPerNode;
         if (cpus < m_job.cpusPerNode) return reject(why.cpus);
-        if (m_job.memoryMiB > 0 && node.allocatable.contains("memory") &&
-            (wholeNode ? node.allocatable.get("memory") : m_cluster.free(id, "memory")) < m_memoryNeeded)
-            return reject(why.memory);
+        if (m_job.memoryMiB > 0) {
+            const Quantity memory = wholeNode ? m_cluster.node(id).allocatable.get("memory") : m_cluster.free(id, "memory");
+            if (memory < m_memoryNeeded && m_cluster.node(id).allocatable.contains("memory")) return reject(why.memory);
+        }
         return static_cast<std::int32_t>(cpus);
     }
 

@@ -21,10 +21,8 @@
 // _topo_choose_best_switch) and 24.05.3+ `src/plugins/topology/tree/eval_nodes_tree.c`, plus the
 // node_scheduler.c decisions around them (see the comment above SlurmTreeEngine::place).
 //
-// Model of Slurm's preamble: a node is in the job's node_map iff it is up (Ready, not cordoned,
-// not drained in the what-if), not excluded, and can serve --gres=gpu:G, -c/--ntasks-per-node CPUs
-// and --mem right now (--exclusive: no pod at all on it). Its avail_cpus are its free CPUs (all of
-// them for --exclusive). GPU counts never enter the switch comparison.
+// The job and its node_map (which nodes can take one task, with their avail_cpus) come from
+// slurm_job.h, shared with topology/block; GPU counts never enter the switch comparison.
 
 namespace topodeck {
 namespace {
