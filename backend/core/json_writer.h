@@ -8,11 +8,7 @@
 
 namespace topodeck {
 
-// Writes JSON into a string as it goes: every JSON document topodeck prints (show, plan,
-// capacity, snapshots, exec-credential input). Each container is laid out Inline (on one line) or
-// Block (each member on a line of its own, indented by Style::indent spaces per level; with
-// indent 0, flush left: one object per line). Strings are escaped by appendJsonString, so the
-// output is valid UTF-8 whatever the input. The caller pairs its begin and end calls.
+// How a JsonWriter spaces its output.
 struct JsonStyle {
     int indent = 0;      // spaces per level in Block containers
     bool spaced = false; // ": " after keys and ", " between inline members, as people read it
@@ -20,6 +16,11 @@ struct JsonStyle {
 inline constexpr JsonStyle kCompactJson{};
 inline constexpr JsonStyle kReadableJson{2, true};
 
+// Writes JSON into a string as it goes: every JSON document topodeck prints (show, plan,
+// capacity, snapshots, exec-credential input). Each container is laid out Inline (on one line) or
+// Block (each member on a line of its own, indented by JsonStyle::indent spaces per level; with
+// indent 0, flush left: one object per line). Strings are escaped by appendJsonString, so the
+// output is valid UTF-8 whatever the input. The caller pairs its begin and end calls.
 class JsonWriter {
 public:
     enum class Layout { Inline, Block };

@@ -191,6 +191,7 @@ SlurmAnswerCheck checkAgainstSlurm(const std::vector<PlacementResult>& results, 
         std::sort(named.begin(), named.end());
         const bool waits = slurmEngine->message.find("wait") != std::string::npos;
         const std::string& engine = slurmEngine->engine;
+        check.agrees = false;
         if (check.startsNow && !slurmEngine->feasible) {
             check.verdict = "DISAGREES: Slurm starts it now; " + engine + " says it does not fit";
         } else if (check.startsNow && named != predicted) {
@@ -199,9 +200,9 @@ SlurmAnswerCheck checkAgainstSlurm(const std::vector<PlacementResult>& results, 
             check.verdict = "DISAGREES: " + engine + " places it now; Slurm " +
                             (answer.feasible ? "would start it at " + answer.startText : "refuses it");
         } else {
+            check.agrees = true;
             check.verdict = "agrees with " + engine;
         }
-        check.agrees = !check.verdict.starts_with("DISAGREES");
     }
     check.answer = std::move(answer);
     return check;

@@ -188,9 +188,9 @@ private:
 
     const BlockLayout& m_layout;
     const SlurmJobSpec& m_job;
-    std::vector<char> m_eligible;
-    std::vector<std::uint32_t> m_weight;
-    std::vector<std::int32_t> m_required;
+    std::vector<char> m_eligible;                  // node_map as it came, to start each segment from
+    const std::vector<std::uint32_t>& m_weight;    // by node position
+    const std::vector<std::int32_t>& m_required;   // -w, node positions
     std::vector<char> m_isRequired;
     std::vector<char> m_inAnyBlock;
     TraceBudget& m_trace;
@@ -859,12 +859,6 @@ std::string SlurmBlockEngine::unavailableReason(const PlacementCluster& cluster,
 
 namespace {
 
-PlacementResult invalid(PlacementResult result, std::string_view message) {
-    result.invalidRequest = true;
-    result.message = std::string(message);
-    return result;
-}
-
 // The job as eval_nodes_block receives it: -N as given (a range places its minimum), no --switches.
 Result<SlurmJobSpec> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
                           const EngineOptions& options, std::vector<std::string>& notes) {
@@ -935,14 +929,14 @@ PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const G
         return result;
     }
     Result<SlurmJobSpec> job = blockJob(cluster, table, request, options, result.notes);
-    if (!job) return invalid(std::move(result), job.error().message);
+    if (!job) return refusedAtSubmit(std::move(result), job.error().message);
 
     // cons_tres' part: which nodes could take one task of this job now; and at submit, whether any
     // node of the cluster could run one at all.
     const SlurmNodeMap nodes = slurmNodeMap(cluster, table, *job, SlurmPool::Now);
     if (nodes.eligible == 0 && slurmNodeMap(cluster, table, *job, SlurmPool::All).eligible == 0) {
         result.trace.push_back({"", "", false, "no node of the cluster has the GPUs, CPUs and memory one task asks"});
-        return invalid(std::move(result), kNodeConfigUnavailable);
+        return refusedAtSubmit(std::move(result), kNodeConfigUnavailable);
     }
     TraceBudget trace(&result.trace, options.maxTraceEntries);
     const std::string why = nodes.why.describe(*job);

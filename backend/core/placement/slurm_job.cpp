@@ -122,7 +122,7 @@ std::int64_t floorUnits(const Quantity& quantity) {
 
 namespace {
 
-// What one node offers the job in a pool; the reason it cannot take one task, or nullptr.
+// What one node offers the job in a pool: its avail_cpus, or why it cannot take one task.
 class NodeCheck {
 public:
     NodeCheck(const PlacementCluster& cluster, const SlurmJobSpec& job, SlurmPool pool)
@@ -253,6 +253,12 @@ void TraceBudget::add(TraceEntry entry) {
         return;
     }
     m_out->push_back(std::move(entry));
+}
+
+PlacementResult refusedAtSubmit(PlacementResult result, std::string_view message) {
+    result.invalidRequest = true;
+    result.message = std::string(message);
+    return result;
 }
 
 std::string plural(std::int64_t count, const char* one, const char* many) {

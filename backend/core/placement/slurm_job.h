@@ -132,6 +132,10 @@ private:
     std::size_t m_dropped = 0;
 };
 
+// A request Slurm refuses at submit (a bad node name or count, a broken topology): invalidRequest,
+// in Slurm's words.
+PlacementResult refusedAtSubmit(PlacementResult result, std::string_view message);
+
 // "1 node", "3 nodes".
 std::string plural(std::int64_t count, const char* one, const char* many);
 

@@ -1048,12 +1048,6 @@ void reportPlaced(const TreeSetup& setup, const SlurmJobSpec& job, const Evaluat
                            " processors on nodes " + hosts);
 }
 
-PlacementResult invalid(PlacementResult result, std::string message) {
-    result.invalidRequest = true;
-    result.message = std::move(message);
-    return result;
-}
-
 } // namespace
 
 std::string_view SlurmTreeEngine::name() const {
@@ -1088,7 +1082,7 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
                                        const EngineOptions& options) const {
     PlacementResult result;
     result.engine = std::string(name());
-    if (std::string reason = unavailable(cluster); !reason.empty()) return invalid(std::move(result), reason);
+    if (std::string reason = unavailable(cluster); !reason.empty()) return refusedAtSubmit(std::move(result), reason);
     const TreeRules rules = TreeRules::forVersion(options.slurmVersion);
     result.notes.push_back(rules.describe(options.slurmVersion));
 
@@ -1103,14 +1097,14 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
                                " levels): pass --slurm-topology to use the cluster's topology.conf");
     }
     Result<SwitchTree> tree = buildSwitchTree(*topology, table);
-    if (!tree) return invalid(std::move(result), tree.error().message);
+    if (!tree) return refusedAtSubmit(std::move(result), tree.error().message);
     for (const std::string& warning : topology->warnings) result.notes.push_back("topology: " + warning);
 
     std::vector<std::string> jobNotes;
     Result<SlurmJobSpec> built = slurmJobFor(cluster, table, request, options, jobNotes);
-    if (!built) return invalid(std::move(result), built.error().message);
+    if (!built) return refusedAtSubmit(std::move(result), built.error().message);
     SlurmJobSpec& job = *built;
-    if (Status counts = settleNodeCounts(job); !counts) return invalid(std::move(result), counts.error().message);
+    if (Status counts = settleNodeCounts(job); !counts) return refusedAtSubmit(std::move(result), counts.error().message);
     result.notes.insert(result.notes.end(), jobNotes.begin(), jobNotes.end());
     if (job.segment > 0) result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
 
