@@ -7,8 +7,8 @@
 #include "views/connect_dialog.h"
 #include "views/details_panel.h"
 #include "views/map_legend.h"
-#include "views/occupancy_notice.h"
 #include "views/occupancy_bar_delegate.h"
+#include "views/occupancy_notice.h"
 #include "views/source_status_label.h"
 #include "views/topology_map_view.h"
 

@@ -6,8 +6,8 @@
 #include "core/cluster_state.h"
 #include "core/demo_cluster.h"
 #include "core/gpu_resources.h"
-#include "core/topology_presets.h"
 #include "core/result.h"
+#include "core/topology_presets.h"
 #include "core/topology_spec.h"
 
 #include <chrono>

@@ -392,7 +392,8 @@ int runCapacity(const PlanSettings& s, const Planned& planned) {
 }
 
 // What Slurm itself answers (sbatch --test-only), beside topodeck's prediction.
-Result<SlurmAnswerCheck> askSlurm(const PlanSettings& s, const Planned& planned, const std::vector<PlacementResult>& results) {
+Result<SlurmAnswerCheck> askSlurm(const PlanSettings& s, const Planned& planned,
+                                  const std::vector<PlacementResult>& results) {
     const SlurmTarget* target = planned.loaded->live ? planned.loaded->live->slurmTarget() : nullptr;
     if (!target) return Error{"--ask-slurm needs --slurm cli"};
     std::vector<std::string> arguments;

@@ -38,7 +38,8 @@ Result<std::string> decodeBase64(std::string_view text) {
             out += static_cast<char>((buffer >> bits) & 0xff);
         }
     }
-    if (symbols % 4 != 0 || padding > 2) return Error{"illegal base64 data at input byte " + std::to_string(text.size())};
+    if (symbols % 4 != 0 || padding > 2)
+        return Error{"illegal base64 data at input byte " + std::to_string(text.size())};
     return out;
 }
 

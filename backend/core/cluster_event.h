@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/node.h"
 #include "core/hypernode.h"
+#include "core/node.h"
 #include "core/pod.h"
 #include "core/resource_flavor.h"
 #include "core/topology_spec.h"

@@ -38,10 +38,7 @@ public:
     JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }
     JsonWriter& value(bool flag);
     template <std::integral T>
-        requires(!std::same_as<T, bool>)
-    JsonWriter& value(T number) {
-        return integer(static_cast<std::int64_t>(number));
-    }
+    requires(!std::same_as<T, bool>) JsonWriter& value(T number) { return integer(static_cast<std::int64_t>(number)); }
     JsonWriter& null();
     // Text that already is JSON (a number as written, an object serialised elsewhere).
     JsonWriter& raw(std::string_view json);

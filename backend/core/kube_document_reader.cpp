@@ -333,8 +333,9 @@ private:
     Status readResourceFlavor(V& object, ObjectLabel& label) {
         std::string_view name;
         ResourceFlavor flavor;
-        Status s = readNamedObject(object, label, name,
-                                   [&](V& field, const Path& specPath) { return readFlavorSpec(field, specPath, flavor); });
+        Status s = readNamedObject(object, label, name, [&](V& field, const Path& specPath) {
+            return readFlavorSpec(field, specPath, flavor);
+        });
         if (!s) return s;
         flavor.name = name;
         m_out.snapshot.resourceFlavors.push_back(std::move(flavor));

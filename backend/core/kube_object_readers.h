@@ -29,8 +29,8 @@ struct ObjectLabel {
     std::string_view kind;
     std::string_view nameSpace;
     std::string_view name;
-    long index = -1;  // position in items, or -1 for a document's single object
-    int document = 0; // 1-based YAML document number when the file has several, else 0
+    long index = -1;                    // position in items, or -1 for a document's single object
+    int document = 0;                   // 1-based YAML document number when the file has several, else 0
     std::string_view resourceVersion{}; // metadata.resourceVersion, for the live sources
 
     std::string str() const;
@@ -189,7 +189,6 @@ inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key
     if (key == "pod-group-name") return &pod.workload[kKaiPodGroup];
     return nullptr;
 }
-
 
 template <class V> Status readOwnerReferences(V& value, const Path& path, PodScratch& pod) {
     bool isList = false;
@@ -453,9 +452,8 @@ template <class V> Status readFlavorSpec(V& value, const Path& path, ResourceFla
             return {};
         }
         if (key != "nodeLabels") return {};
-        Status s = readStringMap(field, path.field(key), [&](std::string_view k, std::string_view v) {
-            flavor.nodeLabels.emplace_back(k, v);
-        });
+        Status s = readStringMap(field, path.field(key),
+                                 [&](std::string_view k, std::string_view v) { flavor.nodeLabels.emplace_back(k, v); });
         std::sort(flavor.nodeLabels.begin(), flavor.nodeLabels.end());
         return s;
     });

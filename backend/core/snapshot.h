@@ -21,7 +21,7 @@ struct Snapshot {
     std::vector<Node> nodes;
     std::vector<Pod> pods;
     std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
-    std::vector<HyperNode> hyperNodes;     // Volcano
+    std::vector<HyperNode> hyperNodes;    // Volcano
     std::vector<ResourceFlavor> resourceFlavors;
     std::shared_ptr<const SlurmTopology> slurmTopology; // a Slurm snapshot directory's
     std::vector<std::string> warnings;

@@ -14,7 +14,6 @@ namespace topodeck {
 
 namespace {
 
-
 // Quantity::toString() is exact but not cheap, and a cluster repeats the same few quantities
 // (every node of one shape, every pod of one job) hundreds of thousands of times.
 class QuantityTexts {
@@ -89,7 +88,11 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     }
     json.endObject().key("status").beginObject();
     writeResources(json.key("allocatable"), texts, node.allocatable);
-    json.key("conditions").beginArray().beginObject().field("type", "Ready").field("status", node.ready ? "True" : "False");
+    json.key("conditions")
+        .beginArray()
+        .beginObject()
+        .field("type", "Ready")
+        .field("status", node.ready ? "True" : "False");
     json.endObject().endArray().endObject().endObject();
 }
 
@@ -188,7 +191,11 @@ std::string writeSnapshotJson(const ClusterState& state) {
     out.reserve(state.presentNodeCount() * 640 + pods.size() * 320 + 4096);
     JsonWriter json(out);
     // One object per line: still compact, and greppable and diffable.
-    json.beginObject().field("apiVersion", "v1").field("kind", "List").key("items").beginArray(JsonWriter::Layout::Block);
+    json.beginObject()
+        .field("apiVersion", "v1")
+        .field("kind", "List")
+        .key("items")
+        .beginArray(JsonWriter::Layout::Block);
     for (NodeId id = 0; id < state.nodeSlots(); ++id)
         if (const NodeRecord& record = state.record(id); record.present) writeNode(json, texts, *record.node);
     for (const Pod* pod : pods) writePod(json, texts, *pod);

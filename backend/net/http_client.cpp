@@ -146,7 +146,8 @@ size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
         if (line.starts_with("HTTP/")) {
             response.headers.clear(); // a new response after `100 Continue` or a proxy's CONNECT
         } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-            response.headers.emplace_back(trimWhitespace(line.substr(0, colon)), trimWhitespace(line.substr(colon + 1)));
+            response.headers.emplace_back(trimWhitespace(line.substr(0, colon)),
+                                          trimWhitespace(line.substr(colon + 1)));
         } else if (trimWhitespace(line).empty() && transfer.onHeaders) {
             long status = 0;
             curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);

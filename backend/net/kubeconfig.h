@@ -124,6 +124,4 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
 inline constexpr std::string_view kServiceAccountDirectory = "/var/run/secrets/kubernetes.io/serviceaccount";
 Result<KubeConnection> inClusterConnection(std::string_view serviceAccountDirectory = kServiceAccountDirectory);
 
-
-
 } // namespace topodeck

@@ -215,7 +215,8 @@ void SessionWorker::drainLive() {
         }
         Result<TopologyIndex> index = c.loaded.choice.buildIndex(c.loaded.state);
         if (!index) {
-            setStatus({c.sourceName, SourceHealth::Error, QString::fromStdString(index.error().message), status.warnings});
+            setStatus(
+                {c.sourceName, SourceHealth::Error, QString::fromStdString(index.error().message), status.warnings});
             return;
         }
         c.loaded.index = std::move(*index);
@@ -251,7 +252,8 @@ void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
     // A Topology object that appeared, changed or went may change the hierarchy itself.
     if (topologiesChanged) {
         Result<TopologySpec> spec = m_liveChoice.resolve(m_state);
-        if (spec && !(*spec == m_index.spec())) m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus);
+        if (spec && !(*spec == m_index.spec()))
+            m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus);
     }
     requestPublish();
 }

@@ -16,9 +16,9 @@ enum class Layer { Core, Placement, Net, Session, Models, Views, App };
 
 struct LayerInfo {
     Layer layer;
-    std::string_view folder;   // in the tree, with a trailing '/'
-    std::string_view prefix;   // how its headers are included, with a trailing '/'
-    std::string_view name;     // for messages
+    std::string_view folder; // in the tree, with a trailing '/'
+    std::string_view prefix; // how its headers are included, with a trailing '/'
+    std::string_view name;   // for messages
 };
 
 // Longest folder first, so backend/core/placement/ wins over backend/core/.
@@ -47,9 +47,15 @@ const std::vector<Rule>& rules() {
     using Q = QtModule;
     static const std::vector<Rule> table = {
         {L::Core, {L::Core}, {}, "backend/core includes only core and third-party non-Qt headers (not placement)"},
-        {L::Placement, {L::Core, L::Placement}, {}, "backend/core/placement includes only core, placement and non-Qt headers"},
+        {L::Placement,
+         {L::Core, L::Placement},
+         {},
+         "backend/core/placement includes only core, placement and non-Qt headers"},
         {L::Net, {L::Core, L::Net}, {}, "backend/net includes only core, net and non-Qt headers"},
-        {L::Session, {L::Core, L::Net, L::Session}, {Q::Core}, "backend/session includes no models, views or app, and of Qt only QtCore"},
+        {L::Session,
+         {L::Core, L::Net, L::Session},
+         {Q::Core},
+         "backend/session includes no models, views or app, and of Qt only QtCore"},
         {L::Models,
          {L::Core, L::Placement, L::Session, L::Models},
          {Q::Core, Q::Gui},
@@ -175,13 +181,16 @@ void checkListed(const fs::path& file, const fs::path& root, std::vector<Violati
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     // The name as a whole word of the list: between blanks, parentheses or quotes.
     for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-        const auto boundary = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '(' || c == ')' || c == '"'; };
+        const auto boundary = [](char c) {
+            return c == ' ' || c == '\n' || c == '\t' || c == '(' || c == ')' || c == '"';
+        };
         const bool startsWord = at == 0 || boundary(text[at - 1]);
         const bool endsWord = at + name.size() == text.size() || boundary(text[at + name.size()]);
         if (startsWord && endsWord) return;
     }
-    out.push_back({relative, 0, "", "every source file is listed in " + relativeTo(*cmake, root) +
-                                        " (a new file is a visible change of the build)"});
+    out.push_back({relative, 0, "",
+                   "every source file is listed in " + relativeTo(*cmake, root) +
+                       " (a new file is a visible change of the build)"});
 }
 
 bool isSource(const fs::path& path) {
@@ -210,8 +219,10 @@ std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders
             // Test data holds broken trees on purpose.
             if (it->is_directory(error) && path == root / "tests" / "data") it.disable_recursion_pending();
             if (!it->is_regular_file(error)) continue;
-            if (path.filename() == "CMakeLists.txt") cmakeFiles.push_back(path);
-            else if (std::string_view(top) != "tests" && isSource(path)) sources.push_back(path);
+            if (path.filename() == "CMakeLists.txt")
+                cmakeFiles.push_back(path);
+            else if (std::string_view(top) != "tests" && isSource(path))
+                sources.push_back(path);
         }
     }
     if (fs::exists(root / "CMakeLists.txt", error)) cmakeFiles.push_back(root / "CMakeLists.txt");

@@ -765,8 +765,8 @@ private:
         case Exclusion::None:
             break;
         case Exclusion::Taint:
-            text +=
-                "; excluded: taint " + inQuotes(taintString(m_cluster.node(domain.node).taints[domain.exclusionDetail]));
+            text += "; excluded: taint " +
+                    inQuotes(taintString(m_cluster.node(domain.node).taints[domain.exclusionDetail]));
             break;
         case Exclusion::NodeSelector:
             text += "; excluded: nodeSelector";

@@ -100,7 +100,8 @@ void writeResultMembers(JsonWriter& json, const PlacementResult& result) {
         .field("invalidRequest", result.invalidRequest)
         .field("message", result.message);
     json.key("nodes").beginArray();
-    for (const NodePods& node : result.nodes) json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
+    for (const NodePods& node : result.nodes)
+        json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
     json.endArray();
     json.key("assignment").beginObject().key("levels").stringArray(result.assignment.levels);
     json.key("domains").beginArray();
@@ -195,7 +196,8 @@ SlurmAnswerCheck checkAgainstSlurm(const std::vector<PlacementResult>& results, 
         if (check.startsNow && !slurmEngine->feasible) {
             check.verdict = "DISAGREES: Slurm starts it now; " + engine + " says it does not fit";
         } else if (check.startsNow && named != predicted) {
-            check.verdict = "DISAGREES: Slurm picks " + answer.nodes + ", " + engine + " " + compressHostlist(predicted);
+            check.verdict =
+                "DISAGREES: Slurm picks " + answer.nodes + ", " + engine + " " + compressHostlist(predicted);
         } else if (!check.startsNow && slurmEngine->feasible && !waits) {
             check.verdict = "DISAGREES: " + engine + " places it now; Slurm " +
                             (answer.feasible ? "would start it at " + answer.startText : "refuses it");

@@ -123,8 +123,8 @@ BlockLayout layoutFor(const PlacementCluster& cluster, const SlurmNodeTable& tab
 // eval_nodes_block() for one job. Member names follow the Slurm locals they stand for.
 class BlockEval {
 public:
-    BlockEval(const BlockLayout& layout, const SlurmJobSpec& job, const SlurmNodeMap& nodes, const SlurmNodeTable& table,
-              TraceBudget& trace)
+    BlockEval(const BlockLayout& layout, const SlurmJobSpec& job, const SlurmNodeMap& nodes,
+              const SlurmNodeTable& table, TraceBudget& trace)
         : m_layout(layout), m_job(job), m_eligible(nodes.cpus.size(), 0), m_weight(nodes.weight),
           m_required(job.required), m_trace(trace), m_table(table), m_bblocks(static_cast<int>(layout.names.size())),
           m_requested(std::max(job.minNodes, job.maxNodes)) {
@@ -188,9 +188,9 @@ private:
 
     const BlockLayout& m_layout;
     const SlurmJobSpec& m_job;
-    std::vector<char> m_eligible;                  // node_map as it came, to start each segment from
-    const std::vector<std::uint32_t>& m_weight;    // by node position
-    const std::vector<std::int32_t>& m_required;   // -w, node positions
+    std::vector<char> m_eligible;                // node_map as it came, to start each segment from
+    const std::vector<std::uint32_t>& m_weight;  // by node position
+    const std::vector<std::int32_t>& m_required; // -w, node positions
     std::vector<char> m_isRequired;
     std::vector<char> m_inAnyBlock;
     TraceBudget& m_trace;
@@ -713,8 +713,7 @@ BlockEval::Outcome BlockEval::takeForced(int chosen, const std::vector<std::int3
                         " of lower weight taken first, whatever the topology");
         if (m_remNodes <= 0) return std::string_view();
         if (m_maxNodes <= 0) return kTopoMaxNodeLimit;
-        markBblocksHolding(chosen,
-                           [&](std::int32_t p) { return std::binary_search(forced.begin(), forced.end(), p); });
+        markBblocksHolding(chosen, [&](std::int32_t p) { return std::binary_search(forced.begin(), forced.end(), p); });
     }
     if (m_maxLl < 0) {
         m_trace.add("", "", false,
@@ -861,7 +860,7 @@ namespace {
 
 // The job as eval_nodes_block receives it: -N as given (a range places its minimum), no --switches.
 Result<SlurmJobSpec> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
-                          const EngineOptions& options, std::vector<std::string>& notes) {
+                              const EngineOptions& options, std::vector<std::string>& notes) {
     std::string unknownNode;
     Result<SlurmJobSpec> job = slurmJobFor(cluster, table, request, options, notes, &unknownNode);
     if (!job) return Error{unknownNode.empty() ? job.error().message : std::string(kInvalidNodeName)};

@@ -32,8 +32,8 @@ std::string SlurmNodeTable::hostlist(const std::vector<std::int32_t>& positions)
 namespace {
 
 // -w / -x names as node positions; false (with the name) for one the cluster lacks.
-bool positionsOf(const SlurmNodeTable& table, const std::vector<std::string>& names,
-                 std::vector<std::int32_t>& out, std::string& unknown) {
+bool positionsOf(const SlurmNodeTable& table, const std::vector<std::string>& names, std::vector<std::int32_t>& out,
+                 std::string& unknown) {
     for (const std::string& name : names) {
         const std::int32_t position = table.position(name);
         if (position == SlurmNodeTable::kNone) {
@@ -69,8 +69,8 @@ Result<SlurmJobSpec> jobFromSbatch(const SlurmNodeTable& table, const SlurmReque
 }
 
 // A gang without sbatch flags, as the sbatch line that asks the same with one pod per node.
-Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
-                             std::vector<std::string>& notes) {
+Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNodeTable& table,
+                                 const GangRequest& request, std::vector<std::string>& notes) {
     if (request.pods <= 0) return Error{std::string(slurm_errno::kNodeCountInvalid)};
     SlurmJobSpec job;
     job.excluded.assign(table.size(), 0);
@@ -82,8 +82,7 @@ Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNod
     job.memoryMiB = memoryBytes <= 0 ? 0 : (memoryBytes + (std::int64_t{1} << 20) - 1) >> 20;
     notes.push_back("request as sbatch: -N " + std::to_string(job.minNodes) +
                     " --gres=gpu:" + std::to_string(job.gpusPerNode) + " -c " + std::to_string(job.cpusPerNode) +
-                    (job.memoryMiB > 0 ? " --mem=" + std::to_string(job.memoryMiB) + "M" : "") +
-                    " (one pod per node)");
+                    (job.memoryMiB > 0 ? " --mem=" + std::to_string(job.memoryMiB) + "M" : "") + " (one pod per node)");
     return job;
 }
 
@@ -154,7 +153,8 @@ public:
         if (cpus < m_job.cpusPerNode && !m_cluster.node(id).allocatable.contains("cpu")) cpus = m_job.cpusPerNode;
         if (cpus < m_job.cpusPerNode) return reject(why.cpus);
         if (m_job.memoryMiB > 0) {
-            const Quantity memory = wholeNode ? m_cluster.node(id).allocatable.get("memory") : m_cluster.free(id, "memory");
+            const Quantity memory =
+                wholeNode ? m_cluster.node(id).allocatable.get("memory") : m_cluster.free(id, "memory");
             if (memory < m_memoryNeeded && m_cluster.node(id).allocatable.contains("memory")) return reject(why.memory);
         }
         return static_cast<std::int32_t>(cpus);

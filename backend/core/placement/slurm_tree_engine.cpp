@@ -293,9 +293,9 @@ private:
 
     std::int32_t m_reqNodes = 0;
     std::int64_t m_remNodes = 0, m_minRemNodes = 0, m_maxNodes = 0, m_remCpus = 0;
-    std::vector<char> m_selected;  // node_map
-    std::vector<char> m_underTop;  // by node position
-    std::vector<char> m_candidate; // under the top switch and among the nodes the weights allow
+    std::vector<char> m_selected;                    // node_map
+    std::vector<char> m_underTop;                    // by node position
+    std::vector<char> m_candidate;                   // under the top switch and among the nodes the weights allow
     std::vector<std::uint32_t> m_weights;            // the weight groups' weights, ascending
     std::vector<std::vector<std::int32_t>> m_groups; // node positions per weight group
     std::vector<std::int32_t> m_groupOf;             // weight group by node position
@@ -623,7 +623,8 @@ TreePass::Step TreePass::chooseTopSwitch(Pass& pass) {
                         "required nodes " + m_table.hostlist(m_job.required) + " are not all under " + top.name);
     if (m_job.required.empty()) return Step::Next;
     if (m_remNodes <= 0 && m_remCpus <= 0) return Step::Satisfied;
-    if (m_maxNodes <= 0) return fail(pass, Failure::MaxNodes, "the required nodes already reach the maximum node count");
+    if (m_maxNodes <= 0)
+        return fail(pass, Failure::MaxNodes, "the required nodes already reach the maximum node count");
     return Step::Next;
 }
 
@@ -1042,8 +1043,8 @@ void reportPlaced(const TreeSetup& setup, const SlurmJobSpec& job, const Evaluat
         "would start now on " + plural(static_cast<std::int64_t>(names.size()), "node", "nodes") + ": " + hosts;
     std::int64_t processors = 0;
     for (const std::int32_t p : placed.selected)
-        processors += job.exclusive ? floorUnits(setup.cluster.node(setup.table.id(p)).allocatable.get("cpu"))
-                                    : job.cpusPerNode;
+        processors +=
+            job.exclusive ? floorUnits(setup.cluster.node(setup.table.id(p)).allocatable.get("cpu")) : job.cpusPerNode;
     result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " + std::to_string(processors) +
                            " processors on nodes " + hosts);
 }
@@ -1104,7 +1105,8 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
     Result<SlurmJobSpec> built = slurmJobFor(cluster, table, request, options, jobNotes);
     if (!built) return refusedAtSubmit(std::move(result), built.error().message);
     SlurmJobSpec& job = *built;
-    if (Status counts = settleNodeCounts(job); !counts) return refusedAtSubmit(std::move(result), counts.error().message);
+    if (Status counts = settleNodeCounts(job); !counts)
+        return refusedAtSubmit(std::move(result), counts.error().message);
     result.notes.insert(result.notes.end(), jobNotes.begin(), jobNotes.end());
     if (job.segment > 0) result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
 
@@ -1119,7 +1121,8 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
                                "placements with a submitted job");
     TreePass nowPass(*tree, now, job, rules, table, trace);
     const Evaluation evaluation = evaluate(nowPass, job, rules, trace);
-    trace.finish([](std::size_t dropped, std::size_t) { return std::to_string(dropped) + " more trace entries not shown"; });
+    trace.finish(
+        [](std::size_t dropped, std::size_t) { return std::to_string(dropped) + " more trace entries not shown"; });
 
     const Pass& placed = evaluation.placed;
     if (placed.top != kNone)

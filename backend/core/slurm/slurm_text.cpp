@@ -346,8 +346,8 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
             } else if (equalsIgnoreCase(pair.key, "Level") || equalsIgnoreCase(pair.key, "LinkSpeed") ||
                        equalsIgnoreCase(pair.key, "BlockIndex") || equalsIgnoreCase(pair.key, "BlockSize")) {
                 if (!parseNumber(pair.value, numeric) || numeric < 0) {
-                    status =
-                        topologyError(number, std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
+                    status = topologyError(number,
+                                           std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
                     return;
                 }
                 if (equalsIgnoreCase(pair.key, "BlockSize")) blockSize = numeric;

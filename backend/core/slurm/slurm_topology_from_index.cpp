@@ -21,7 +21,6 @@ struct LabelledDomains {
     std::size_t nodesLeftOut = 0; // nodes under an unlabelled domain
 };
 
-
 // Every node under a domain, in the index's (natural) order.
 std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id) {
     std::vector<NodeId> nodes;
@@ -111,7 +110,6 @@ int slurmSwitchLevels(const TopologyIndex& index) {
     const bool hostnameLowest = levels.size() > 1 && levels.back().nodeLabel == "kubernetes.io/hostname";
     return static_cast<int>(levels.size()) - (hostnameLowest ? 1 : 0);
 }
-
 
 SlurmTopology slurmTreeFromIndex(const ClusterState& state, const TopologyIndex& index) {
     SlurmTopology topology;
