@@ -12,10 +12,15 @@ OccupancyNotice::OccupancyNotice(QWidget* parent) : QLabel(parent) {
 
 void OccupancyNotice::setSnapshot(const ClusterSnapshotPtr& snapshot) {
     const QString problem = snapshot ? snapshot->status.occupancyProblem() : QString();
-    setVisible(!problem.isEmpty());
-    if (problem.isEmpty()) return;
-    setText(tr("<b>GPU occupancy unknown</b> — %1. GPUs are drawn as free, but the cluster may be using any of them.")
-                .arg(problem.toHtmlEscaped()));
+    const QString hierarchy = snapshot ? QString::fromStdString(snapshot->index.spec().notice) : QString();
+    QStringList parts;
+    if (!problem.isEmpty())
+        parts << tr("<b>GPU occupancy unknown</b> — %1. GPUs are drawn as free, but the cluster may be using any of "
+                    "them.")
+                     .arg(problem.toHtmlEscaped());
+    if (!hierarchy.isEmpty()) parts << tr("<b>Hierarchy</b> — %1.").arg(hierarchy.toHtmlEscaped());
+    setVisible(!parts.isEmpty());
+    if (!parts.isEmpty()) setText(parts.join(QStringLiteral("<br>")));
 }
 
 } // namespace topodeck

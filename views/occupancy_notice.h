@@ -6,8 +6,9 @@
 
 namespace topodeck {
 
-// A band above the map, shown only when the picture cannot be trusted for occupancy (a live
-// cluster whose pods cannot be listed): it says why, and that the GPUs drawn as free may be in use.
+// A band above the map, shown only when the picture needs a word: when it cannot be trusted for
+// occupancy (a live cluster whose pods cannot be listed: the GPUs drawn as free may be in use), or
+// when the hierarchy is not the cluster's own (no topology found: what was looked for).
 class OccupancyNotice : public QLabel {
     Q_OBJECT
 public:

@@ -51,7 +51,13 @@ struct SlurmFlags {
 
 QString SlurmFlags::read(const QCommandLineParser& parser, LaunchOptions& options) const {
     if (!parser.isSet(slurm)) {
-        for (const QCommandLineOption* flag : {&tokenFile, &user, &api, &conf, &topology, &poll})
+        // Beside a snapshot file, a topology file is the hierarchy the node list lacks.
+        if (parser.isSet(topology)) {
+            if (parser.value(topology).trimmed().isEmpty())
+                return QCoreApplication::translate("CommandLine", "--slurm-topology needs a file");
+            options.slurmTopologyFile = parser.value(topology);
+        }
+        for (const QCommandLineOption* flag : {&tokenFile, &user, &api, &conf, &poll})
             if (parser.isSet(*flag))
                 return QCoreApplication::translate("CommandLine", "--%1 only applies to --slurm")
                     .arg(flag->names().constFirst());
@@ -236,6 +242,11 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     m_message = slurmFlags.read(parser, m_options);
     if (!m_message.isEmpty()) return Outcome::Error;
     if (slurmGiven) m_options.demo.clear();
+    if (!m_options.slurmTopologyFile.isEmpty() && m_options.file.isEmpty()) {
+        m_message = QCoreApplication::translate("CommandLine",
+                                                "--slurm-topology applies to --slurm or to a snapshot file (--file)");
+        return Outcome::Error;
+    }
     if (m_options.demo.isEmpty() && m_options.file.isEmpty() && !m_options.live()) {
         m_message = QCoreApplication::translate("CommandLine", "--demo needs a name (gb200, h100 or scale:N)");
         return Outcome::Error;

@@ -23,6 +23,7 @@ struct LaunchOptions {
     // A live Slurm cluster (--slurm and the --slurm-* flags that refine it), and how often to poll it.
     std::optional<SlurmTarget> slurm;
     std::chrono::milliseconds slurmPoll{5000};
+    QString slurmTopologyFile; // --slurm-topology beside -f: a topology.conf / topology.yaml for the node list
     QString topology;     // a topology object's name from the file
     QStringList levels;   // node-label keys, top level first
     QString gpuResources; // resource names counted as GPUs, comma separated; empty = nvidia.com/gpu

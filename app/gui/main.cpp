@@ -57,6 +57,8 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
             args.insert(args.end(), {"--kubeconfig", options.kubeconfig.toStdString()});
     } else if (!options.file.isEmpty()) {
         args.insert(args.end(), {"-f", options.file.toStdString()});
+        if (!options.slurmTopologyFile.isEmpty())
+            args.insert(args.end(), {"--slurm-topology", options.slurmTopologyFile.toStdString()});
     } else {
         args.insert(args.end(), {"--demo", options.demo.toStdString()});
     }

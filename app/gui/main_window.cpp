@@ -211,7 +211,7 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::open(const LaunchOptions& options) {
     *m_launch = options;
-    m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources);
+    m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources, options.slurmTopologyFile);
     m_simulate->setChecked(options.simulate);
     m_session->setSimulationEnabled(options.simulate);
     if (options.live())

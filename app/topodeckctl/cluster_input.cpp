@@ -2,6 +2,7 @@
 
 #include "terminal.h"
 
+#include "core/hierarchy_sources.h"
 #include "core/snapshot_reader.h"
 #include "core/topology_presets.h"
 
@@ -65,6 +66,10 @@ Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
             if (*seconds < 0.1) return Error{"--poll: at least 0.1 s"};
             source.live->slurmPoll = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
         }
+    }
+    if (const std::string* topology = args.value("slurm-topology"); topology && !slurm) {
+        if (topology->empty()) return Error{"--slurm-topology needs a file"};
+        source.slurmTopologyFile = *topology;
     }
     for (const char* flag : {"slurm-token-file", "slurm-user", "slurm-api", "slurm-conf", "poll"})
         if (!slurm && args.value(flag)) return Error{"--" + std::string(flag) + " only applies to --slurm"};
@@ -158,7 +163,9 @@ Result<ClusterArgs> ClusterArgs::fromArgs(const ParsedArgs& args, std::string_vi
     return ClusterArgs{std::move(*source), std::move(*hierarchy)};
 }
 
-Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {
+namespace {
+
+Result<std::unique_ptr<LoadedCluster>> loadSource(const ClusterSource& source) {
     auto loaded = std::make_unique<LoadedCluster>();
     if (!source.demo.empty()) {
         auto demo = makeDemoCluster(source.demo);
@@ -187,6 +194,20 @@ Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) 
     if (!snapshot) return snapshot.error();
     printWarnings(snapshot->warnings);
     std::move(*snapshot).applyTo(loaded->state);
+    return loaded;
+}
+
+} // namespace
+
+Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {
+    auto loaded = loadSource(source);
+    if (!loaded) return loaded.error();
+    if (!source.slurmTopologyFile.empty()) {
+        std::vector<std::string> warnings;
+        if (Status added = addSlurmTopologyFile(source.slurmTopologyFile, (*loaded)->state, warnings); !added)
+            return added.error();
+        printWarnings(warnings);
+    }
     return loaded;
 }
 

@@ -25,6 +25,9 @@ struct ClusterSource {
     std::string file;
     std::optional<LiveTarget> live;
     std::chrono::milliseconds syncTimeout{60000};
+    // --slurm-topology for a source that is not Slurm (a node list, a demo): the topology the
+    // request brings. A Slurm source reads it itself (SlurmTarget::topologyFile).
+    std::string slurmTopologyFile;
 
     // Exactly one of --demo / -f / a live cluster, as every cluster-reading command wants.
     static Result<ClusterSource> fromArgs(const ParsedArgs& args);
@@ -40,7 +43,7 @@ struct LoadedCluster {
 
     // The source's own hierarchy (a demo's), or nullptr.
     const TopologySpec* ownTopology() const { return demo ? &demo->topology : nullptr; }
-    // The flags' hierarchy, else the source's own, else one detected from the nodes' labels.
+    // The flags' hierarchy, else the source's own, else the one its objects or labels give.
     Result<TopologySpec> resolve(const HierarchyChoice& choice) const { return choice.resolve(state, ownTopology()); }
 };
 

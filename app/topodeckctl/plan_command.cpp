@@ -41,7 +41,6 @@ struct PlanSettings {
     GangFlags flags;
     bool flagsGiven = false;
 
-    std::string slurmTopologyFile;
     std::vector<std::pair<std::string, std::uint32_t>> nodeWeights; // hostlist -> weight
     std::vector<std::string> drains;
     std::string thenPlace;
@@ -173,9 +172,8 @@ Status readGangSource(const ParsedArgs& args, PlanSettings& s) {
     return {};
 }
 
-// --slurm-topology, --ask-slurm, --slurm-version, --node-weight, --max-switch-wait.
+// --ask-slurm, --slurm-version, --node-weight, --max-switch-wait (--slurm-topology is the source's).
 Status readSlurmOptions(const ParsedArgs& args, PlanSettings& s) {
-    if (const std::string* file = args.value("slurm-topology")) s.slurmTopologyFile = *file;
     s.askSlurm = args.has("ask-slurm");
     if (s.askSlurm) {
         const auto& live = s.source.live;
@@ -307,40 +305,32 @@ struct Planned {
     std::unique_ptr<LoadedCluster> loaded;
     TopologyIndex index;
     std::unique_ptr<PlacementCluster> cluster;
+    // What Kueue and KAI see when the hierarchy shown is not read from node labels (HyperNodes, a
+    // Slurm topology): the cluster's label levels, or none. Unset when they see `index`.
+    TopologyIndex labelIndex;
+    std::unique_ptr<PlacementCluster> labelCluster;
+
+    const PlacementCluster& clusterFor(const PlacementEngine& engine) const {
+        return engine.readsLabelLevelsOnly() && labelCluster ? *labelCluster : *cluster;
+    }
 };
 
-Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<LoadedCluster> loaded) {
-    auto planned = std::make_unique<Planned>();
-    planned->loaded = std::move(loaded);
-    // A dry-run plans on the cluster as it was listed; later changes are not followed.
-    if (planned->loaded->live) planned->loaded->live->stop();
-    const ClusterState& state = planned->loaded->state;
-    auto spec = planned->loaded->resolve(s.hierarchy);
-    if (!spec) return spec.error();
-    planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.hierarchy.gpus);
-    planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
-    PlacementCluster& cluster = *planned->cluster;
-
+// The scheduler-specific objects and what-if settings every engine's cluster gets alike.
+Status configureCluster(const PlanSettings& s, PlacementCluster& cluster, const std::vector<NodeId>& drained) {
+    const ClusterState& state = cluster.state();
     if (!state.hyperNodes().empty()) {
         auto hyperNodes = std::make_shared<std::vector<HyperNode>>();
         for (const auto& [name, hyperNode] : state.hyperNodes()) hyperNodes->push_back(hyperNode);
         cluster.setHyperNodes(std::move(hyperNodes));
     }
-    // A Slurm source (live, or a snapshot directory) brings its topology and node Weights.
-    if (state.slurmTopology() && s.slurmTopologyFile.empty()) cluster.setSlurmTopology(state.slurmTopology());
+    // A Slurm source (live, or a snapshot directory) or --slurm-topology brings the topology; a
+    // Slurm source also brings node Weights.
+    if (state.slurmTopology()) cluster.setSlurmTopology(state.slurmTopology());
     for (NodeId id = 0; id < state.nodeSlots(); ++id) {
         const NodeRecord& record = state.record(id);
         if (!record.present) continue;
         if (const std::string* weight = record.node->label(slurm_labels::kWeight))
             cluster.setNodeWeight(id, static_cast<std::uint32_t>(std::strtoul(weight->c_str(), nullptr, 10)));
-    }
-    if (!s.slurmTopologyFile.empty()) {
-        auto topologies = readSlurmTopologyFile(s.slurmTopologyFile);
-        if (!topologies) return topologies.error();
-        if (topologies->empty()) return Error{s.slurmTopologyFile + ": no topology in this file"};
-        for (const std::string& warning : topologies->front().warnings)
-            printWarning(s.slurmTopologyFile + ": " + warning);
-        cluster.setSlurmTopology(std::make_shared<const SlurmTopology>(std::move(topologies->front())));
     }
     for (const auto& [hostlist, weight] : s.nodeWeights) {
         auto names = expandHostlist(hostlist);
@@ -351,11 +341,37 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<
             cluster.setNodeWeight(*id, weight);
         }
     }
-    for (const std::string& target : s.drains) {
-        auto nodes = drainTargetNodes(cluster, target);
-        if (!nodes) return nodes.error();
-        for (NodeId id : *nodes) cluster.drain(id);
+    for (NodeId id : drained) cluster.drain(id);
+    return {};
+}
+
+Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<LoadedCluster> loaded) {
+    auto planned = std::make_unique<Planned>();
+    planned->loaded = std::move(loaded);
+    // A dry-run plans on the cluster as it was listed; later changes are not followed.
+    if (planned->loaded->live) planned->loaded->live->stop();
+    const ClusterState& state = planned->loaded->state;
+    auto spec = planned->loaded->resolve(s.hierarchy);
+    if (!spec) return spec.error();
+    TopologySpec labels = labelHierarchyFor(*spec, state);
+    const bool labelsDiffer = !(labels == *spec);
+    planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.hierarchy.gpus);
+    planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
+    if (labelsDiffer) {
+        planned->labelIndex = TopologyIndex::build(state, withHostnameLevel(std::move(labels), state), s.hierarchy.gpus);
+        planned->labelCluster = std::make_unique<PlacementCluster>(state, planned->labelIndex);
     }
+
+    // Drain targets name domains of the hierarchy shown.
+    std::vector<NodeId> drained;
+    for (const std::string& target : s.drains) {
+        auto nodes = drainTargetNodes(*planned->cluster, target);
+        if (!nodes) return nodes.error();
+        drained.insert(drained.end(), nodes->begin(), nodes->end());
+    }
+    for (PlacementCluster* cluster : {planned->cluster.get(), planned->labelCluster.get()})
+        if (cluster)
+            if (Status configured = configureCluster(s, *cluster, drained); !configured) return configured.error();
     return planned;
 }
 
@@ -427,7 +443,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     std::vector<std::pair<std::string, std::string>> skipped; // engine, why
     if (s.compare) {
         for (const PlacementEngine* engine : placementEngines()) {
-            std::string why = engine->unavailableReason(base, *gang);
+            std::string why = engine->unavailableReason(planned.clusterFor(*engine), *gang);
             if (why.empty())
                 engines.push_back(engine);
             else
@@ -439,19 +455,23 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     }
     if (!s.compare)
         for (const PlacementEngine* engine : engines)
-            if (std::string why = engine->unavailableReason(base, *gang); !why.empty())
+            if (std::string why = engine->unavailableReason(planned.clusterFor(*engine), *gang); !why.empty())
                 return usageError(std::string(engine->name()) + ": " + why);
 
     std::vector<PlacementResult> results;
     std::vector<std::string> whatIfLines;
     for (const PlacementEngine* engine : engines) {
-        PlacementCluster cluster = base; // each engine sees its own what-if
+        PlacementCluster cluster = planned.clusterFor(*engine); // each engine sees its own what-if
         if (!s.thenPlace.empty()) {
             auto lines = placeEarlierGangs(s.thenPlace, *engine, cluster, s.options);
             if (!lines) return usageError(lines.error().message);
             for (std::string& line : *lines) whatIfLines.push_back(std::string(engine->name()) + ": " + line);
         }
         results.push_back(engine->place(cluster, *gang, s.options));
+        if (&planned.clusterFor(*engine) != planned.cluster.get())
+            results.back().notes.push_back(std::string(engine->name()) + " reads node labels only, not the " +
+                                           describeTopology(planned.index.spec()) + " shown: it saw levels " +
+                                           describeTopology(planned.labelIndex.spec()));
     }
 
     bool allFeasible = true;
@@ -579,6 +599,7 @@ int runPlanCommand(std::span<const std::string> args) {
     if (!loaded) return reportLoadError(settings->source, loaded.error());
     auto planned = prepare(*settings, std::move(*loaded));
     if (!planned) return usageError(planned.error().message);
+    if (const std::string& notice = (*planned)->index.spec().notice; !notice.empty()) printWarning(notice);
     return settings->capacity ? runCapacity(*settings, **planned) : runPlan(*settings, **planned);
 }
 

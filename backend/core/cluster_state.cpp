@@ -170,6 +170,7 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 if (!record.present) {
                     record.present = true;
                     ++m_presentNodes;
+                    applied.nodeAdded = true;
                 }
                 touch(applied, id);
             } else if constexpr (std::is_same_v<E, NodeDeleted>) {

@@ -40,6 +40,7 @@ struct AppliedEvent {
     int nodeCount = 0;
     bool topologiesChanged = false; // a Kueue/KAI Topology, which may change the hierarchy
     bool hyperNodesChanged = false;
+    bool nodeAdded = false; // a node that was not present: a hierarchy placing nodes by name may now hold it
 };
 
 // Everything the sources told us: nodes (dense ids), per-node usage from bound pods, topology

@@ -1,5 +1,7 @@
 #include "core/show_report.h"
 
+#include "core/hierarchy_sources.h"
+
 #include "core/json_writer.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/text_format.h"
@@ -241,6 +243,9 @@ std::string describeOrigin(const TopologySpec& spec) {
     if (spec.origin == "kueue") return "Kueue Topology " + quotedName;
     if (spec.origin == "kai") return "KAI Topology " + quotedName;
     if (spec.origin == "flags") return "levels given";
+    if (spec.origin == kHyperNodeOrigin) return "Volcano HyperNodes";
+    if (spec.origin == kSlurmTopologyOrigin) return "Slurm topology " + quotedName;
+    if (spec.origin == kNoTopologyOrigin) return "no topology";
     if (spec.name.empty()) return spec.origin;
     if (spec.origin.empty()) return quotedName;
     return spec.origin + ' ' + quotedName;
@@ -315,10 +320,44 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
         }
     }
     field("Topology:", topologyLine(index.spec()));
-    // The label keys in level order: what to put on a node to place it in the hierarchy.
-    std::vector<std::string> keys;
-    for (const TopologyLevel& level : index.spec().levels) keys.push_back(level.nodeLabel);
-    listField("Labels:", keys, "›");
+    if (index.spec().readFromLabels()) {
+        // The label keys in level order: what to put on a node to place it in the hierarchy.
+        std::vector<std::string> keys;
+        for (const TopologyLevel& level : index.spec().levels) keys.push_back(level.nodeLabel);
+        listField("Labels:", keys, "›");
+    } else {
+        field("Members:", index.spec().origin == kHyperNodeOrigin ? "each HyperNode's members, not node labels"
+                                                                  : "the topology's switches or blocks, not node labels");
+    }
+    if (!index.spec().notice.empty()) {
+        // Word-wrapped under its label: it names what was looked for, which runs long.
+        label("Notice:");
+        std::size_t column = kHeaderLabelWidth;
+        std::string line;
+        std::size_t start = 0;
+        const std::string& notice = index.spec().notice;
+        while (start < notice.size()) {
+            std::size_t end = notice.find(' ', start);
+            if (end == std::string::npos) end = notice.size();
+            const std::string_view word(notice.data() + start, end - start);
+            if (!line.empty() && column + 1 + displayWidth(word) > kHeaderWrapWidth) {
+                styler.append(out, line, ansi::yellow);
+                out += '\n';
+                out.append(kHeaderLabelWidth, ' ');
+                column = kHeaderLabelWidth;
+                line.clear();
+            }
+            if (!line.empty()) {
+                line += ' ';
+                ++column;
+            }
+            line += word;
+            column += displayWidth(word);
+            start = end + 1;
+        }
+        styler.append(out, line, ansi::yellow);
+        out += '\n';
+    }
     if (!index.spec().nvlinkLabel.empty()) {
         const std::size_t count = index.nvlinkDomainCount();
         field("NVLink:", index.spec().nvlinkLabel + " (" + groupThousands(static_cast<std::int64_t>(count)) +
@@ -509,11 +548,11 @@ private:
 
     void writeTopology() {
         const TopologySpec& spec = m_index.spec();
-        m_json.key("topology").beginObject(Block).field("name", spec.name);
+        m_json.key("topology").beginObject(Block).field("name", spec.name).field("origin", spec.origin);
         m_json.key("levels").beginArray(Block);
         for (const TopologyLevel& level : spec.levels)
             m_json.beginObject().field("name", level.name).field("nodeLabel", level.nodeLabel).endObject();
-        m_json.endArray().field("nvlinkLabel", spec.nvlinkLabel).endObject();
+        m_json.endArray().field("nvlinkLabel", spec.nvlinkLabel).field("notice", spec.notice).endObject();
     }
 
     void writeTotals(const DomainTotals& t, std::int64_t maxFree) {

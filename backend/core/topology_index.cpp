@@ -149,10 +149,21 @@ DomainId TopologyIndex::childFor(DomainId parent, int level, const std::string* 
 }
 
 DomainId TopologyIndex::leafFor(const Node& node, bool keepSorted) {
+    const std::vector<std::string>* path = nullptr;
+    int membershipLevels = 0;
+    if (const TopologyMembership* membership = m_spec.membership.get()) {
+        membershipLevels = membership->levels;
+        if (auto it = membership->pathByNode.find(node.name); it != membership->pathByNode.end()) path = &it->second;
+    }
     DomainId domain = kRootDomain;
-    for (int level = 0; level < m_spec.depth(); ++level)
-        domain = childFor(domain, level, node.label(m_spec.levels[static_cast<std::size_t>(level)].nodeLabel),
-                          keepSorted);
+    for (int level = 0; level < m_spec.depth(); ++level) {
+        const std::string* value = nullptr;
+        if (level >= membershipLevels)
+            value = node.label(m_spec.levels[static_cast<std::size_t>(level)].nodeLabel);
+        else if (path && static_cast<std::size_t>(level) < path->size() && !(*path)[static_cast<std::size_t>(level)].empty())
+            value = &(*path)[static_cast<std::size_t>(level)];
+        domain = childFor(domain, level, value, keepSorted);
+    }
     return domain;
 }
 

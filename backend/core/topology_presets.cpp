@@ -1,6 +1,8 @@
 #include "core/topology_presets.h"
 
 #include "core/gpu_resources.h"
+#include "core/hierarchy_sources.h"
+#include "core/slurm/slurm_cluster.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,21 +27,6 @@ TopologyPreset makePreset(std::string name, std::string description, const std::
     preset.name = std::move(name);
     preset.description = std::move(description);
     return preset;
-}
-
-// The nodes whose labels decide: those with GPUs when there are any, since CPU-only system nodes
-// often carry no fabric labels and would outvote the GPU fabric.
-std::vector<const Node*> decidingNodes(const ClusterState& state) {
-    const GpuResources gpus;
-    std::vector<const Node*> all;
-    std::vector<const Node*> withGpus;
-    for (NodeId id = 0; id < state.nodeSlots(); ++id) {
-        const NodeRecord& record = state.record(id);
-        if (!record.present) continue;
-        all.push_back(record.node.get());
-        if (gpus.count(record.node->allocatable) > 0) withGpus.push_back(record.node.get());
-    }
-    return withGpus.empty() ? all : withGpus;
 }
 
 bool anyPresentNodeCarries(const ClusterState& state, std::string_view key) {
@@ -197,7 +184,10 @@ const TopologyPreset* findTopologyPreset(std::string_view name) {
     return nullptr;
 }
 
-std::optional<TopologySpec> detectTopology(const ClusterState& state) {
+namespace {
+
+std::optional<TopologySpec> detectHierarchy(const ClusterState& state, bool withHyperNodes,
+                                            std::string* hyperNodeProblem) {
     const auto& objects = state.topologies();
     if (objects.size() == 1) {
         TopologySpec spec = objects.begin()->second;
@@ -205,7 +195,7 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
         return spec;
     }
 
-    const std::vector<const Node*> nodes = decidingNodes(state);
+    const std::vector<const Node*> nodes = topologyDecidingNodes(state);
     if (nodes.empty()) return std::nullopt;
 
     const auto& presets = topologyPresets();
@@ -230,6 +220,16 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
         return spec;
     }
 
+    // The HyperNode tree before any preset: it is what Volcano schedules by.
+    if (withHyperNodes) {
+        auto hyperNodes = hyperNodeHierarchy(state);
+        if (hyperNodes && *hyperNodes) {
+            settleNvlinkLabel(state, **hyperNodes, false);
+            return std::move(**hyperNodes);
+        }
+        if (!hyperNodes && hyperNodeProblem) *hyperNodeProblem = hyperNodes.error().message;
+    }
+
     // The generic preset (last) only when no specific one qualifies.
     for (const bool generic : {false, true}) {
         const TopologyPreset* best = nullptr;
@@ -247,6 +247,52 @@ std::optional<TopologySpec> detectTopology(const ClusterState& state) {
     return std::nullopt;
 }
 
+} // namespace
+
+std::optional<TopologySpec> detectTopology(const ClusterState& state, std::string* hyperNodeProblem) {
+    return detectHierarchy(state, true, hyperNodeProblem);
+}
+
+namespace {
+
+// What a cluster's hierarchy is looked for in, for the notice shown when none is found.
+std::string sourcesLookedFor() {
+    std::string presets;
+    for (const TopologyPreset& preset : topologyPresets()) presets += (presets.empty() ? "" : ", ") + preset.name;
+    return "Kueue and KAI Topology objects, Volcano HyperNodes, a Slurm topology, and the node labels of the "
+           "presets " + presets;
+}
+
+// The hierarchy named by --topology: a Topology object, a preset, or one of the topology objects
+// the state holds ("hypernodes", "slurm").
+Result<TopologySpec> namedTopology(const ClusterState& state, std::string_view name) {
+    const auto& objects = state.topologies();
+    if (auto it = objects.find(name); it != objects.end()) {
+        TopologySpec spec = it->second;
+        settleNvlinkLabel(state, spec, false);
+        return spec;
+    }
+    if (const TopologyPreset* preset = findTopologyPreset(name)) return fromPreset(state, *preset);
+    if (name == kHyperNodeOrigin) {
+        auto spec = hyperNodeHierarchy(state);
+        if (!spec) return Error{"--topology hypernodes: " + spec.error().message};
+        if (!*spec) return Error{"--topology hypernodes: the cluster has no Volcano HyperNodes"};
+        settleNvlinkLabel(state, **spec, false);
+        return std::move(**spec);
+    }
+    if (name == kSlurmTopologyName) {
+        std::optional<TopologySpec> spec = slurmTopologyHierarchy(state);
+        if (!spec) return Error{"--topology slurm: no Slurm topology (give --slurm-topology FILE)"};
+        return std::move(*spec);
+    }
+    std::string known = knownNames(state);
+    if (!state.hyperNodes().empty()) known += ", hypernodes";
+    if (slurmTopologyHierarchy(state)) known += ", slurm";
+    return Error{"unknown topology \"" + std::string(name) + "\"; known: " + known};
+}
+
+} // namespace
+
 Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
                                      const std::vector<std::string>& levelKeys, const TopologySpec* sourceTopology) {
     if (!levelKeys.empty()) {
@@ -262,21 +308,21 @@ Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view
         settleNvlinkLabel(state, spec, false);
         return spec;
     }
-    if (!topologyName.empty()) {
-        const auto& objects = state.topologies();
-        if (auto it = objects.find(topologyName); it != objects.end()) {
-            TopologySpec spec = it->second;
-            settleNvlinkLabel(state, spec, false);
-            return spec;
-        }
-        if (const TopologyPreset* preset = findTopologyPreset(topologyName)) return fromPreset(state, *preset);
-        return Error{"unknown topology \"" + std::string(topologyName) + "\"; known: " + knownNames(state)};
-    }
+    if (!topologyName.empty()) return namedTopology(state, topologyName);
     if (sourceTopology) return *sourceTopology;
-    if (std::optional<TopologySpec> spec = detectTopology(state)) return std::move(*spec);
-    return Error{"cannot tell the topology from the node labels: pass --levels KEY,KEY,... (top level first) or "
-                 "--topology NAME (one of: " +
-                 knownNames(state) + ")"};
+    // A Slurm topology given with the request (a Slurm source labels its nodes and brings its own
+    // Topology object, found below).
+    if (state.topologies().find(kSlurmTopologyName) == state.topologies().end())
+        if (std::optional<TopologySpec> spec = slurmTopologyHierarchy(state)) {
+            settleNvlinkLabel(state, *spec, false);
+            return std::move(*spec);
+        }
+    std::string hyperNodeProblem;
+    if (std::optional<TopologySpec> spec = detectTopology(state, &hyperNodeProblem)) return std::move(*spec);
+    TopologySpec none = noTopologyHierarchy(state, sourcesLookedFor());
+    if (!hyperNodeProblem.empty()) none.notice = "HyperNodes not shown: " + hyperNodeProblem + "; " + none.notice;
+    settleNvlinkLabel(state, none, false);
+    return none;
 }
 
 Result<TopologySpec> HierarchyChoice::resolve(const ClusterState& state, const TopologySpec* sourceTopology) const {
@@ -291,7 +337,10 @@ Result<TopologyIndex> HierarchyChoice::buildIndex(const ClusterState& state, con
 
 TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state) {
     constexpr std::string_view hostname = "kubernetes.io/hostname";
-    if (spec.origin != "demo" && spec.origin != "preset") return spec;
+    if (spec.origin == kNoTopologyOrigin) spec.levels.clear();
+    if (spec.origin != "demo" && spec.origin != "preset" && spec.origin != kNoTopologyOrigin &&
+        spec.origin != kHyperNodeOrigin && spec.origin != kSlurmTopologyOrigin)
+        return spec;
     if (spec.levelIndex(hostname) >= 0) return spec;
     for (NodeId id = 0; id < state.nodeSlots(); ++id) {
         const NodeRecord& record = state.record(id);
@@ -299,6 +348,15 @@ TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state) {
     }
     spec.levels.push_back({std::string(hostname), "hostname"});
     return spec;
+}
+
+TopologySpec labelHierarchyFor(const TopologySpec& shown, const ClusterState& state) {
+    // A hierarchy shown for want of any topology is read from labels too, and nothing better exists.
+    if (shown.readFromLabels()) return shown;
+    if (std::optional<TopologySpec> spec = detectHierarchy(state, false, nullptr)) return std::move(*spec);
+    TopologySpec none;
+    none.origin = std::string(kNoTopologyOrigin);
+    return none;
 }
 
 } // namespace topodeck

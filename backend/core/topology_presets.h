@@ -27,18 +27,22 @@ const TopologyPreset* findTopologyPreset(std::string_view name);
 // The hierarchy the state's nodes are most likely labelled with:
 //  1. the only Topology object (Kueue/KAI) in the state, as written;
 //  2. among several Topology objects, the one whose level keys the most nodes carry;
-//  3. the preset whose level keys the most nodes carry, without the levels no node carries.
+//  3. the Volcano HyperNode tree (hyperNodeHierarchy()), when the state has HyperNodes that form
+//     one; when they do not, *hyperNodeProblem says why;
+//  4. the preset whose level keys the most nodes carry, without the levels no node carries.
 // A candidate counts only when one of its keys is on at least half of the nodes (of the nodes
 // with GPUs, when there are any: CPU-only system nodes often lack fabric labels). The generic
 // region/zone preset is tried only when no specific one qualifies. When nodes carry
 // nvidia.com/gpu.clique and the chosen spec names no NVLink key present on the nodes, it
 // becomes the NVLink key. nullopt when nothing qualifies.
-std::optional<TopologySpec> detectTopology(const ClusterState& state);
+std::optional<TopologySpec> detectTopology(const ClusterState& state, std::string* hyperNodeProblem = nullptr);
 
 // What the CLI and GUI use: explicit level keys win (origin "flags"), then a name (a Topology
-// object in the state or a preset; an unknown name is an error listing the known ones), then the
-// source's own hierarchy when it has one (a demo's), then detectTopology(); otherwise an error
-// that says to pass --levels.
+// object in the state, a preset, "hypernodes" or "slurm"; an unknown name is an error listing the
+// known ones), then the source's own hierarchy when it has one (a demo's), then a Slurm topology
+// given with the request (the state's, when no Slurm source brought its own Topology object),
+// then detectTopology(); otherwise noTopologyHierarchy(), with a notice. Only a bad choice is an
+// error: a cluster without topology, or without nodes, is shown as it is.
 Result<TopologySpec> resolveTopology(const ClusterState& state, std::string_view topologyName,
                                      const std::vector<std::string>& levelKeys,
                                      const TopologySpec* sourceTopology = nullptr);
@@ -49,6 +53,9 @@ struct HierarchyChoice {
     std::string topologyName;
     std::vector<std::string> levelKeys;
     GpuResources gpus;
+    // A topology.conf / topology.yaml the request brings beside a node list or a demo; whoever
+    // loads the source reads it into the state (addSlurmTopologyFile()). A Slurm source reads its own.
+    std::string slurmTopologyFile;
 
     // resolveTopology() with these choices; sourceTopology is the source's own hierarchy (a demo's).
     Result<TopologySpec> resolve(const ClusterState& state, const TopologySpec* sourceTopology = nullptr) const;
@@ -56,9 +63,18 @@ struct HierarchyChoice {
     Result<TopologyIndex> buildIndex(const ClusterState& state, const TopologySpec* sourceTopology = nullptr) const;
 };
 
-// For placement: a hierarchy that came from a demo or a preset gets kubernetes.io/hostname as its
-// lowest level when every node carries it, as Kueue's and KAI's docs configure their Topology, so
-// that engines decide nodes and not only racks. Topology objects and --levels stay as written.
+// For placement: a hierarchy that came from a demo, a preset or a topology object (HyperNodes, a
+// Slurm topology) gets kubernetes.io/hostname as its lowest level when every node carries it, as
+// Kueue's and KAI's docs configure their Topology, so that engines decide nodes and not only
+// racks. Topology objects and --levels stay as written. With no topology, the grouping shown
+// says nothing of the network, so engines get the hostname level alone, as a scheduler without
+// topology places pods on any node.
 TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state);
+
+// The hierarchy that schedulers reading node labels (Kueue TAS, KAI) see on a cluster shown
+// through `shown`: `shown` itself when it is read from labels, else the label hierarchy the
+// state has (a Topology object or a preset), else none (origin "none", no levels).
+// The hierarchy shown when a cluster has no topology is read from labels: it is returned as is.
+TopologySpec labelHierarchyFor(const TopologySpec& shown, const ClusterState& state);
 
 } // namespace topodeck

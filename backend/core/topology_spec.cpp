@@ -31,4 +31,11 @@ int TopologySpec::levelIndex(std::string_view keyOrName) const {
     return -1;
 }
 
+bool operator==(const TopologySpec& a, const TopologySpec& b) {
+    const bool sameMembership =
+        a.membership == b.membership || (a.membership && b.membership && *a.membership == *b.membership);
+    return sameMembership && a.name == b.name && a.origin == b.origin && a.levels == b.levels &&
+           a.nvlinkLabel == b.nvlinkLabel && a.notice == b.notice;
+}
+
 } // namespace topodeck

@@ -1,5 +1,7 @@
 #include "session/cluster_session.h"
 
+#include <QFile>
+
 #include "session/session_worker.h"
 
 #include <QMutexLocker>
@@ -72,8 +74,9 @@ void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
 }
 
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
-                                       const QString& gpuResources) {
+                                       const QString& gpuResources, const QString& slurmTopologyFile) {
     m_choice = HierarchyChoice();
+    m_choice.slurmTopologyFile = QFile::encodeName(slurmTopologyFile).toStdString();
     m_choice.topologyName = topologyName.toStdString();
     for (const QString& key : levelKeys) m_choice.levelKeys.push_back(key.toStdString());
     if (!gpuResources.isEmpty()) m_choice.gpus = GpuResources::fromList(gpuResources.toStdString());

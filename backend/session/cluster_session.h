@@ -44,8 +44,9 @@ public:
     // or a live cluster what resolveTopology() picks.
     // gpuResources: comma-separated resource names counted as GPUs (a trailing '*' matches a
     // prefix); empty = nvidia.com/gpu.
+    // slurmTopologyFile: a topology.conf / topology.yaml read beside a snapshot file.
     void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
-                           const QString& gpuResources = QString());
+                           const QString& gpuResources = QString(), const QString& slurmTopologyFile = QString());
 
     // Timings of the next live source (backoff, when reconnecting turns stale, ...).
     void setLiveSourceOptions(const KubeSourceOptions& options);

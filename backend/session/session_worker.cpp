@@ -1,5 +1,7 @@
 #include "session/session_worker.h"
 
+#include "core/hierarchy_sources.h"
+
 #include "core/snapshot_reader.h"
 #include "core/text_format.h"
 #include "core/topology_presets.h"
@@ -66,6 +68,9 @@ void SessionWorker::openFile(std::uint64_t request, const QString& path, const H
     if (superseded(request)) return;
     Loaded loaded;
     std::move(*snapshot).applyTo(loaded.state);
+    if (!choice.slurmTopologyFile.empty())
+        if (Status added = addSlurmTopologyFile(choice.slurmTopologyFile, loaded.state, snapshot->warnings); !added)
+            return fail(request, sourceName, added.error().message);
 
     Result<TopologyIndex> index = choice.buildIndex(loaded.state);
     if (!index) return fail(request, sourceName, index.error().message);
@@ -246,10 +251,12 @@ void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
     bool topologiesChanged = false;
     for (ClusterEvent& event : events) {
         const AppliedEvent applied = m_state.apply(std::move(event));
-        topologiesChanged = topologiesChanged || applied.topologiesChanged;
+        topologiesChanged = topologiesChanged || applied.topologiesChanged || applied.hyperNodesChanged ||
+                            (applied.nodeAdded && !m_index.spec().readFromLabels());
         m_index.apply(m_state, applied);
     }
-    // A Topology object that appeared, changed or went may change the hierarchy itself.
+    // A Topology object or HyperNode that appeared, changed or went may change the hierarchy
+    // itself, and a hierarchy that places nodes by name may hold a node that arrived.
     if (topologiesChanged) {
         Result<TopologySpec> spec = m_liveChoice.resolve(m_state);
         if (spec && !(*spec == m_index.spec()))

@@ -255,6 +255,71 @@ private Q_SLOTS:
         QVERIFY2(table.out.contains("PODS FIT"), table.out.constData());
     }
 
+    // Each topology source alone, with nodes that carry no topology labels: the request brings a
+    // topology.conf (tree) or one with blocks, the cluster brings HyperNodes, or there is none.
+    // Every engine answers; the one given reads the hierarchy its scheduler reads.
+    void everyTopologySourceAlone_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QStringList>("nodes");
+        QTest::addColumn<QString>("text"); // in the JSON (chosen domains, notes) or on stderr
+        const QString f = QStringLiteral("-f");
+        const QString sbatch = QStringLiteral("--sbatch");
+        const QStringList gpus8 = {QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8")};
+        // leaf1 holds gpu-[001-004], all free; gpu-005 (leaf2) is busy.
+        QTest::newRow("slurm-tree, topology.conf")
+            << QStringList{f, QStringLiteral("plan/nodes-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
+                           QStringLiteral("slurm/tree.conf"), sbatch, QStringLiteral("-N 4 --gres=gpu:8 --switches=1")}
+            << QStringLiteral("slurm-tree")
+            << QStringList{QStringLiteral("gpu-001"), QStringLiteral("gpu-002"), QStringLiteral("gpu-003"),
+                           QStringLiteral("gpu-004")}
+            << QStringLiteral(R"({"level":"switch level 0","domain":"leaf1"})");
+        // gb-01 is busy, so b1 cannot take 2 nodes; b2..b4 can.
+        QTest::newRow("slurm-block, topology.conf blocks")
+            << QStringList{f, QStringLiteral("plan/nodes-gb-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
+                           QStringLiteral("slurm/block.conf"), sbatch, QStringLiteral("-N 2 --gres=gpu:4")}
+            << QStringLiteral("slurm-block") << QStringList{QStringLiteral("gb-07"), QStringLiteral("gb-08")}
+            << QStringLiteral(R"({"level":"block","domain":"b4"})");
+        // Four whole nodes inside one tier-2 HyperNode: s4 holds node-0..3.
+        QTest::newRow("volcano, HyperNodes")
+            << (QStringList{f, QStringLiteral("volcano/hypernodes-only.yaml"), QStringLiteral("-e"),
+                            QStringLiteral("volcano"), QStringLiteral("--pods"), QStringLiteral("4"),
+                            QStringLiteral("--required"), QStringLiteral("spine")} +
+                gpus8)
+            << QStringLiteral("volcano")
+            << QStringList{QStringLiteral("node-0"), QStringLiteral("node-1"), QStringLiteral("node-2"),
+                           QStringLiteral("node-3")}
+            << QStringLiteral(R"({"level":"spine","domain":"s4"})");
+        // Kueue reads no HyperNodes: it places by hostname alone, and says so.
+        QTest::newRow("kueue-tas beside HyperNodes")
+            << (QStringList{f, QStringLiteral("volcano/hypernodes-only.yaml"), QStringLiteral("-e"),
+                            QStringLiteral("kueue-tas"), QStringLiteral("--pods"), QStringLiteral("2")} +
+                gpus8)
+            << QStringLiteral("kueue-tas") << QStringList{QStringLiteral("node-0"), QStringLiteral("node-1")}
+            << QStringLiteral("kueue-tas reads node labels only");
+        QTest::newRow("no topology")
+            << (QStringList{f, QStringLiteral("plan/nodes-nodegroups.yaml"), QStringLiteral("--pods"),
+                            QStringLiteral("2")} +
+                gpus8)
+            << QStringLiteral("kueue-tas")
+            << QStringList{QStringLiteral("ip-10-0-0-0"), QStringLiteral("ip-10-0-0-1")}
+            << QStringLiteral("no topology found");
+    }
+
+    void everyTopologySourceAlone() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, engine);
+        QFETCH(QStringList, nodes);
+        QFETCH(QString, text);
+        const Run run = runCtl(QStringList{QStringLiteral("plan")} + args + QStringList{QStringLiteral("-o"),
+                                                                                      QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(result.value(QStringLiteral("engine")).toString(), engine);
+        QCOMPARE(nodeNames(result), nodes);
+        QVERIFY2(run.out.contains(text.toUtf8()) || run.err.contains(text.toUtf8()), run.out.constData());
+    }
+
     void compareOnTheDemoReadsWell() {
         const Run run =
             runCtl({QStringLiteral("plan"), QStringLiteral("--demo"), QStringLiteral("gb200"), QStringLiteral("--pods"),

@@ -79,6 +79,37 @@ class TestShow : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    // Each topology source alone, and none: exit 0, the hierarchy named, nothing refused.
+    void everyTopologySourceAlone_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("texts");
+        const QString f = QStringLiteral("-f");
+        QTest::newRow("HyperNodes") << QStringList{f, QStringLiteral("volcano/hypernodes-only.yaml")}
+                                    << QStringList{QStringLiteral("core › spine › leaf  (Volcano HyperNodes)"),
+                                                   QStringLiteral("└─ leaf s7"), QStringLiteral("(no core)")};
+        QTest::newRow("topology.conf")
+            << QStringList{f, QStringLiteral("plan/nodes-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
+                           QStringLiteral("slurm/tree.conf")}
+            << QStringList{QStringLiteral("(Slurm topology \"default\")"), QStringLiteral("└─ leaf3")};
+        QTest::newRow("blocks") << QStringList{f, QStringLiteral("plan/nodes-gb-unlabelled.yaml"),
+                                               QStringLiteral("--slurm-topology"), QStringLiteral("slurm/block.conf")}
+                                << QStringList{QStringLiteral("block-x2 › block"), QStringLiteral("b[3-4]")};
+        QTest::newRow("no topology, node groups")
+            << QStringList{f, QStringLiteral("plan/nodes-nodegroups.yaml")}
+            << QStringList{QStringLiteral("Notice:   no topology found"), QStringLiteral("nodegroup gpu-b")};
+        // What `kubectl get nodes,pods -A -o json` prints for a cluster with no nodes yet.
+        QTest::newRow("empty cluster") << QStringList{f, QStringLiteral("plan/empty-cluster.json")}
+                                       << QStringList{QStringLiteral("Notice:   the cluster has no nodes")};
+    }
+
+    void everyTopologySourceAlone() {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, texts);
+        const Run run = runCtl(QStringList{QStringLiteral("show"), QStringLiteral("--no-color")} + args);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        for (const QString& text : texts) QVERIFY2(run.out.contains(text.toUtf8()), run.out.constData());
+    }
     void golden_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("goldenFile");

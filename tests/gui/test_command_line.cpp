@@ -11,6 +11,7 @@ private Q_SLOTS:
     void parse_data();
     void parse();
     void gpuResources();
+    void topologyFileBesideSnapshot();
     void liveClusters_data();
     void liveClusters();
     void slurm_data();
@@ -66,6 +67,17 @@ void TestCommandLine::gpuResources() {
                                 QStringLiteral(" amd.com/gpu,nvidia.com/mig-* ")}),
              CommandLine::Outcome::Run);
     QCOMPARE(commandLine.options().gpuResources, QStringLiteral("amd.com/gpu,nvidia.com/mig-*"));
+}
+
+// A node list without topology labels, with the topology.conf that places its nodes.
+void TestCommandLine::topologyFileBesideSnapshot() {
+    CommandLine commandLine;
+    QCOMPARE(commandLine.parse({QStringLiteral("topodeck"), QStringLiteral("-f"), QStringLiteral("nodes.json"),
+                                QStringLiteral("--slurm-topology"), QStringLiteral("topology.conf")}),
+             CommandLine::Outcome::Run);
+    QCOMPARE(commandLine.options().file, QStringLiteral("nodes.json"));
+    QCOMPARE(commandLine.options().slurmTopologyFile, QStringLiteral("topology.conf"));
+    QVERIFY(!commandLine.options().slurm);
 }
 
 void TestCommandLine::liveClusters_data() {
@@ -226,8 +238,13 @@ void TestCommandLine::errors_data() {
     QTest::newRow("token file without slurm")
         << QStringList{QStringLiteral("--slurm-token-file"), QStringLiteral("jwt")}
         << QStringLiteral("--slurm-token-file only applies to --slurm");
-    QTest::newRow("topology without slurm") << QStringList{QStringLiteral("--slurm-topology"), QStringLiteral("t.conf")}
-                                            << QStringLiteral("--slurm-topology only applies to --slurm");
+    QTest::newRow("topology without slurm or file")
+        << QStringList{QStringLiteral("--slurm-topology"), QStringLiteral("t.conf")}
+        << QStringLiteral("--slurm-topology applies to --slurm or to a snapshot file");
+    QTest::newRow("topology with a context")
+        << QStringList{QStringLiteral("--context"), QStringLiteral("prod"), QStringLiteral("--slurm-topology"),
+                       QStringLiteral("t.conf")}
+        << QStringLiteral("--slurm-topology applies to --slurm or to a snapshot file");
     QTest::newRow("poll without slurm") << QStringList{QStringLiteral("--context"), QStringLiteral("prod"),
                                                        QStringLiteral("--poll"), QStringLiteral("5")}
                                         << QStringLiteral("--poll only applies to --slurm");

@@ -1,7 +1,7 @@
 // Volcano HyperNodes: resolving them against nodes as Volcano's scheduler cache does (exact,
 // regex and label members, the virtual cluster-top HyperNode, errors and warnings), deriving them
 // from label levels as label discovery does, and reading them from snapshots (YAML and JSON).
-#include "core/placement/hypernode.h"
+#include "core/hypernode_tree.h"
 #include "core/snapshot_reader.h"
 
 #include "placement_support.h"

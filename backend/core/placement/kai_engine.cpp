@@ -919,7 +919,8 @@ PlacementResult Planner::run() {
         // KAI reports nothing when a job is allocated; this line is ours.
         std::string where;
         for (const ChosenDomain& chosen : result.chosen) where = chosen.level + ' ' + chosen.domain;
-        result.message = "would allocate " + std::to_string(m_request.pods) + " pod(s) in " + where;
+        result.message = "would allocate " + std::to_string(m_request.pods) + " pod(s)" +
+                         (where.empty() ? std::string() : " in " + where);
     } else {
         result.message = fitErrorText();
     }

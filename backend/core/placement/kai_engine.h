@@ -16,6 +16,7 @@ class KaiEngine : public PlacementEngine {
 public:
     std::string_view name() const override { return "kai"; }
     std::string_view description() const override;
+    bool readsLabelLevelsOnly() const override { return true; }
     std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const override;
     PlacementResult place(const PlacementCluster& cluster, const GangRequest& request,
                           const EngineOptions& options) const override;

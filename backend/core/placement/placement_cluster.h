@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/cluster_state.h"
-#include "core/placement/hypernode.h"
+#include "core/hypernode_tree.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/topology_index.h"
 

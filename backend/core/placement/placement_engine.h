@@ -42,6 +42,9 @@ public:
     virtual ~PlacementEngine() = default;
     virtual std::string_view name() const = 0;        // "kueue-tas"
     virtual std::string_view description() const = 0; // one line for --help
+    // True for schedulers that read the hierarchy only from node labels (a Topology's levels):
+    // Kueue and KAI never see HyperNodes or a Slurm topology.
+    virtual bool readsLabelLevelsOnly() const { return false; }
     // Why the engine cannot run on this cluster and request (e.g. no Slurm topology), or "".
     virtual std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const = 0;
     // A request the engine cannot interpret (a level the topology lacks, a bad slice size) is a

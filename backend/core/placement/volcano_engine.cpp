@@ -196,6 +196,11 @@ std::optional<std::int32_t> Planner::tierForName(const std::string& name) const 
             for (std::size_t i = 0; i + 1 < m_tree.entries.size(); ++i)
                 if (m_tree.entries[i].tierName == m_cluster.spec().levels[static_cast<std::size_t>(level)].name)
                     return m_tree.entries[i].tier;
+    } else if (m_request.source == "flags") {
+        // --required/--preferred name a level as topodeck shows the HyperNode tree: an unnamed
+        // tier is "tier-N". A manifest's highestTierName keeps Volcano's own meaning.
+        for (std::int32_t tier : m_tree.tiers)
+            if (m_tree.tierLabel(tier) == name) return tier;
     }
     return std::nullopt;
 }

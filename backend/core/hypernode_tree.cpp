@@ -1,4 +1,4 @@
-#include "core/placement/hypernode.h"
+#include "core/hypernode_tree.h"
 
 #include "core/cluster_state.h"
 #include "core/topology_index.h"
