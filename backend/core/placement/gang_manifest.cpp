@@ -492,6 +492,33 @@ bool sameShape(GangRequest a, GangRequest b) {
     return a == b;
 }
 
+// One scheduler object's gang from its parts, named after the object: a Kueue Workload's PodSets,
+// KAI's subgroups, Volcano's tasks. Kueue places each PodSet under its own topology request, so
+// parts stay apart unless `mergeAlike` (a Volcano Job, which Volcano places as one) and they are
+// alike; then they add up into one shape.
+GangRequest combineParts(const std::vector<GangRequest>& parts, const std::string& name, bool mergeAlike) {
+    GangRequest gang = parts.front();
+    gang.name = name;
+    std::int64_t pods = 0;
+    for (const GangRequest& part : parts) pods += part.pods;
+    gang.pods = static_cast<std::int32_t>(pods);
+    const bool alike = std::all_of(parts.begin(), parts.end(), [&](const GangRequest& part) {
+        return sameShape(part, parts.front()) &&
+               (part.volcano.minPartitions == 0) == (parts.front().volcano.minPartitions == 0);
+    });
+    if (parts.size() == 1 || (mergeAlike && alike)) {
+        gang.volcano.minPartitions = 0;
+        for (const GangRequest& part : parts) gang.volcano.minPartitions += part.volcano.minPartitions;
+        return gang;
+    }
+    // The job-level networkTopology is the gang's; partitions are each task's own.
+    gang.volcano = VolcanoConstraint{parts.front().volcano.networkTopology, 0, 0, std::nullopt};
+    for (const GangRequest& part : parts)
+        gang.parts.push_back(
+            GangPart{part.name, part.pods, part.perPod, part.nodeSelector, part.tolerations, part.kueue, part.volcano});
+    return gang;
+}
+
 void readBatchJob(const Reader& reader, Object& object, std::vector<GangRequest>& out) {
     const YAML::Node spec = reader.map(field(object.root, "spec"), "spec");
     if (!present(spec)) reader.fail(object.root, "spec", "is missing");
@@ -522,14 +549,17 @@ void readJobSet(const Reader& reader, Object& object, std::vector<GangRequest>& 
         if (pods > std::numeric_limits<std::int32_t>::max()) reader.fail(job, path, "asks for too many pods");
         object.templates.push_back(
             readPodTemplate(reader, field(jobSpec, "template"), path + ".template.spec.template"));
-        podSets.emplace_back(object.name + '/' + name, static_cast<std::int32_t>(pods));
+        podSets.emplace_back(name, static_cast<std::int32_t>(pods));
     }
     checkAnnotationPlacement(reader, object);
+    std::vector<GangRequest> parts;
     for (std::size_t i = 0; i < podSets.size(); ++i) {
         // A replicatedJob scaled to zero forms no PodSet worth placing.
         if (podSets[i].second == 0) continue;
-        out.push_back(makeGang(reader, object, object.templates[i], podSets[i].first, podSets[i].second));
+        parts.push_back(makeGang(reader, object, object.templates[i], podSets[i].first, podSets[i].second));
     }
+    requirePods(reader, jobs, "spec.replicatedJobs", static_cast<std::int32_t>(parts.size()));
+    out.push_back(combineParts(parts, object.name, false));
 }
 
 void readPyTorchJob(const Reader& reader, Object& object, std::vector<GangRequest>& out) {
@@ -553,12 +583,15 @@ void readPyTorchJob(const Reader& reader, Object& object, std::vector<GangReques
         std::string lower = type;
         std::transform(lower.begin(), lower.end(), lower.begin(),
                        [](unsigned char c) { return char(std::tolower(c)); });
-        podSets.emplace_back(object.name + '/' + lower, replicas);
+        podSets.emplace_back(lower, replicas);
     }
     checkAnnotationPlacement(reader, object);
+    std::vector<GangRequest> parts;
     for (std::size_t i = 0; i < podSets.size(); ++i)
         if (podSets[i].second > 0)
-            out.push_back(makeGang(reader, object, object.templates[i], podSets[i].first, podSets[i].second));
+            parts.push_back(makeGang(reader, object, object.templates[i], podSets[i].first, podSets[i].second));
+    requirePods(reader, replicaSpecs, "spec.pytorchReplicaSpecs", static_cast<std::int32_t>(parts.size()));
+    out.push_back(combineParts(parts, object.name, false));
 }
 
 void readLeaderWorkerSet(const Reader& reader, Object& object, std::vector<GangRequest>& out) {
@@ -577,7 +610,7 @@ void readLeaderWorkerSet(const Reader& reader, Object& object, std::vector<GangR
 
     std::vector<GangRequest> group;
     if (!hasLeader) {
-        group.push_back(makeGang(reader, object, object.templates[0], object.name, size));
+        group.push_back(makeGang(reader, object, object.templates[0], "worker", size));
     } else {
         GangRequest leader = makeGang(reader, object, object.templates[0], "leader", 1);
         if (size == 1) {
@@ -593,12 +626,11 @@ void readLeaderWorkerSet(const Reader& reader, Object& object, std::vector<GangR
             }
         }
     }
+    // Every group is its own Workload (Kueue) and PodGroup (KAI).
+    const GangRequest oneGroup = combineParts(group, object.name, false);
     for (std::int32_t i = 0; i < replicas; ++i) {
-        const std::string groupName = object.name + "/group-" + std::to_string(i);
-        for (const GangRequest& part : group) {
-            out.push_back(part);
-            out.back().name = group.size() == 1 ? groupName : groupName + '/' + part.name;
-        }
+        out.push_back(oneGroup);
+        out.back().name = object.name + "/group-" + std::to_string(i);
     }
 }
 
@@ -687,26 +719,12 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
     std::vector<GangRequest> perTask;
     for (std::size_t i = 0; i < read.size(); ++i) {
         if (read[i].replicas == 0) continue;
-        GangRequest gang =
-            makeGang(reader, object, object.templates[i], object.name + '/' + read[i].name, read[i].replicas);
+        GangRequest gang = makeGang(reader, object, object.templates[i], read[i].name, read[i].replicas);
         gang.volcano = read[i].volcano;
         perTask.push_back(std::move(gang));
     }
-    const bool oneShape = std::all_of(perTask.begin(), perTask.end(), [&](const GangRequest& gang) {
-        return sameShape(gang, perTask.front()) &&
-               (gang.volcano.minPartitions == 0) == (perTask.front().volcano.minPartitions == 0);
-    });
-    if (!oneShape) {
-        out.insert(out.end(), perTask.begin(), perTask.end());
-        return;
-    }
-    // One gang, as Volcano's PodGroup is one: the tasks' pods and partitions added up.
-    GangRequest gang = perTask.front();
-    gang.name = object.name;
-    gang.pods = static_cast<std::int32_t>(total);
-    gang.volcano.minPartitions = 0;
-    for (const GangRequest& task : perTask) gang.volcano.minPartitions += task.volcano.minPartitions;
-    out.push_back(std::move(gang));
+    // One gang, as Volcano's PodGroup is one, under the job's networkTopology.
+    out.push_back(combineParts(perTask, object.name, true));
 }
 
 std::string_view apiGroup(std::string_view apiVersion) {

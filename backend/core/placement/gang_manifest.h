@@ -10,21 +10,23 @@
 namespace topodeck {
 
 // What an operator would submit, read as the gangs the schedulers would form from it. YAML or
-// JSON, several documents and `kind: List` allowed; one GangRequest per pod set, in document
-// order:
+// JSON, several documents and `kind: List` allowed; one GangRequest per scheduler object (Kueue
+// Workload, Volcano or KAI PodGroup), in document order, its pod kinds as GangRequest::parts:
 //  - batch/v1 Job: one gang, pods = min(parallelism (default 1), completions), as Kueue counts
 //    its PodSet.
-//  - jobset.x-k8s.io JobSet: one gang per replicatedJob, named "<jobset>/<replicatedJob>", pods =
-//    replicas x the Job's pod count (Kueue's PodSet per replicatedJob).
-//  - kubeflow.org PyTorchJob: "<job>/master" and "<job>/worker", pods = replicas (default 1).
+//  - jobset.x-k8s.io JobSet: one gang named after the JobSet, a part per replicatedJob (Kueue's
+//    PodSet), pods = replicas x the Job's pod count; replicatedJobs scaled to zero drop out.
+//  - kubeflow.org PyTorchJob: one gang, parts "master" and "worker", pods = replicas (default 1).
 //  - leaderworkerset.x-k8s.io LeaderWorkerSet: every group is its own gang (Kueue admits one
 //    Workload per group, KAI makes one PodGroup per group), so `replicas` gangs named
-//    "<lws>/group-<i>" of `size` pods each; with a leader template whose pods differ from the
-//    workers' (resources, selector, tolerations or annotations), each group is two gangs,
-//    ".../leader" (1 pod) and ".../worker" (size - 1).
-//  - batch.volcano.sh Job: one gang of all tasks' replicas when every task has the same pod
-//    shape and partition policy, else one gang per task ("<job>/<task>"), each with the job's
-//    networkTopology. minAvailable is checked, not modelled: every pod is placed.
+//    "<lws>/group-<i>" of `size` pods each, with parts "leader" (1 pod) and "worker" (size - 1)
+//    when there is a leader template.
+//  - batch.volcano.sh Job: one gang (its PodGroup) of every task's replicas under the job's
+//    networkTopology; tasks whose pods differ (requests, selector, partitionPolicy) are its
+//    parts, alike ones add up into one shape. minAvailable is checked, not modelled: every pod
+//    is placed.
+// Parts stay apart even when alike, except in a Volcano Job: Kueue places each PodSet under its
+// own topology request.
 // Per gang: the pod template's effective request (as kube-scheduler computes it), nodeSelector,
 // tolerations; Kueue's podset-* annotations from the pod template (where Kueue reads them); KAI's
 // kai.scheduler/topology, -required-placement and -preferred-placement from the object's

@@ -8,4 +8,24 @@ bool Toleration::tolerates(const Taint& taint) const {
     return key == taint.key && value == taint.value;
 }
 
+std::vector<GangPart> GangRequest::partsOrWhole() const {
+    if (!parts.empty()) return parts;
+    return {GangPart{name, pods, perPod, nodeSelector, tolerations, kueue, volcano}};
+}
+
+GangRequest GangRequest::onlyPart(std::size_t part) const {
+    GangRequest one = *this;
+    one.parts.clear();
+    if (parts.empty()) return one;
+    const GangPart& p = parts.at(part);
+    one.name = name + '/' + p.name;
+    one.pods = p.pods;
+    one.perPod = p.perPod;
+    one.nodeSelector = p.nodeSelector;
+    one.tolerations = p.tolerations;
+    one.kueue = p.kueue;
+    one.volcano = p.volcano;
+    return one;
+}
+
 } // namespace topodeck

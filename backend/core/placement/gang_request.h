@@ -86,8 +86,24 @@ struct SlurmRequest {
     friend bool operator==(const SlurmRequest&, const SlurmRequest&) = default;
 };
 
-// A gang: `pods` identical pods (or Slurm nodes) that must all start together. One request model
-// for every engine; each engine reads the constraint fields that are its own.
+// One kind of pod in a gang whose pods are not all alike: a Kueue PodSet (a JobSet's
+// replicatedJob, a PyTorchJob's Master or Worker, a LeaderWorkerSet group's leader or workers), a
+// Volcano task, a KAI subgroup. Each carries what its scheduler reads per part: Kueue reads each
+// PodSet's own topology annotations, Volcano a task's partitionPolicy.
+struct GangPart {
+    std::string name; // "master", "worker", the replicatedJob's or the task's name
+    std::int32_t pods = 0;
+    ResourceList perPod;
+    std::vector<std::pair<std::string, std::string>> nodeSelector; // sorted by key
+    std::vector<Toleration> tolerations;
+    KueueConstraint kueue;
+    VolcanoConstraint volcano;
+    friend bool operator==(const GangPart&, const GangPart&) = default;
+};
+
+// A gang: `pods` pods (or Slurm nodes) that must all start together. One request model for every
+// engine; each engine reads the constraint fields that are its own. The pods are alike unless
+// `parts` lists their kinds.
 struct GangRequest {
     std::string name = "gang";
     std::string nameSpace = "default";
@@ -103,6 +119,17 @@ struct GangRequest {
     std::optional<SlurmRequest> slurm; // set when the request came from an sbatch line
 
     std::string source; // where it came from, for messages: "flags", "job.yaml (JobSet trainer)"
+
+    // Empty when every pod is alike (pods, perPod, nodeSelector, tolerations, kueue above). Else
+    // the kinds of pod, in the order their scheduler lists them; their pods add up to `pods`, and
+    // the fields above describe the first part.
+    std::vector<GangPart> parts;
+    bool heterogeneous() const { return !parts.empty(); }
+    // The parts, or the whole gang as one part.
+    std::vector<GangPart> partsOrWhole() const;
+    // This gang with only one of its parts (an index into partsOrWhole()), named "<gang>/<part>".
+    GangRequest onlyPart(std::size_t part) const;
+
     friend bool operator==(const GangRequest&, const GangRequest&) = default;
 };
 
