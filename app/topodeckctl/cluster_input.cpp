@@ -187,12 +187,20 @@ Result<std::unique_ptr<LoadedCluster>> loadSource(const ClusterSource& source) {
         std::vector<std::string> warnings = resourceProblems(status);
         warnings.insert(warnings.end(), status.notes.begin(), status.notes.end());
         printWarnings(warnings);
+        if (!status.serverVersion.empty() && source.live->slurm) {
+            loaded->slurmVersion = status.serverVersion;
+            loaded->slurmVersionOrigin = "the version " + status.serverVersionSource + " reports";
+        }
         loaded->live = std::move(*live);
         return loaded;
     }
     auto snapshot = readInput(source.file);
     if (!snapshot) return snapshot.error();
     printWarnings(snapshot->warnings);
+    if (!snapshot->slurmVersion.empty()) {
+        loaded->slurmVersion = std::move(snapshot->slurmVersion);
+        loaded->slurmVersionOrigin = "recorded in the snapshot";
+    }
     std::move(*snapshot).applyTo(loaded->state);
     return loaded;
 }

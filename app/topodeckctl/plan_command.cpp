@@ -187,6 +187,7 @@ Status readSlurmOptions(const ParsedArgs& args, PlanSettings& s) {
         auto parsed = SlurmVersion::parse(*version);
         if (!parsed) return Error{"--slurm-version: " + parsed.error().message};
         s.options.slurmVersion = *parsed;
+        s.options.slurmVersionOrigin = "as --slurm-version asked";
     }
     for (const std::string& item : args.values("node-weight")) {
         const std::size_t eq = item.rfind('=');
@@ -299,6 +300,29 @@ const PlacementEngine& defaultEngine(const GangRequest& gang, const PlacementClu
         if (!gang.kai.required.empty() || !gang.kai.preferred.empty() || gang.kai.segmentSize > 0) return kaiEngine();
     }
     return kueueTasEngine();
+}
+
+// Without --slurm-version, the Slurm engines follow the release the source says it runs; a
+// version that cannot be read leaves the newest rules, with a warning and a note saying so.
+void chooseSlurmVersion(PlanSettings& s, const LoadedCluster& loaded) {
+    if (!s.options.slurmVersionOrigin.empty()) return; // --slurm-version
+    const SlurmVersion newest;
+    if (loaded.slurmVersion.empty()) {
+        s.options.slurmVersionOrigin = "newest: the source does not say which Slurm it runs";
+        return;
+    }
+    auto parsed = SlurmVersion::parse(loaded.slurmVersion);
+    if (parsed) {
+        s.options.slurmVersion = *parsed;
+        s.options.slurmVersionOrigin = loaded.slurmVersionOrigin;
+        return;
+    }
+    printWarning("Slurm version \"" + loaded.slurmVersion + "\" (" + loaded.slurmVersionOrigin +
+                 ") cannot be read: the Slurm engines follow the newest rules (" + newest.toString() +
+                 "); --slurm-version sets them");
+    s.options.slurmVersion = newest;
+    s.options.slurmVersionOrigin =
+        "newest: \"" + loaded.slurmVersion + "\", " + loaded.slurmVersionOrigin + ", is not a version topodeck reads";
 }
 
 struct Planned {
@@ -570,7 +594,9 @@ const CommandSpec& planCommandSpec() {
             {"gang", 0, "NAME", "which gang of --manifest, when it holds several"},
             {"sbatch", 0, "ARGS", "an sbatch command line, e.g. \"-N 16 --gres=gpu:8 --switches=1\""},
             {"ask-slurm", 0, "", "with --slurm cli: also run sbatch --test-only and show Slurm's own answer\nbeside topodeck's, flagging any disagreement"},
-            {"slurm-version", 0, "VERSION", "Slurm rules to follow, e.g. 22.05 (Debian 12) or 26.05 (default: newest)"},
+            {"slurm-version", 0, "VERSION",
+             "Slurm rules to follow, e.g. 22.05 (Debian 12) or 26.05 (default: the version\nthe source reports, else "
+             "the newest)"},
             {"node-weight", 0, "NODES=W", "Slurm node Weight for a hostlist, e.g. gpu-[001-008]=10 (repeatable)"},
             {"max-switch-wait", 0, "SECONDS", "Slurm SchedulerParameters=max_switch_wait (default 300)"},
             {"kueue-profile", 0, "PROFILE", "force best-fit or least-free-capacity (default: as Kueue decides)"},
@@ -597,6 +623,7 @@ int runPlanCommand(std::span<const std::string> args) {
     if (!settings) return usageError(settings.error().message);
     auto loaded = loadCluster(settings->source);
     if (!loaded) return reportLoadError(settings->source, loaded.error());
+    chooseSlurmVersion(*settings, **loaded);
     auto planned = prepare(*settings, std::move(*loaded));
     if (!planned) return usageError(planned.error().message);
     if (const std::string& notice = (*planned)->index.spec().notice; !notice.empty()) printWarning(notice);

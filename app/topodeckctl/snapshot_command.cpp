@@ -55,8 +55,9 @@ const CommandSpec& snapshotCommandSpec() {
             "JSON, the format `-f` reads back: show, plan and the GUI then work on the frozen cluster.\n"
             "The file is written whole or not at all.\n"
             "A Slurm cluster (--slurm) is written as Slurm's own files instead, in the directory -o names:\n"
-            "nodes.json and jobs.json (sinfo/squeue --json or slurmrestd's replies, as received) and\n"
-            "topology.conf; -f DIR reads that directory back.";
+            "nodes.json and jobs.json (sinfo/squeue --json or slurmrestd's replies, as received),\n"
+            "topology.conf, and slurm-version.txt (the version Slurm reports, which plan's Slurm rules\n"
+            "follow); -f DIR reads that directory back.";
         s.usage = "topodeckctl snapshot (--context NAME | --kubeconfig FILE | --in-cluster | --demo NAME | -f FILE)\n"
                   "                      -o FILE";
         s.examples = "  topodeckctl snapshot --context prod -o prod-$(date +%F).json\n"
@@ -93,13 +94,15 @@ int runSnapshotCommand(std::span<const std::string> args) {
         // Synced without node JSON: the nodes came from scontrol, sinfo having no --json.
         if (!replies.nodes) return runtimeError(from + ": sinfo here has no --json, and a Slurm snapshot holds sinfo's JSON");
         const std::string noJobs = R"({"jobs":[]})";
+        const std::string& version = (*loaded)->slurmVersion;
         Status written = writeSlurmFileSet(*output, *replies.nodes, replies.jobs ? *replies.jobs : noJobs,
-                                           replies.topology.get());
+                                           replies.topology.get(), version);
         if (!written) return runtimeError(written.error().message);
-        std::fprintf(stderr, "%s: %s, %s%s written to %s\n", from.c_str(),
+        std::fprintf(stderr, "%s: %s, %s%s%s written to %s\n", from.c_str(),
                      count(state.presentNodeCount(), "node", "nodes").c_str(),
                      count(state.podCount(), "job allocation", "job allocations").c_str(),
-                     replies.topology ? ", topology.conf" : "", output->c_str());
+                     replies.topology ? ", topology.conf" : "",
+                     version.empty() ? "" : (", slurm-version.txt (" + version + ")").c_str(), output->c_str());
         return kExitOk;
     }
     const std::string json = writeSnapshotJson(state);

@@ -24,6 +24,9 @@ struct Snapshot {
     std::vector<HyperNode> hyperNodes;    // Volcano
     std::vector<ResourceFlavor> resourceFlavors;
     std::shared_ptr<const SlurmTopology> slurmTopology; // a Slurm snapshot directory's
+    // A Slurm snapshot directory's: the Slurm version it was taken from, as that Slurm said it
+    // ("22.05.8", "slurm-wlm 22.05.8"); empty when the directory does not say.
+    std::string slurmVersion;
     std::vector<std::string> warnings;
 
     // Moves the objects out as events, nodes first, then pods, then the topology objects.

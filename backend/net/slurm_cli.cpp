@@ -81,6 +81,26 @@ SlurmFetch SlurmCli::showTopology() {
     return run({"scontrol", "show", "topology"});
 }
 
+Result<SlurmCli::Version> SlurmCli::version() {
+    std::string failures;
+    for (std::vector<std::string> argv :
+         {std::vector<std::string>{"sinfo", "--version"}, std::vector<std::string>{"scontrol", "version"}}) {
+        std::string command = argv[0] + ' ' + argv[1];
+        SlurmFetch fetch = run(std::move(argv));
+        std::string_view line = fetch.body;
+        const std::size_t start = line.find_first_not_of(" \t\r\n");
+        line = start == std::string_view::npos ? std::string_view() : line.substr(start);
+        line = line.substr(0, line.find('\n'));
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+            line.remove_suffix(1);
+        if (fetch.outcome == SlurmFetch::Outcome::Fresh && !line.empty())
+            return Version{std::string(line), std::move(command)};
+        failures += (failures.empty() ? "" : "; ") +
+                    (fetch.outcome == SlurmFetch::Outcome::Fresh ? command + " printed nothing" : fetch.message);
+    }
+    return Error{std::move(failures)};
+}
+
 Result<SbatchTestOnly> SlurmCli::testOnly(const std::vector<std::string>& sbatchArguments, bool wrap) {
     std::vector<std::string> argv = {"sbatch", "--test-only"};
     argv.insert(argv.end(), sbatchArguments.begin(), sbatchArguments.end());

@@ -25,6 +25,14 @@ public:
     SlurmFetch nodes();
     SlurmFetch squeueJson();   // squeue --json --all; NotInstalled where it has no --json
     SlurmFetch showTopology(); // scontrol show topology
+    // The release of these commands: the first line of `sinfo --version` ("slurm-wlm 22.05.8"),
+    // else of `scontrol version`. That is the client's release; slurmctld runs the same or a
+    // newer one (Slurm serves clients up to two releases older).
+    struct Version {
+        std::string text;    // "slurm-wlm 22.05.8"
+        std::string command; // "sinfo --version"
+    };
+    Result<Version> version();
     // sbatch --test-only <arguments> (then --wrap true when `wrap`, else the arguments end with
     // the batch script): Slurm's own answer for a request.
     Result<SbatchTestOnly> testOnly(const std::vector<std::string>& sbatchArguments, bool wrap = true);

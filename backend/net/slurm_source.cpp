@@ -100,6 +100,8 @@ public:
         status.resources = m_health;
         aggregateResourceHealth(status, m_syncedAt, m_options.staleAfter, std::chrono::system_clock::now());
         status.notes = m_notes;
+        status.serverVersion = m_serverVersion;
+        status.serverVersionSource = m_serverVersionSource;
         return status;
     }
 
@@ -112,6 +114,8 @@ private:
     void run();
     bool pollOnce(std::vector<ClusterEvent>& events);
     std::optional<SlurmFetch> readTopology();
+    void readVersion();
+    void setServerVersion(std::string version, std::string source);
     void publish(std::vector<ClusterEvent>&& events);
     void report(Resource resource, State state, std::string message, milliseconds retryIn = milliseconds(0));
     bool sleepFor(milliseconds duration);
@@ -139,6 +143,7 @@ private:
     std::string m_jobsNote;     // why there are no jobs, when Slurm cannot list them
     std::chrono::steady_clock::time_point m_topologyReadAt{};
     bool m_topologyRead = false;
+    bool m_versionAsked = false;
 
     std::function<void()> m_notify;
     std::atomic<bool> m_stopping{false};
@@ -150,6 +155,8 @@ private:
     std::chrono::system_clock::time_point m_syncedAt{};
     Replies m_replies;
     std::vector<std::string> m_notes;
+    std::string m_serverVersion;
+    std::string m_serverVersionSource;
     bool m_changed = false;
 };
 
@@ -235,6 +242,27 @@ std::optional<SlurmFetch> SlurmSource::Impl::readTopology() {
     return done;
 }
 
+void SlurmSource::Impl::setServerVersion(std::string version, std::string source) {
+    std::lock_guard lock(m_mutex);
+    if (version == m_serverVersion && source == m_serverVersionSource) return;
+    m_serverVersion = std::move(version);
+    m_serverVersionSource = std::move(source);
+    m_changed = true;
+}
+
+// The CLI's release, once per connection: it changes only when the commands are upgraded, and
+// slurmrestd says its own in every reply's meta instead.
+void SlurmSource::Impl::readVersion() {
+    if (!m_cli || m_versionAsked) return;
+    m_versionAsked = true;
+    Result<SlurmCli::Version> version = m_cli->version();
+    if (!version) {
+        spdlog::info("{}: Slurm version unknown: {}", m_cli->describe(), version.error().message);
+        return;
+    }
+    setServerVersion(std::move(version->text), std::move(version->command));
+}
+
 // One cycle: topology when due, nodes, jobs. False when a required part failed (the caller
 // backs off); what did arrive is published either way.
 bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
@@ -254,6 +282,7 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
         std::lock_guard lock(m_mutex);
         m_health[kTopology].objects = topologyRead ? topologyRead->switches.size() + topologyRead->blocks.size() : 0;
     }
+    readVersion();
     if (m_rest && m_rest->apiVersion().empty()) {
         SlurmFetch discovered = m_rest->discoverVersion();
         if (discovered.outcome == SlurmFetch::Outcome::Failed) {
@@ -310,6 +339,8 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
                     notesDue = true;
                     objects = reply->nodes.size();
                     lastUpdate = reply->meta.lastUpdate;
+                    if (m_rest && !reply->meta.slurmRelease.empty())
+                        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
                     m_mapper.setNodes(std::move(reply->nodes));
                 } else {
                     problem = reply.error().message;
@@ -320,6 +351,8 @@ bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
                     objects = static_cast<std::size_t>(
                         std::count_if(reply->jobs.begin(), reply->jobs.end(), [](const SlurmJob& job) { return job.holdsNodes(); }));
                     lastUpdate = reply->meta.lastUpdate;
+                    if (m_rest && !reply->meta.slurmRelease.empty())
+                        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
                     m_mapper.setJobs(std::move(reply->jobs));
                 } else {
                     problem = reply.error().message;

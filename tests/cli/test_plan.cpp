@@ -1,6 +1,7 @@
 // `topodeckctl plan` end to end: exit codes, the JSON shape of every engine, what-if, capacity and
 // the errors operators get for bad input. The engines' own rules are tested in tests/unit.
 
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -318,6 +319,84 @@ private Q_SLOTS:
         QCOMPARE(result.value(QStringLiteral("engine")).toString(), engine);
         QCOMPARE(nodeNames(result), nodes);
         QVERIFY2(run.out.contains(text.toUtf8()) || run.err.contains(text.toUtf8()), run.out.constData());
+    }
+
+    // Without --slurm-version the Slurm engines follow the release the source says it runs, and say
+    // which and why. The source: a Slurm snapshot directory of 24.05's replies (nodes.json's meta
+    // says 24.05.3) with slurm-version.txt as given ("-": none), or a Kubernetes snapshot.
+    void slurmRulesFollowTheSource_data() {
+        QTest::addColumn<QStringList>("args"); // $DIR: the Slurm snapshot directory
+        QTest::addColumn<QString>("recorded");
+        QTest::addColumn<QString>("rules");
+        QTest::addColumn<QString>("origin");
+        QTest::addColumn<QString>("warning");
+        const QStringList slurm = {QStringLiteral("-f"), QStringLiteral("$DIR"), QStringLiteral("--sbatch"),
+                                   QStringLiteral("-N 1 --gres=gpu:4")};
+        const QString snapshot = QStringLiteral("recorded in the snapshot");
+        QTest::newRow("nodes.json's meta") << slurm << "-"
+                                           << "24.05.3" << snapshot << "";
+        QTest::newRow("slurm-version.txt") << slurm << "slurm-wlm 22.05.8"
+                                           << "22.05.8" << snapshot << "";
+        QTest::newRow("a release between the rule sets") << slurm << "slurm 23.11.10"
+                                                         << "23.11.10" << snapshot << "";
+        QTest::newRow("--slurm-version wins")
+            << slurm + QStringList{QStringLiteral("--slurm-version"), QStringLiteral("26.05")} << "slurm-wlm 22.05.8"
+            << "26.05.0"
+            << "as --slurm-version asked"
+            << "";
+        QTest::newRow("unreadable")
+            << slurm << "slurm-wlm banana"
+            << "26.05.0"
+            << "newest: \"slurm-wlm banana\", recorded in the snapshot, is not a version topodeck reads"
+            << "Slurm version \"slurm-wlm banana\" (recorded in the snapshot) cannot be read: the "
+               "Slurm engines follow the newest rules (26.05.0)";
+        QTest::newRow("Kubernetes snapshot")
+            << QStringList{QStringLiteral("-f"),        kCluster,
+                           QStringLiteral("--engine"),  QStringLiteral("slurm-tree"),
+                           QStringLiteral("--pods"),    QStringLiteral("2"),
+                           QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8")}
+            << "-"
+            << "26.05.0"
+            << "newest: the source does not say which Slurm it runs"
+            << "";
+    }
+
+    void slurmRulesFollowTheSource() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, recorded);
+        QFETCH(QString, rules);
+        QFETCH(QString, origin);
+        QFETCH(QString, warning);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QFile::copy(kDataDir + QStringLiteral("/slurm/json/nodes-v0.0.41.json"),
+                            dir.filePath(QStringLiteral("nodes.json"))));
+        QVERIFY(QFile::copy(kDataDir + QStringLiteral("/slurm/json/jobs-v0.0.41.json"),
+                            dir.filePath(QStringLiteral("jobs.json"))));
+        QFile topology(dir.filePath(QStringLiteral("topology.conf")));
+        QVERIFY(topology.open(QIODevice::WriteOnly));
+        topology.write("SwitchName=leaf1 Nodes=gpu-[001-004]\nSwitchName=leaf2 Nodes=gpu-[005-008]\n"
+                       "SwitchName=spine Switches=leaf[1-2]\n");
+        topology.close();
+        if (recorded != QLatin1String("-")) {
+            QFile version(dir.filePath(QStringLiteral("slurm-version.txt")));
+            QVERIFY(version.open(QIODevice::WriteOnly));
+            version.write(recorded.toUtf8() + '\n');
+        }
+        args.replaceInStrings(QStringLiteral("$DIR"), dir.path());
+        const Run run = runCtl(QStringList{QStringLiteral("plan")} + args +
+                               QStringList{QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(result.value(QStringLiteral("rulesVersion")).toString(), rules);
+        QCOMPARE(result.value(QStringLiteral("rulesVersionOrigin")).toString(), origin);
+        const QString note = result.value(QStringLiteral("notes")).toArray().first().toString();
+        QVERIFY2(note.startsWith(QStringLiteral("Slurm %1 topology/tree rules (%2): ").arg(rules, origin)),
+                 qPrintable(note));
+        if (warning.isEmpty())
+            QVERIFY2(!run.err.contains("Slurm version"), run.err.constData());
+        else
+            QVERIFY2(QString::fromUtf8(run.err).contains(warning), run.err.constData());
     }
 
     void compareOnTheDemoReadsWell() {

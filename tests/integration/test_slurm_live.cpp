@@ -613,6 +613,17 @@ void SlurmLiveTest::snapshotReadsBack() {
         QCOMPARE(frozen.json().value(QLatin1String(key)).toInt(), live.json().value(QLatin1String(key)).toInt());
     QCOMPARE(frozen.json().value(QStringLiteral("topology")).toObject(), live.json().value(QStringLiteral("topology")).toObject());
     QCOMPARE(frozen.json().value(QStringLiteral("children")).toArray(), live.json().value(QStringLiteral("children")).toArray());
+    // The version the commands reported is kept, and plan on the frozen cluster follows it.
+    QFile version(dir + QStringLiteral("/slurm-version.txt"));
+    QVERIFY(version.open(QIODevice::ReadOnly));
+    QCOMPARE(version.readAll(), QByteArray("slurm-wlm 22.05.8\n"));
+    const ProcessRun plan =
+        m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("-f"), dir, QStringLiteral("--sbatch"),
+                       QStringLiteral("-N 2 --gres=gpu:8"), QStringLiteral("-o"), QStringLiteral("json")});
+    QVERIFY2(plan.exitCode == 0, qPrintable(plan.describe()));
+    QCOMPARE(plan.json().value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("22.05.8"));
+    QCOMPARE(plan.json().value(QStringLiteral("rulesVersionOrigin")).toString(),
+             QStringLiteral("recorded in the snapshot"));
 }
 
 void SlurmLiveTest::planAsksSlurm_data() {
@@ -627,26 +638,32 @@ void SlurmLiveTest::planAsksSlurm_data() {
     QTest::newRow("more GPUs than a node has") << QStringLiteral("-N 1 --gres=gpu:9") << false << false;
 }
 
-// plan on the live state, beside Slurm's own answer (sbatch --test-only): they must agree.
+// plan on the live state, beside Slurm's own answer (sbatch --test-only): they must agree, with the
+// rules of the Slurm the commands report (22.05.8), unasked.
 void SlurmLiveTest::planAsksSlurm() {
     QFETCH(QString, sbatch);
     QFETCH(bool, feasible);
     QFETCH(bool, slurmFeasible);
-    const ProcessRun plan = m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("--slurm"), QStringLiteral("cli"),
-                                           QStringLiteral("--slurm-version"), QStringLiteral("22.05"), QStringLiteral("--sbatch"),
-                                           sbatch + QStringLiteral(" -t 60"), QStringLiteral("--ask-slurm"), QStringLiteral("-o"),
-                                           QStringLiteral("json")});
+    const ProcessRun plan =
+        m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("--slurm"), QStringLiteral("cli"),
+                       QStringLiteral("--sbatch"), sbatch + QStringLiteral(" -t 60"), QStringLiteral("--ask-slurm"),
+                       QStringLiteral("-o"), QStringLiteral("json")});
     QVERIFY2(plan.exitCode == (feasible ? 0 : 3), qPrintable(plan.describe()));
     const QJsonObject json = plan.json();
     QCOMPARE(json.value(QStringLiteral("feasible")).toBool(), feasible);
+    QCOMPARE(json.value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("22.05.8"));
+    QCOMPARE(json.value(QStringLiteral("rulesVersionOrigin")).toString(),
+             QStringLiteral("the version sinfo --version reports"));
     const QJsonObject asked = json.value(QStringLiteral("askSlurm")).toObject();
     QCOMPARE(asked.value(QStringLiteral("feasible")).toBool(), slurmFeasible);
     QVERIFY2(asked.value(QStringLiteral("agrees")).toBool(), qPrintable(plan.describe()));
     // The same in the table, for people.
-    const ProcessRun table = m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("--slurm"), QStringLiteral("cli"),
-                                            QStringLiteral("--slurm-version"), QStringLiteral("22.05"), QStringLiteral("--sbatch"),
-                                            sbatch + QStringLiteral(" -t 60"), QStringLiteral("--ask-slurm")});
+    const ProcessRun table =
+        m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("--slurm"), QStringLiteral("cli"),
+                       QStringLiteral("--sbatch"), sbatch + QStringLiteral(" -t 60"), QStringLiteral("--ask-slurm")});
     QVERIFY2(table.out.contains("Slurm's own answer (sbatch --test-only)") && table.out.contains("agrees with slurm-tree"),
+             qPrintable(table.describe()));
+    QVERIFY2(table.out.contains("note: Slurm 22.05.8 topology/tree rules (the version sinfo --version reports): "),
              qPrintable(table.describe()));
 }
 

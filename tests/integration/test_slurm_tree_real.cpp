@@ -117,6 +117,8 @@ private Q_SLOTS:
 
     void matchesTestOnly_data();
     void matchesTestOnly();
+    void liveSourcesFollowTheirVersion_data();
+    void liveSourcesFollowTheirVersion();
     void fallsBackAfterSwitchWait();
     void matchesWeightedJobs_data();
     void matchesWeightedJobs();
@@ -133,6 +135,8 @@ private:
     Answer testOnly(const QString& args, QString* error) const;
     Answer submitted(const QString& args, QString* error, int runWithinMs = 0);
     Answer plan(const QString& args, const QString& version, bool weighted, QString* error) const;
+    Answer planLive(const QString& args, const QStringList& source, bool askSlurm, QJsonObject* json,
+                    QString* error) const;
     void compareRow(const QString& args, const Answer& slurmAnswer, const QString& expected, bool differs,
                     bool weighted);
 
@@ -537,6 +541,112 @@ void SlurmTreeRealTest::matchesTestOnly() {
     const Answer slurmAnswer = testOnly(args, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     compareRow(args, slurmAnswer, expected, differs, false);
+}
+
+// plan on the live cluster (no snapshot, no --node-weight) without --slurm-version: its JSON, read
+// as plan() reads it. `source` is --slurm and its flags.
+Answer SlurmTreeRealTest::planLive(const QString& args, const QStringList& source, bool askSlurm, QJsonObject* json,
+                                   QString* error) const {
+    QStringList argv = {QStringLiteral("plan"), QStringLiteral("--engine"), QStringLiteral("slurm-tree")};
+    argv << source << QStringLiteral("--sbatch") << args + kTimeLimit << QStringLiteral("--max-switch-wait")
+         << QString::number(kSwitchWait) << QStringLiteral("-o") << QStringLiteral("json");
+    if (askSlurm) argv << QStringLiteral("--ask-slurm");
+    const Run planned = m_cluster.ctl(argv);
+    Answer answer;
+    *json = planned.json();
+    if ((planned.exitCode != 0 && planned.exitCode != 3) || !json->contains(QStringLiteral("feasible"))) {
+        *error = QStringLiteral("topodeckctl %1 failed:\n%2").arg(argv.join(QLatin1Char(' ')), planned.describe());
+        return answer;
+    }
+    answer.message = json->value(QStringLiteral("message")).toString();
+    for (const QJsonValue& node : json->value(QStringLiteral("nodes")).toArray())
+        answer.nodes << node.toObject().value(QStringLiteral("name")).toString();
+    answer.nodes.sort();
+    answer.kind = !json->value(QStringLiteral("feasible")).toBool()  ? Answer::Kind::Fails
+                  : contains(answer.message, QStringLiteral("wait")) ? Answer::Kind::Later
+                                                                     : Answer::Kind::Now;
+    return answer;
+}
+
+void SlurmTreeRealTest::liveSourcesFollowTheirVersion_data() {
+    matchesTestOnly_data();
+}
+
+// The same requests planned on the live cluster itself, through the Slurm commands and through
+// slurmrestd, without --slurm-version: each source says it runs 22.05.8, so plan must apply 22.05's
+// rules, say why, and name Slurm's nodes (on the "differs" rows 26.05's rules would not). Through
+// the commands, --ask-slurm's own comparison with sbatch --test-only must agree too.
+void SlurmTreeRealTest::liveSourcesFollowTheirVersion() {
+    QFETCH(QString, args);
+    QFETCH(QString, expected);
+    QFETCH(bool, differs);
+    if (m_weighted || !m_running) {
+        const QString error = startCluster(false);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    QString error;
+    const Answer slurmAnswer = testOnly(args, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(
+        expected == QLatin1String("later") || expected == QLatin1String("fails") ||
+            (slurmAnswer.kind == Answer::Kind::Now && slurmAnswer.nodes == expandHostlist(expected)),
+        qPrintable(QStringLiteral("Slurm answered \"%1\", the row expects %2").arg(slurmAnswer.summary(), expected)));
+
+    const QList<QPair<QStringList, QString>> sources = {
+        {{QStringLiteral("--slurm"), QStringLiteral("cli")}, QStringLiteral("the version sinfo --version reports")},
+        {{QStringLiteral("--slurm"), m_cluster.value("TOPODECK_SLURM_REST_URL"), QStringLiteral("--slurm-token-file"),
+          m_cluster.value("TOPODECK_SLURM_JWT_FILE"), QStringLiteral("--slurm-topology"), m_topology},
+         QStringLiteral("the version slurmrestd reports")},
+    };
+    for (const auto& [source, origin] : sources) {
+        const bool cli = source.at(1) == QLatin1String("cli");
+        QJsonObject json;
+        const Answer live = planLive(args, source, cli, &json, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString context =
+            QStringLiteral("sbatch %1 (%2)\n   Slurm 22.05: %3\n   plan:        %4 (message: %5)\n   notes: %6")
+                .arg(args, source.at(1), slurmAnswer.summary(), live.summary(), live.message,
+                     QString::fromUtf8(QJsonDocument(json.value(QStringLiteral("notes")).toArray()).toJson()));
+        QCOMPARE(json.value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("22.05.8"));
+        QCOMPARE(json.value(QStringLiteral("rulesVersionOrigin")).toString(), origin);
+        const QJsonArray notes = json.value(QStringLiteral("notes")).toArray();
+        const QString note = notes.isEmpty() ? QString() : notes.first().toString();
+        QVERIFY2(note.startsWith(QStringLiteral("Slurm 22.05.8 topology/tree rules (") + origin +
+                                 QStringLiteral("): switches compared by node counts only")),
+                 qPrintable(context));
+        switch (slurmAnswer.kind) {
+        case Answer::Kind::Now:
+            QVERIFY2(live.kind == Answer::Kind::Now && live.nodes == slurmAnswer.nodes, qPrintable(context));
+            break;
+        case Answer::Kind::Later:
+            QVERIFY2(live.kind != Answer::Kind::Now, qPrintable(context));
+            break;
+        case Answer::Kind::Fails:
+            if (args.contains(QLatin1String("--switches")))
+                QVERIFY2(live.kind == Answer::Kind::Later, qPrintable(context));
+            else
+                QVERIFY2(live.kind == Answer::Kind::Fails && contains(live.message, slurmAnswer.message),
+                         qPrintable(context));
+            break;
+        }
+        if (cli) {
+            const QJsonObject asked = json.value(QStringLiteral("askSlurm")).toObject();
+            QVERIFY2(asked.value(QStringLiteral("agrees")).toBool(),
+                     qPrintable(context + QStringLiteral("\n   --ask-slurm: ") +
+                                asked.value(QStringLiteral("verdict")).toString()));
+        }
+        if (differs) {
+            // The row tells the rule sets apart on this source too.
+            const Answer current =
+                planLive(args, source + QStringList{QStringLiteral("--slurm-version"), QStringLiteral("26.05")}, false,
+                         &json, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QCOMPARE(json.value(QStringLiteral("rulesVersionOrigin")).toString(),
+                     QStringLiteral("as --slurm-version asked"));
+            QVERIFY2(current.summary() != live.summary(),
+                     qPrintable(context + QStringLiteral("\n   plan 26.05:  %1").arg(current.summary())));
+        }
+    }
 }
 
 // A job that can never fit one leaf but asks for --switches=1 pends for max_switch_wait, then

@@ -438,6 +438,18 @@ void TestSlurmBlock::slurmVersionNotes() {
     options.slurmVersion = {25, 11, 0};
     const PlacementResult recent = slurmBlockEngine().place(*built.cluster->cluster, built.request, options);
     QVERIFY(qs(recent.notes.back()).contains(QStringLiteral("Reason=Resources")));
+    // With the reason for the release, the notes name it and so does the result.
+    options.slurmVersionOrigin = "the version slurmrestd reports";
+    const PlacementResult said = slurmBlockEngine().place(*built.cluster->cluster, built.request, options);
+    QVERIFY(qs(said.notes.back()).contains(QStringLiteral("Reason=Resources")));
+    QCOMPARE(qs(said.notes[said.notes.size() - 2]),
+             QStringLiteral("Slurm 25.11.0 topology/block rules (the version slurmrestd reports)"));
+    QCOMPARE(qs(said.rulesVersion), QStringLiteral("25.11.0"));
+    QCOMPARE(qs(said.rulesVersionOrigin), QStringLiteral("the version slurmrestd reports"));
+    options.slurmVersion = {22, 5, 8};
+    const PlacementResult noPlugin = slurmBlockEngine().place(*built.cluster->cluster, built.request, options);
+    QCOMPARE(qs(noPlugin.notes.back()), QStringLiteral("topology/block first shipped in Slurm 23.11; Slurm 22.05.8 "
+                                                       "(the version slurmrestd reports) has no block plugin"));
 
     // Blocks derived from labels say so.
     const Built derived = build(Case{.name = "derived", .topology = ""});

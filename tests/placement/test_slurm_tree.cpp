@@ -527,6 +527,51 @@ private Q_SLOTS:
         QVERIFY2(tree && request, dump(result).c_str());
     }
 
+    // The first note names the release, why it was chosen, and the rules it had; a release between
+    // two rule changes gets each rule as that release had it (23.11: 23.02's, not 24.05.3's).
+    void rulesNote_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("origin");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("22.05 from slurmrestd")
+            << "22.05.8"
+            << "the version slurmrestd reports"
+            << "Slurm 22.05.8 topology/tree rules (the version slurmrestd reports): switches compared by node counts "
+               "only; a closer leaf must also be no looser a fit; ancestor counts keep taken nodes; -N 1 best-fits a "
+               "leaf; -N min-max over --switches waits";
+        QTest::newRow("23.11 between the rule sets")
+            << "23.11.10"
+            << "recorded in the snapshot"
+            << "Slurm 23.11.10 topology/tree rules (recorded in the snapshot): CPU sums count for the top switch and "
+               "leaf fit; a closer leaf must also be no looser a fit; ancestor counts keep taken nodes; -N 1 best-fits "
+               "a leaf; -N min-max over --switches retries with fewer nodes";
+        QTest::newRow("24.05.3")
+            << "24.05.3"
+            << "as --slurm-version asked"
+            << "Slurm 24.05.3 topology/tree rules (as --slurm-version asked): CPU sums count for the top switch and "
+               "leaf fit; a closer leaf wins when it fits; taken nodes leave ancestor counts; -N 1 best-fits a leaf; "
+               "-N min-max over --switches retries with fewer nodes";
+        QTest::newRow("no origin") << "26.05.3"
+                                   << ""
+                                   << "Slurm 26.05.3 topology/tree rules: CPU sums count for the top switch and leaf "
+                                      "fit; a closer leaf wins when it fits; taken nodes leave ancestor counts; -N 1 "
+                                      "takes the first usable node by weight; -N min-max over --switches retries with "
+                                      "fewer nodes";
+    }
+
+    void rulesNote() {
+        QFETCH(QString, version);
+        QFETCH(QString, origin);
+        const auto cluster = build(worked());
+        EngineOptions options = optionsFor(version.toLatin1().constData());
+        options.slurmVersionOrigin = origin.toStdString();
+        const PlacementResult result = slurmTreeEngine().place(*cluster->cluster, gang(sbatch(3)), options);
+        QVERIFY2(!result.notes.empty(), dump(result).c_str());
+        QTEST(QString::fromStdString(result.notes.front()), "note");
+        QCOMPARE(QString::fromStdString(result.rulesVersion), version);
+        QCOMPARE(QString::fromStdString(result.rulesVersionOrigin), origin);
+    }
+
     void blockTopologyIsUnavailable() {
         const auto cluster = build(workedAllFree());
         auto topology = std::make_shared<SlurmTopology>();

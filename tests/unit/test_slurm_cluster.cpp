@@ -8,6 +8,7 @@
 #include "core/slurm/slurm_snapshot.h"
 #include "core/slurm/slurm_text.h"
 #include "core/snapshot_reader.h"
+#include "core/text_file.h"
 
 #include <QtTest>
 
@@ -100,6 +101,7 @@ private Q_SLOTS:
     void topologyWarnings();
     void snapshotDirectory();
     void snapshotDirectoryErrors();
+    void snapshotVersion();
 };
 
 void SlurmClusterTest::hierarchy_data() {
@@ -379,6 +381,39 @@ void SlurmClusterTest::snapshotDirectory() {
     holders.sort();
     QCOMPARE(holders.join(QLatin1Char(' ')), QStringLiteral("(other)@gpu-009 (other)@gpu-012 (other)@gpu-013 "
                                                             "(other)@gpu-014 (other)@gpu-015"));
+}
+
+// The Slurm version of a snapshot directory: slurm-version.txt as topodeckctl snapshot writes it;
+// for a directory from before that file, nodes.json's meta; else none.
+void SlurmClusterTest::snapshotVersion() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.path().toStdString() + "/cluster";
+    const std::string jobs = R"({"jobs": []})";
+    QVERIFY(writeSlurmFileSet(path, readData("nodes-v0.0.38.json"), jobs, nullptr, "slurm-wlm 22.05.8").ok());
+    QCOMPARE(qs(*readTextFile(path + "/slurm-version.txt")), QStringLiteral("slurm-wlm 22.05.8\n"));
+    auto recorded = readSnapshotFile(path);
+    QVERIFY2(recorded.ok(), recorded.ok() ? "" : recorded.error().message.c_str());
+    QCOMPARE(qs(recorded->slurmVersion), QStringLiteral("slurm-wlm 22.05.8"));
+
+    // The file wins over the meta (it is what the live source said); its first line counts, trimmed.
+    std::ofstream(path + "/slurm-version.txt", std::ios::trunc) << "  24.05.3 \n\nignored\n";
+    QCOMPARE(qs(readSnapshotFile(path)->slurmVersion), QStringLiteral("24.05.3"));
+
+    // Rewritten without a version: no stale file; the meta of nodes.json (sinfo --json) still says.
+    QVERIFY(writeSlurmFileSet(path, readData("nodes-v0.0.38.json"), jobs, nullptr).ok());
+    QVERIFY(!std::filesystem::exists(path + "/slurm-version.txt"));
+    auto fromMeta = readSnapshotFile(path);
+    QVERIFY(fromMeta.ok());
+    QCOMPARE(qs(fromMeta->slurmVersion), QStringLiteral("22.05.8"));
+
+    // Neither: the directory does not say.
+    QVERIFY(writeSlurmFileSet(path, R"({"nodes": []})", jobs, nullptr).ok());
+    auto unknown = readSnapshotFile(path);
+    QVERIFY(unknown.ok());
+    QVERIFY(unknown->slurmVersion.empty());
+    std::ofstream(path + "/slurm-version.txt", std::ios::trunc) << "\n";
+    QVERIFY(readSnapshotFile(path)->slurmVersion.empty());
 }
 
 void SlurmClusterTest::snapshotDirectoryErrors() {

@@ -25,6 +25,7 @@
 //  - The 22.05 CLI error replies below are what sinfo/squeue --json print with slurmctld down.
 #include "core/slurm/slurm_json.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <fstream>
@@ -176,6 +177,10 @@ private Q_SLOTS:
     void liveJobs();
     void newerMeta_data();
     void newerMeta();
+    void releaseInEveryShape_data();
+    void releaseInEveryShape();
+    void releaseFromVersionParts_data();
+    void releaseFromVersionParts();
     void newerNodes_data();
     void newerNodes();
     void newerJobs_data();
@@ -373,6 +378,91 @@ void TestSlurmJson::newerMeta() {
     QTEST(qs(meta.dataParser), "dataParser");
     QTEST(qs(meta.slurmRelease), "release");
     QTEST(qint64(meta.lastUpdate), "lastUpdate");
+}
+
+// meta.Slurm (v0.0.36-38) / meta.slurm (v0.0.40+) in every reply of tests/data: "release", and
+// the same from "version" alone (numbers in 22.05, strings from 23.11) when "release" is taken out.
+void TestSlurmJson::releaseInEveryShape_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("release");
+    for (const char* kind : {"nodes", "jobs"}) {
+        for (const char* version : {"v0.0.36", "v0.0.37", "v0.0.38"}) {
+            const QString file = QStringLiteral("live/%1-%2.json").arg(QLatin1String(kind), QLatin1String(version));
+            QTest::newRow(qPrintable(file)) << file << QStringLiteral("22.05.8");
+        }
+        const std::pair<const char*, const char*> newer[] = {
+            {"v0.0.40", "23.11.10"}, {"v0.0.41", "24.05.3"}, {"v0.0.43", "25.05.4"}};
+        for (const auto& [version, release] : newer) {
+            const QString file = QStringLiteral("json/%1-%2.json").arg(QLatin1String(kind), QLatin1String(version));
+            QTest::newRow(qPrintable(file)) << file << QString::fromLatin1(release);
+        }
+    }
+}
+
+void TestSlurmJson::releaseInEveryShape() {
+    QFETCH(QString, file);
+    QFETCH(QString, release);
+    const auto metaOf = [&](std::string json, SlurmReplyMeta& meta) -> std::string {
+        if (file.contains(QLatin1String("nodes"))) {
+            auto reply = readSlurmNodes(json, "slurmrestd");
+            if (!reply) return reply.error().message;
+            meta = std::move(reply->meta);
+        } else {
+            auto reply = readSlurmJobs(json, "slurmrestd");
+            if (!reply) return reply.error().message;
+            meta = std::move(reply->meta);
+        }
+        return {};
+    };
+    const std::string json = readData(file);
+    SlurmReplyMeta meta;
+    std::string error = metaOf(json, meta);
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(qs(meta.slurmRelease), release);
+
+    QString withoutRelease = qs(json);
+    QCOMPARE(withoutRelease.count(QStringLiteral("\"release\"")), 1);
+    // With the comma before it (or after it, when it comes first).
+    static const QRegularExpression releaseKey(
+        QStringLiteral(R"((,\s*"release"\s*:\s*"[^"]*")|("release"\s*:\s*"[^"]*"\s*,))"));
+    const QRegularExpressionMatch match = releaseKey.match(withoutRelease);
+    QVERIFY(match.hasMatch());
+    withoutRelease.remove(match.capturedStart(), match.capturedLength());
+    SlurmReplyMeta fromParts;
+    error = metaOf(withoutRelease.toStdString(), fromParts);
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(qs(fromParts.slurmRelease), release);
+}
+
+void TestSlurmJson::releaseFromVersionParts_data() {
+    QTest::addColumn<QString>("meta");
+    QTest::addColumn<QString>("release");
+    QTest::newRow("numbers") << R"({"Slurm":{"version":{"major":22,"minor":5,"micro":8}}})"
+                             << "22.05.8";
+    QTest::newRow("strings") << R"({"slurm":{"version":{"major":"24","minor":"11","micro":"1"}}})"
+                             << "24.11.1";
+    QTest::newRow("release wins")
+        << R"({"slurm":{"release":"25.05.4","version":{"major":"25","minor":"05","micro":"3"}}})"
+        << "25.05.4";
+    QTest::newRow("no micro") << R"({"slurm":{"version":{"major":"23","minor":"02"}}})"
+                              << "23.02";
+    // A part of another kind, or none at all, is no version; the reply is still read.
+    QTest::newRow("odd part") << R"({"slurm":{"version":{"major":true,"minor":"05","micro":"3"}}})"
+                              << "";
+    QTest::newRow("no minor") << R"({"slurm":{"version":{"major":"24"}}})"
+                              << "";
+    QTest::newRow("null") << R"({"Slurm":null})"
+                          << "";
+    QTest::newRow("no meta") << "null"
+                             << "";
+}
+
+void TestSlurmJson::releaseFromVersionParts() {
+    QFETCH(QString, meta);
+    std::string json = R"({"meta":)" + meta.toStdString() + R"(,"errors":[],"nodes":[]})";
+    const auto reply = readSlurmNodes(json, "slurmrestd");
+    QVERIFY2(reply.ok(), reply.ok() ? "" : reply.error().message.c_str());
+    QTEST(qs(reply->meta.slurmRelease), "release");
 }
 
 void TestSlurmJson::newerNodes_data() {

@@ -29,6 +29,9 @@ struct EngineOptions {
     enum class KueueProfile { Auto, BestFit, LeastFreeCapacity };
     KueueProfile kueueProfile = KueueProfile::Auto;
     SlurmVersion slurmVersion;               // the newest rules unless set
+    // Why that version, for the Slurm engines' notes: "as --slurm-version asked", "the version
+    // slurmrestd reports", "newest: the source does not say which Slurm it runs"; empty: no word.
+    std::string slurmVersionOrigin;
     std::int64_t maxSwitchWaitSeconds = 300; // SchedulerParameters=max_switch_wait
     // Volcano hypernode.binpack.* weights: resource -> weight (cpu and memory default to 1).
     std::vector<std::pair<std::string, double>> volcanoBinpackWeights;

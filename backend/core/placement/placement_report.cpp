@@ -122,6 +122,8 @@ void writeResultMembers(JsonWriter& json, const PlacementResult& result) {
             .endObject();
     json.endArray();
     json.key("tiedWith").stringArray(result.tiedWith).key("notes").stringArray(result.notes);
+    if (!result.rulesVersion.empty())
+        json.field("rulesVersion", result.rulesVersion).field("rulesVersionOrigin", result.rulesVersionOrigin);
 }
 
 void writeSlurmAnswer(JsonWriter& json, const SlurmAnswerCheck& check) {

@@ -55,6 +55,10 @@ struct PlacementResult {
     // Candidates that tied with the chosen one (Volcano breaks ties at random): all of them.
     std::vector<std::string> tiedWith;
     std::vector<std::string> notes; // caveats people should know, e.g. approximations made
+    // The release whose rules were applied and why, for engines whose rules changed between
+    // releases (Slurm: "22.05.8", "the version slurmrestd reports"); empty for the others.
+    std::string rulesVersion;
+    std::string rulesVersionOrigin;
     friend bool operator==(const PlacementResult&, const PlacementResult&) = default;
 };
 

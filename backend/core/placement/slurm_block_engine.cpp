@@ -917,12 +917,19 @@ PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const G
     const SlurmNodeTable table(cluster);
     const BlockLayout layout = layoutFor(cluster, table);
     result.notes = layout.notes;
-    if (options.slurmVersion < SlurmVersion{23, 11, 0})
+    result.rulesVersion = options.slurmVersion.toString();
+    result.rulesVersionOrigin = options.slurmVersionOrigin;
+    const std::string origin = options.slurmVersionOrigin.empty() ? "" : " (" + options.slurmVersionOrigin + ")";
+    if (options.slurmVersion < SlurmVersion{23, 11, 0}) {
         result.notes.push_back("topology/block first shipped in Slurm 23.11; Slurm " + options.slurmVersion.toString() +
-                               " has no block plugin");
-    else if (options.slurmVersion < SlurmVersion{26, 5, 0})
-        result.notes.emplace_back(
-            "before Slurm 26.05 a pending job shows only Reason=Resources, not the topology error");
+                               origin + " has no block plugin");
+    } else {
+        if (!origin.empty())
+            result.notes.push_back("Slurm " + options.slurmVersion.toString() + " topology/block rules" + origin);
+        if (options.slurmVersion < SlurmVersion{26, 5, 0})
+            result.notes.emplace_back(
+                "before Slurm 26.05 a pending job shows only Reason=Resources, not the topology error");
+    }
     if (!layout.error.empty()) {
         result.message = layout.error;
         return result;

@@ -51,8 +51,9 @@ struct TreeRules {
         return rules;
     }
 
-    std::string describe(const SlurmVersion& v) const {
-        std::string text = "Slurm " + v.toString() + " topology/tree rules: ";
+    std::string describe(const SlurmVersion& v, const std::string& origin) const {
+        std::string text =
+            "Slurm " + v.toString() + " topology/tree rules" + (origin.empty() ? "" : " (" + origin + ")") + ": ";
         text += cpuSums ? "CPU sums count for the top switch and leaf fit" : "switches compared by node counts only";
         text +=
             closerNeedsFitOnly ? "; a closer leaf wins when it fits" : "; a closer leaf must also be no looser a fit";
@@ -1085,7 +1086,9 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
     result.engine = std::string(name());
     if (std::string reason = unavailable(cluster); !reason.empty()) return refusedAtSubmit(std::move(result), reason);
     const TreeRules rules = TreeRules::forVersion(options.slurmVersion);
-    result.notes.push_back(rules.describe(options.slurmVersion));
+    result.notes.push_back(rules.describe(options.slurmVersion, options.slurmVersionOrigin));
+    result.rulesVersion = options.slurmVersion.toString();
+    result.rulesVersionOrigin = options.slurmVersionOrigin;
 
     const SlurmNodeTable table(cluster);
     SlurmTopology derived;

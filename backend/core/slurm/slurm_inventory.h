@@ -95,6 +95,8 @@ struct SlurmJob {
 // slurmrestd answers 500 with one; the reader returns those as errors, not as an empty cluster.
 struct SlurmReplyMeta {
     std::string dataParser;      // "v0.0.38", "data_parser/v0.0.40", ...
+    // The Slurm that answered, as meta.Slurm (v0.0.38 and before) or meta.slurm gives it: its
+    // "release", else "major.minor.micro" from its "version"; empty when the reply has neither.
     std::string slurmRelease;    // "22.05.8"
     std::int64_t lastUpdate = 0; // last_update (v0.0.39+), epoch seconds; 0 when not given
     std::vector<std::string> warnings;

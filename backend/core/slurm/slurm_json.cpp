@@ -205,11 +205,31 @@ Status gresFieldError(const Path& path, const Error& error) {
 // ---------------------------------------------------------------------------------------------
 // meta, errors, warnings: the frame around every reply.
 
+// meta.Slurm.version / meta.slurm.version: {"major", "minor", "micro"}, numbers up to v0.0.38 and
+// strings from v0.0.40 ("24", "05", "3"). A part of another kind is left out rather than failing
+// the reply: the version is a note on the data, not the data.
+Status readVersionParts(JsonValue& value, const Path& path, std::array<std::string, 3>& parts) {
+    bool present = false;
+    if (Status s = expectObjectOrNull(value, path, present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, JsonValue& field) -> Status {
+        const std::size_t index = key == "major" ? 0 : key == "minor" ? 1 : key == "micro" ? 2 : parts.size();
+        if (index == parts.size()) return {};
+        ValueType type = ValueType::Invalid;
+        if (Status s = typeOf(field, path.field(key), type); !s) return s;
+        if (type != ValueType::Number && type != ValueType::String) return {};
+        std::string_view text;
+        if (!field.text(type, text)) return kInvalid;
+        parts[index].assign(text);
+        return {};
+    });
+}
+
 Status readMeta(JsonValue& value, const Path& path, SlurmReplyMeta& meta) {
     bool present = false;
     if (Status s = expectObjectOrNull(value, path, present); !s || !present) return s;
     std::string pluginType;
     std::string dataParser;
+    std::array<std::string, 3> version; // major, minor, micro
     Status s = value.forEachField([&](std::string_view key, JsonValue& field) -> Status {
         const Path fieldPath = path.field(key);
         if (key == "plugin") {
@@ -227,12 +247,18 @@ Status readMeta(JsonValue& value, const Path& path, SlurmReplyMeta& meta) {
             if (Status e = expectObjectOrNull(field, fieldPath, isObject); !e || !isObject) return e;
             return field.forEachField([&](std::string_view slurmKey, JsonValue& slurmField) -> Status {
                 if (slurmKey == "release") return readString(slurmField, fieldPath.field(slurmKey), meta.slurmRelease);
+                if (slurmKey == "version") return readVersionParts(slurmField, fieldPath.field(slurmKey), version);
                 return {};
             });
         }
         return {};
     });
     if (!s) return s;
+    if (meta.slurmRelease.empty() && !version[0].empty() && !version[1].empty()) {
+        // 22.05 counts its minor as 5, 23.11 as "11", 24.05 as "05": the release writes two digits.
+        meta.slurmRelease = version[0] + (version[1].size() == 1 ? ".0" : ".") + version[1];
+        if (!version[2].empty()) meta.slurmRelease += "." + version[2];
+    }
     // v0.0.39+ name the data_parser plugin; before, the openapi plugin was the version.
     constexpr std::string_view openapiPrefix = "openapi/v";
     if (!dataParser.empty())

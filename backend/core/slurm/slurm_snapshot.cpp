@@ -4,6 +4,7 @@
 #include "core/slurm/slurm_json.h"
 #include "core/text_file.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,6 +52,16 @@ Result<Snapshot> readSlurmFileSet(const std::string& directory) {
     auto nodes = readSlurmNodes(*nodesText, (dir / kSlurmNodesFile).string());
     if (!nodes) return nodes.error();
     mapper.setNodes(std::move(nodes->nodes));
+    snapshot.slurmVersion = std::move(nodes->meta.slurmRelease);
+    if (fs::is_regular_file(dir / kSlurmVersionFile, ignored)) {
+        auto versionText = readTextFile((dir / kSlurmVersionFile).string());
+        if (!versionText) return versionText.error();
+        std::string_view line = *versionText;
+        line = line.substr(0, line.find('\n'));
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+        if (!line.empty()) snapshot.slurmVersion = std::string(line);
+    }
     if (fs::is_regular_file(dir / kSlurmJobsFile, ignored)) {
         auto jobsText = readTextFile((dir / kSlurmJobsFile).string());
         if (!jobsText) return jobsText.error();
@@ -71,13 +82,18 @@ Result<Snapshot> readSlurmFileSet(const std::string& directory) {
 }
 
 Status writeSlurmFileSet(const std::string& directory, const std::string& nodesJson, const std::string& jobsJson,
-                         const SlurmTopology* topology) {
+                         const SlurmTopology* topology, const std::string& slurmVersion) {
     const fs::path dir(directory);
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) return Error{"cannot create " + directory + ": " + error.message()};
     if (Status s = writeWhole(dir / kSlurmNodesFile, nodesJson); !s) return s;
     if (Status s = writeWhole(dir / kSlurmJobsFile, jobsJson); !s) return s;
+    // A version left from an earlier snapshot in the same directory would be a lie about this one.
+    if (slurmVersion.empty())
+        fs::remove(dir / kSlurmVersionFile, error);
+    else if (Status s = writeWhole(dir / kSlurmVersionFile, slurmVersion + '\n'); !s)
+        return s;
     fs::remove(dir / kSlurmTopologyYamlFile, error); // one topology file, the one written now
     if (topology) return writeWhole(dir / kSlurmTopologyFile, writeTopologyConf(*topology));
     fs::remove(dir / kSlurmTopologyFile, error);
