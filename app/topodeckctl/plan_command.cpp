@@ -276,6 +276,9 @@ Result<GangRequest> gangFrom(const PlanSettings& s) {
         for (const GangRequest& gang : *gangs) {
             if (!s.gangName.empty() && gang.name == s.gangName) return gang;
             names += (names.empty() ? "" : ", ") + gang.name;
+            // NAME/PART: one kind of pod of a gang, alone.
+            for (std::size_t i = 0; i < gang.parts.size(); ++i)
+                if (s.gangName == gang.name + '/' + gang.parts[i].name) return gang.onlyPart(i);
         }
         if (!s.gangName.empty())
             return Error{s.manifest + ": no gang named \"" + s.gangName + "\" (it has " + names + ")"};
@@ -591,7 +594,7 @@ const CommandSpec& planCommandSpec() {
             {"manifest", 'm', "FILE",
              "what you would submit: Job, JobSet, PyTorchJob, LeaderWorkerSet (Kueue or\nKAI annotations), Volcano "
              "Job, or a file with an sbatch line / #SBATCH lines"},
-            {"gang", 0, "NAME", "which gang of --manifest, when it holds several"},
+            {"gang", 0, "NAME", "which gang of --manifest, when it holds several; NAME/PART: one kind of pod\nof it alone (e.g. trainer/worker)"},
             {"sbatch", 0, "ARGS", "an sbatch command line, e.g. \"-N 16 --gres=gpu:8 --switches=1\""},
             {"ask-slurm", 0, "", "with --slurm cli: also run sbatch --test-only and show Slurm's own answer\nbeside topodeck's, flagging any disagreement"},
             {"slurm-version", 0, "VERSION",

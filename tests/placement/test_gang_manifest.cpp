@@ -78,10 +78,19 @@ std::string describe(const GangRequest& g) {
     return out;
 }
 
-// Gangs one per line.
+// Gangs one per line; a heterogeneous gang's parts each on a line of their own below it.
 QByteArray describeAll(const std::vector<GangRequest>& gangs) {
     std::string out;
-    for (const GangRequest& g : gangs) out += (out.empty() ? "" : "\n") + describe(g);
+    for (const GangRequest& g : gangs) {
+        if (!out.empty()) out += '\n';
+        if (!g.heterogeneous()) {
+            out += describe(g);
+            continue;
+        }
+        out += g.nameSpace + '/' + g.name + " x" + std::to_string(g.pods) + " in " + std::to_string(g.parts.size()) +
+               " parts";
+        for (std::size_t i = 0; i < g.parts.size(); ++i) out += "\n  " + describe(g.onlyPart(i));
+    }
     return QByteArray::fromStdString(out);
 }
 
@@ -196,15 +205,15 @@ void TestGangManifest::reads_data() {
                        "            - {name: c, resources: {limits: {nvidia.com/gpu: 4}}}\n"
                        "  - name: idle\n    replicas: 0\n    template:\n      spec:\n        template:\n"
                        "          spec:\n            containers: [{name: c}]\n")
-        << lines({"default/js/w x12 {nvidia.com/gpu=4}"});
-    QTest::newRow("pytorchjob: master and worker, replicas default 1")
+        << lines({"default/js x12 {nvidia.com/gpu=4}"});
+    QTest::newRow("pytorchjob: one gang of master and worker, replicas default 1")
         << std::string("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: pt}\nspec:\n"
                        "  pytorchReplicaSpecs:\n"
                        "    Worker:\n      replicas: 3\n"
                        "      template: {spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}}\n"
                        "    Master:\n"
                        "      template: {spec: {containers: [{name: m, resources: {requests: {cpu: 1}}}]}}\n")
-        << lines({"default/pt/master x1 {cpu=1}", "default/pt/worker x3 {nvidia.com/gpu=8}"});
+        << lines({"default/pt x4 in 2 parts", "  default/pt/master x1 {cpu=1}", "  default/pt/worker x3 {nvidia.com/gpu=8}"});
     QTest::newRow("lws: every group is a gang")
         << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
                        "spec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 4\n    workerTemplate:\n"
@@ -218,7 +227,7 @@ void TestGangManifest::reads_data() {
                        "    workerTemplate:\n"
                        "      spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}\n")
         << lines({"default/l/group-0 x3 {nvidia.com/gpu=8}"});
-    QTest::newRow("lws: a different leader is a gang of its own")
+    QTest::newRow("lws: a different leader is a part of its group's gang")
         << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
                        "spec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 3\n"
                        "    leaderTemplate:\n      spec: {containers: [{name: l, resources: {requests: {cpu: 2}}}]}\n"
@@ -226,10 +235,10 @@ void TestGangManifest::reads_data() {
                        "      metadata:\n        annotations:\n"
                        "          kueue.x-k8s.io/podset-required-topology: rack\n"
                        "      spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}\n")
-        << lines({"default/l/group-0/leader x1 {cpu=2}",
-                  "default/l/group-0/worker x2 {nvidia.com/gpu=8} kueue:required@rack",
-                  "default/l/group-1/leader x1 {cpu=2}",
-                  "default/l/group-1/worker x2 {nvidia.com/gpu=8} kueue:required@rack"});
+        << lines({"default/l/group-0 x3 in 2 parts", "  default/l/group-0/leader x1 {cpu=2}",
+                  "  default/l/group-0/worker x2 {nvidia.com/gpu=8} kueue:required@rack",
+                  "default/l/group-1 x3 in 2 parts", "  default/l/group-1/leader x1 {cpu=2}",
+                  "  default/l/group-1/worker x2 {nvidia.com/gpu=8} kueue:required@rack"});
     QTest::newRow("volcano: tasks of one shape are one gang")
         << std::string("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: vc}\nspec:\n"
                        "  networkTopology: {mode: soft, highestTierName: spine}\n  tasks:\n"
@@ -238,7 +247,7 @@ void TestGangManifest::reads_data() {
                        "  - name: b\n    replicas: 2\n"
                        "    template: {spec: {containers: [{name: d, resources: {limits: {nvidia.com/gpu: 8}}}]}}\n")
         << lines({"default/vc x6 {nvidia.com/gpu=8} volcano:soft,tier=spine"});
-    QTest::newRow("volcano: tasks of different shapes, partitions")
+    QTest::newRow("volcano: tasks of different shapes are parts of one gang, partitions per task")
         << std::string("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: vc}\nspec:\n"
                        "  minAvailable: 9\n  networkTopology: {highestTierAllowed: 2}\n  tasks:\n"
                        "  - name: ps\n    replicas: 1\n"
@@ -247,8 +256,8 @@ void TestGangManifest::reads_data() {
                        "    partitionPolicy:\n      totalPartitions: 2\n      partitionSize: 4\n"
                        "      minPartitions: 1\n      networkTopology: {mode: hard, highestTierAllowed: 1}\n"
                        "    template: {spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}}\n")
-        << lines({"default/vc/ps x1 {cpu=4} volcano:hard,tier<=2",
-                  "default/vc/worker x8 {nvidia.com/gpu=8} volcano:hard,tier<=2 partitions:4,min=1,hard,tier<=1"});
+        << lines({"default/vc x9 in 2 parts", "  default/vc/ps x1 {cpu=4} volcano:hard,tier<=2",
+                  "  default/vc/worker x8 {nvidia.com/gpu=8} volcano:hard,tier<=2 partitions:4,min=1,hard,tier<=1"});
     QTest::newRow("volcano: partitioned tasks of one shape add their partitions up")
         << std::string(
                "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: vc}\nspec:\n"
@@ -408,15 +417,17 @@ void TestGangManifest::readsFiles_data() {
 
     QTest::newRow("jobset with slices, tolerations and a driver")
         << std::string("jobset-trainer.yaml")
-        << lines({"team-a/trainer/workers x8 {nvidia.com/gpu=8} tol[nvidia.com/gpu Exists  NoSchedule] "
+        << lines({"team-a/trainer x9 in 2 parts",
+                  "  team-a/trainer/workers x8 {nvidia.com/gpu=8} tol[nvidia.com/gpu Exists  NoSchedule] "
                   "kueue:required@cloud.provider.com/topology-block "
                   "slices[cloud.provider.com/topology-rack:4]",
-                  "team-a/trainer/driver x1 {cpu=500m,memory=1Gi} sel{node-role=cpu}"});
+                  "  team-a/trainer/driver x1 {cpu=500m,memory=1Gi} sel{node-role=cpu}"});
     QTest::newRow("pytorchjob with KAI segments on the workers")
         << std::string("pytorchjob-segments.yaml")
-        << lines({"default/distributed-training/master x1 {nvidia.com/gpu=8} kai:req=zone,pref= "
-                  "topology=cluster-topology",
-                  "default/distributed-training/worker x16 {nvidia.com/gpu=8} kai:req=zone,pref= "
+        << lines({"default/distributed-training x17 in 2 parts",
+                  "  default/distributed-training/master x1 {nvidia.com/gpu=8} kai:req=zone,pref= "
+                  "seg=4/req=rack,pref= topology=cluster-topology",
+                  "  default/distributed-training/worker x16 {nvidia.com/gpu=8} kai:req=zone,pref= "
                   "seg=4/req=rack,pref= topology=cluster-topology"});
     QTest::newRow("documents, an empty one and a list")
         << std::string("mixed.yaml")

@@ -511,8 +511,12 @@ GangRequest combineParts(const std::vector<GangRequest>& parts, const std::strin
         for (const GangRequest& part : parts) gang.volcano.minPartitions += part.volcano.minPartitions;
         return gang;
     }
-    // The job-level networkTopology is the gang's; partitions are each task's own.
+    // The job-level networkTopology is the gang's; partitions are each task's own. KAI's segments
+    // come from the part whose template carries them (a PyTorchJob's workers: KAI's podgrouper
+    // cuts them into worker-<i> subgroups).
     gang.volcano = VolcanoConstraint{parts.front().volcano.networkTopology, 0, 0, std::nullopt};
+    for (const GangRequest& part : parts)
+        if (part.kai.segmentSize > 0) gang.kai = part.kai;
     for (const GangRequest& part : parts)
         gang.parts.push_back(
             GangPart{part.name, part.pods, part.perPod, part.nodeSelector, part.tolerations, part.kueue, part.volcano});

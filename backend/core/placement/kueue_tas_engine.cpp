@@ -1,5 +1,7 @@
 #include "core/placement/kueue_tas_engine.h"
 
+#include "core/placement/what_if.h"
+
 #include "core/natural_order.h"
 #include "core/text_format.h"
 
@@ -995,12 +997,74 @@ std::string KueueTasEngine::unavailableReason(const PlacementCluster& cluster, c
     return {};
 }
 
-PlacementResult KueueTasEngine::place(const PlacementCluster& cluster, const GangRequest& request,
-                                      const EngineOptions& options) const {
+namespace {
+
+PlacementResult placePodSet(const PlacementCluster& cluster, const GangRequest& request, const EngineOptions& options) {
     PlacementResult result;
-    result.engine = std::string(name());
+    result.engine = "kueue-tas";
     TasPlanner(cluster, request, options, result).run();
     return result;
+}
+
+// What one PodSet's result adds to the Workload's: its nodes (tagged with the part), domains,
+// chosen domains and trace, each labelled with the PodSet.
+void addPodSet(PlacementResult& workload, const GangPart& part, PlacementResult&& podSet) {
+    for (NodePods& placed : podSet.nodes) {
+        placed.part = part.name;
+        workload.nodes.push_back(std::move(placed));
+    }
+    if (workload.assignment.levels.empty()) workload.assignment.levels = podSet.assignment.levels;
+    for (TopologyAssignment::Domain& domain : podSet.assignment.domains)
+        workload.assignment.domains.push_back(std::move(domain));
+    for (ChosenDomain& chosen : podSet.chosen)
+        workload.chosen.push_back({part.name + ": " + chosen.level, std::move(chosen.domain)});
+    for (TraceEntry& entry : podSet.trace) {
+        entry.reason = "pod set " + part.name + ": " + entry.reason;
+        workload.trace.push_back(std::move(entry));
+    }
+    for (std::string& note : podSet.notes)
+        if (std::find(workload.notes.begin(), workload.notes.end(), note) == workload.notes.end())
+            workload.notes.push_back(std::move(note));
+}
+
+} // namespace
+
+PlacementResult KueueTasEngine::place(const PlacementCluster& cluster, const GangRequest& request,
+                                      const EngineOptions& options) const {
+    if (!request.heterogeneous()) return placePodSet(cluster, request, options);
+    // One Workload, a PodSet per part: Kueue's flavor assigner finds each PodSet its own topology
+    // assignment, in order, with the usage of the ones before it assumed (the TAS snapshot's
+    // assumed usage), and admits the Workload only when every PodSet has one.
+    PlacementResult workload;
+    workload.engine = std::string(name());
+    workload.feasible = true;
+    PlacementCluster assumed = cluster;
+    for (std::size_t i = 0; i < request.parts.size(); ++i) {
+        const GangPart& part = request.parts[i];
+        GangRequest podSet = request.onlyPart(i);
+        podSet.name = part.name; // Kueue's messages name the PodSet
+        PlacementResult placed = placePodSet(assumed, podSet, options);
+        if (placed.invalidRequest) {
+            placed.message = "pod set " + part.name + ": " + placed.message;
+            return placed;
+        }
+        const bool fits = placed.feasible;
+        if (fits) assumePlacement(assumed, podSet, placed);
+        std::string message = std::move(placed.message);
+        addPodSet(workload, part, std::move(placed));
+        if (!fits) {
+            workload.feasible = false;
+            workload.message = std::move(message);
+            return workload;
+        }
+    }
+    std::sort(workload.nodes.begin(), workload.nodes.end(),
+              [](const NodePods& a, const NodePods& b) { return naturalLess(a.node, b.node); });
+    workload.message = "topology assignments for " + std::to_string(request.parts.size()) + " pod sets (" +
+                       std::to_string(request.pods) + " pods)";
+    workload.notes.push_back("PodSets are placed one after another, each under its own topology request; a PodSet "
+                             "group (kueue.x-k8s.io/podset-group-name) placing two of them together is not modelled");
+    return workload;
 }
 
 const PlacementEngine& kueueTasEngine() {

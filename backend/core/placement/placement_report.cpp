@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace topodeck {
 namespace {
@@ -29,6 +30,13 @@ std::string domainPathOfNode(const PlacementCluster& cluster, const std::string&
     return index.pathName(domain);
 }
 
+// Nodes the result uses; a node holding pods of two parts counts once.
+std::int64_t distinctNodes(const PlacementResult& result) {
+    std::set<std::string_view> names;
+    for (const NodePods& placed : result.nodes) names.insert(placed.node);
+    return static_cast<std::int64_t>(names.size());
+}
+
 using DomainTable = std::map<std::string, DomainPods,
                              decltype([](const std::string& a, const std::string& b) { return naturalLess(a, b); })>;
 
@@ -38,7 +46,9 @@ DomainTable podsByDomain(const PlacementResult& result, const PlacementCluster& 
         for (const NodePods& placed : result.nodes) {
             DomainPods& entry = table[domainPathOfNode(cluster, placed.node)];
             entry.pods += placed.pods;
-            entry.nodes.push_back(placed.node);
+            // Two parts of a heterogeneous gang may share a node.
+            if (std::find(entry.nodes.begin(), entry.nodes.end(), placed.node) == entry.nodes.end())
+                entry.nodes.push_back(placed.node);
         }
         return table;
     }
@@ -82,13 +92,20 @@ std::int64_t totalPods(const PlacementResult& result) {
 } // namespace
 
 std::string describeGang(const GangRequest& request) {
-    std::string shape;
-    for (const auto& [name, amount] : request.perPod) {
-        if (!shape.empty()) shape += ',';
-        shape += name + '=' + amount.toString();
-    }
-    return groupThousands(request.pods) + (request.pods == 1 ? " pod" : " pods") +
-           (shape.empty() ? std::string() : " × " + shape);
+    const auto describePods = [](std::int32_t pods, const ResourceList& perPod) {
+        std::string shape;
+        for (const auto& [name, amount] : perPod) {
+            if (!shape.empty()) shape += ',';
+            shape += name + '=' + amount.toString();
+        }
+        return groupThousands(pods) + (pods == 1 ? " pod" : " pods") + (shape.empty() ? std::string() : " × " + shape);
+    };
+    if (!request.heterogeneous()) return describePods(request.pods, request.perPod);
+    // "master (1 pod × cpu=8) + worker (7 pods × nvidia.com/gpu=8)"
+    std::string text;
+    for (const GangPart& part : request.parts)
+        text += (text.empty() ? "" : " + ") + part.name + " (" + describePods(part.pods, part.perPod) + ')';
+    return text;
 }
 
 namespace {
@@ -100,8 +117,11 @@ void writeResultMembers(JsonWriter& json, const PlacementResult& result) {
         .field("invalidRequest", result.invalidRequest)
         .field("message", result.message);
     json.key("nodes").beginArray();
-    for (const NodePods& node : result.nodes)
-        json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
+    for (const NodePods& node : result.nodes) {
+        json.beginObject().field("name", node.node).field("pods", node.pods);
+        if (!node.part.empty()) json.field("part", node.part);
+        json.endObject();
+    }
     json.endArray();
     json.key("assignment").beginObject().key("levels").stringArray(result.assignment.levels);
     json.key("domains").beginArray();
@@ -240,7 +260,7 @@ std::string renderPlacementTable(const PlacementResult& result, const GangReques
     if (!table.empty()) {
         out += "\n  Where the pods go (" + groupThousands(totalPods(result)) + " pods";
         if (!result.nodes.empty())
-            out += " on " + groupThousands(static_cast<std::int64_t>(result.nodes.size())) + " nodes";
+            out += " on " + groupThousands(distinctNodes(result)) + " nodes";
         out += "):\n";
         TextTable rows({"DOMAIN", "PODS", "NODES"});
         for (const auto& [path, entry] : table)
@@ -277,7 +297,7 @@ std::string renderPlacementComparison(const std::vector<PlacementResult>& result
     TextTable summary({"ENGINE", "RESULT", "PODS", "NODES", "CHOSEN"});
     for (const PlacementResult& result : results) {
         summary.addRow({result.engine, verdict(result), result.feasible ? groupThousands(totalPods(result)) : "-",
-                        result.nodes.empty() ? "-" : groupThousands(static_cast<std::int64_t>(result.nodes.size())),
+                        result.nodes.empty() ? "-" : groupThousands(distinctNodes(result)),
                         result.chosen.empty() ? "-" : chosenLine(result)});
     }
     out += summary.render();

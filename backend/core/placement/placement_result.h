@@ -9,6 +9,7 @@ namespace topodeck {
 struct NodePods {
     std::string node;
     std::int32_t pods = 0;
+    std::string part{}; // a heterogeneous gang's part (GangPart::name) these pods are of; else ""
     friend bool operator==(const NodePods&, const NodePods&) = default;
 };
 

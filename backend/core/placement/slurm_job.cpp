@@ -91,6 +91,14 @@ Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNod
 Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
                                  const GangRequest& request, const EngineOptions& options,
                                  std::vector<std::string>& notes, std::string* unknownNode) {
+    if (request.heterogeneous()) {
+        // A Slurm job asks one shape of every node; a heterogeneous job (sbatch's ":" components)
+        // is several allocations, which topodeck does not model.
+        std::string names;
+        for (const GangPart& part : request.parts) names += (names.empty() ? "" : ", ") + part.name;
+        return Error{"the gang has pods of several kinds (" + names + "): a Slurm job gives every node one shape; "
+                     "plan one part with --gang " + request.name + "/PART"};
+    }
     std::string unknown;
     Result<SlurmJobSpec> job =
         request.slurm ? jobFromSbatch(table, *request.slurm, unknown) : jobFromGang(cluster, table, request, notes);
