@@ -122,6 +122,7 @@ private Q_SLOTS:
     void fallsBackAfterSwitchWait();
     void matchesWeightedJobs_data();
     void matchesWeightedJobs();
+    void matchesTaskCounts();
 
 private:
     QString startCluster(bool weighted);
@@ -710,6 +711,147 @@ void SlurmTreeRealTest::matchesWeightedJobs() {
     const Answer slurmAnswer = submitted(args, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     compareRow(args, slurmAnswer, expected, differs, true);
+}
+
+// Task counts (-n) over nodes of unequal free CPUs, the shapes of tests/placement/
+// test_slurm_tree_tasks.cpp: one cluster of 39 nodes with 16 CPUs and no GPUs, each shape its own
+// subtree, and each request kept to its subtree with -x. plan --slurm-version 22.05 must name the
+// nodes Slurm names (sbatch --test-only; a real job for the two rows with Weights), and 26.05
+// must answer otherwise where that table says the rules part. The cluster is this function's own:
+// it is stopped at the end, so a later function starts its cluster again.
+void SlurmTreeRealTest::matchesTaskCounts() {
+    struct Shape {
+        const char* switches;      // topology.conf lines, "|"-separated
+        std::vector<int> freeCpus; // per node, in order
+    };
+    // Nodes are numbered on from gpu-001 in shape order.
+    const std::vector<Shape> shapes = {
+        // 1-6: two leaves without a common switch (Y, then X at the same level).
+        {"SwitchName=Y Nodes=gpu-[001-003]|SwitchName=X Nodes=gpu-[004-006]|SwitchName=PY Switches=Y|"
+         "SwitchName=PX Switches=X",
+         {2, 8, 8, 2, 2, 2}},
+        // 7-9: spine S1 over L1 (x1) and L2 (x2), spine S2 over L3 (y1), L3 first in the file.
+        {"SwitchName=L3 Nodes=gpu-009|SwitchName=L1 Nodes=gpu-007|SwitchName=L2 Nodes=gpu-008|"
+         "SwitchName=S1 Switches=L1,L2|SwitchName=S2 Switches=L3|SwitchName=R2 Switches=S1,S2",
+         {4, 4, 6}},
+        // 10-13: leaf B3 (2, 2) before leaf A3 (8, 8).
+        {"SwitchName=B3 Nodes=gpu-[012-013]|SwitchName=A3 Nodes=gpu-[010-011]|SwitchName=R3 Switches=A3,B3",
+         {8, 8, 2, 2}},
+        // 14-17: A4 (1, 1, 8), B4 (4).
+        {"SwitchName=A4 Nodes=gpu-[014-016]|SwitchName=B4 Nodes=gpu-017|SwitchName=R4 Switches=A4,B4", {1, 1, 8, 4}},
+        // 18-21: A5 (2, 6), B5 (4, 4).
+        {"SwitchName=A5 Nodes=gpu-[018-019]|SwitchName=B5 Nodes=gpu-[020-021]|SwitchName=R5 Switches=A5,B5",
+         {2, 6, 4, 4}},
+        // 22-24 and 25-27: A (8, 8, Weight=10), B (4, then 8).
+        {"SwitchName=A6 Nodes=gpu-[022-023]|SwitchName=B6 Nodes=gpu-024|SwitchName=R6 Switches=A6,B6", {8, 8, 4}},
+        {"SwitchName=A7 Nodes=gpu-[025-026]|SwitchName=B7 Nodes=gpu-027|SwitchName=R7 Switches=A7,B7", {8, 8, 8}},
+        // 28-39: leaf A (2 nodes) and leaf B (1 node) under a root: examples 1, 2, 3 and odd counts.
+        {"SwitchName=A8 Nodes=gpu-[028-029]|SwitchName=B8 Nodes=gpu-030|SwitchName=R8 Switches=A8,B8", {4, 4, 8}},
+        {"SwitchName=A9 Nodes=gpu-[031-032]|SwitchName=B9 Nodes=gpu-033|SwitchName=R9 Switches=A9,B9", {8, 8, 4}},
+        {"SwitchName=A10 Nodes=gpu-[034-035]|SwitchName=B10 Nodes=gpu-036|SwitchName=R10 Switches=A10,B10", {4, 4, 10}},
+        {"SwitchName=A11 Nodes=gpu-[037-038]|SwitchName=B11 Nodes=gpu-039|SwitchName=R11 Switches=A11,B11", {5, 3, 7}},
+    };
+    struct Row {
+        const char* args;
+        int first, last; // the subtree's nodes
+        const char* expected;
+        bool differs;
+        bool submit; // a real job: the row depends on Weight, which --test-only ignores
+    };
+    const std::vector<Row> rows = {
+        {"-n 8", 28, 30, "gpu-030", false, false},             // example 1
+        {"-N 1 -n 8", 28, 30, "gpu-030", false, false},        // one node holds every task
+        {"-n 8", 31, 33, "gpu-[031,033]", true, false},        // example 2
+        {"-n 1", 31, 33, "gpu-033", true, false},              // 26.05: the first usable node
+        {"-n 12", 34, 36, "gpu-[034,036]", true, false},       // example 3
+        {"-n 20", 34, 36, "later", true, false},               // the root is short
+        {"-n 100", 34, 36, "fails", false, false},             // more than the nodes have
+        {"-n 4 -c 2", 37, 39, "gpu-[037,039]", true, false},   // whole tasks
+        {"-n 10", 1, 6, "gpu-[002-003]", true, false},         // top switch short: the retry
+        {"-n 20", 1, 6, "later", true, false},                 // no switch has the CPUs
+        {"-n 8", 7, 9, "gpu-[007,009]", true, false},          // 26.05 climbs to the spines
+        {"-N 2 -n 16", 10, 13, "gpu-[010-011]", false, false}, // 22.05 by its retry
+        {"-N 2 -n 10", 14, 17, "gpu-[016-017]", false, false}, // both retry after max_nodes
+        {"-N 2 -n 8", 18, 21, "gpu-[018-019]", false, false},  // one task per node suffices
+        {"-n 8", 22, 24, "gpu-[022,024]", false, true},        // the light node is forced
+        {"-N 1-3 -n 8", 25, 27, "gpu-027", true, true},        // 22.05: weights to the minimum
+    };
+    const int nodeCount = 39;
+    const auto node = [](int i) { return QStringLiteral("gpu-%1").arg(i, 3, 10, QLatin1Char('0')); };
+
+    stopCluster();
+    struct StopAtEnd {
+        SlurmTreeRealTest* test;
+        ~StopAtEnd() { test->stopCluster(); }
+    } stopAtEnd{this};
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString topology;
+    for (const Shape& shape : shapes)
+        topology +=
+            QString::fromLatin1(shape.switches).replace(QLatin1Char('|'), QLatin1Char('\n')) + QLatin1Char('\n');
+    const QString topologyFile = dir.filePath(QStringLiteral("topology.conf"));
+    QFile file(topologyFile);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(topology.toUtf8()) > 0);
+    file.close();
+    m_running = true;
+    m_weighted = false;
+    QString error =
+        m_cluster.start({QStringLiteral("-T"), topologyFile, QStringLiteral("-N"),
+                         QStringLiteral("gpu-[001-%1]").arg(nodeCount, 3, 10, QLatin1Char('0')), QStringLiteral("-g"),
+                         QStringLiteral("0"), QStringLiteral("-c"), QStringLiteral("16"), QStringLiteral("-W"),
+                         QStringLiteral("gpu-[022-023]=10"), QStringLiteral("-W"), QStringLiteral("gpu-[025-026]=10"),
+                         QStringLiteral("-s"), QString::number(kSwitchWait)});
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    m_topology = m_cluster.value("TOPODECK_SLURM_TOPOLOGY");
+
+    // Busy CPUs: one job per node holding 16 - free of them.
+    int index = 0;
+    for (const Shape& shape : shapes)
+        for (const int free : shape.freeCpus) {
+            ++index;
+            if (free == 16) continue;
+            const Run submit = slurm(QStringLiteral("sbatch"),
+                                     {QStringLiteral("--parsable"), QStringLiteral("-J"), QStringLiteral("occupy"),
+                                      QStringLiteral("-N"), QStringLiteral("1"), QStringLiteral("-w"), node(index),
+                                      QStringLiteral("-n"), QString::number(16 - free), QStringLiteral("-t"),
+                                      QStringLiteral("60"), QStringLiteral("--wrap"), QStringLiteral("sleep 3600")});
+            QVERIFY2(submit.exitCode == 0, qPrintable(submit.describe()));
+        }
+    QCOMPARE(index, nodeCount);
+    error = waitUntilSettled(QStringLiteral("the occupying jobs to run"));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    error = writeSnapshot();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    // The snapshot carries the Weights as topodeck's Slurm sources do, in a node label.
+    QFile snapshot(m_snapshot);
+    QVERIFY(snapshot.open(QIODevice::ReadOnly));
+    QString yaml = QString::fromUtf8(snapshot.readAll());
+    snapshot.close();
+    for (const int heavy : {22, 23, 25, 26}) {
+        const QString hostname = QStringLiteral("      kubernetes.io/hostname: %1\n").arg(node(heavy));
+        QVERIFY(yaml.contains(hostname));
+        yaml.replace(hostname, hostname + QStringLiteral("      slurm.topodeck.io/weight: \"10\"\n"));
+    }
+    QVERIFY(snapshot.open(QIODevice::WriteOnly | QIODevice::Truncate) && snapshot.write(yaml.toUtf8()) > 0);
+    snapshot.close();
+
+    for (const Row& row : rows) {
+        QStringList outside;
+        if (row.first > 1)
+            outside
+                << QStringLiteral("%1-%2").arg(1, 3, 10, QLatin1Char('0')).arg(row.first - 1, 3, 10, QLatin1Char('0'));
+        if (row.last < nodeCount)
+            outside << QStringLiteral("%1-%2")
+                           .arg(row.last + 1, 3, 10, QLatin1Char('0'))
+                           .arg(nodeCount, 3, 10, QLatin1Char('0'));
+        const QString args =
+            QStringLiteral("-x gpu-[%1] %2").arg(outside.join(QLatin1Char(',')), QLatin1String(row.args));
+        const Answer slurmAnswer = row.submit ? submitted(args, &error) : testOnly(args, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        compareRow(args, slurmAnswer, QString::fromLatin1(row.expected), row.differs, false);
+        if (QTest::currentTestFailed()) return;
+    }
 }
 
 QTEST_GUILESS_MAIN(SlurmTreeRealTest)

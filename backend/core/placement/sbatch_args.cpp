@@ -726,6 +726,11 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
     }
     if (cpus > std::numeric_limits<std::int32_t>::max()) return fail(where, {}, "asks for too many CPUs per node");
     slurm.cpusPerNode = static_cast<std::int32_t>(cpus);
+    // The task count as slurmctld keeps it (num_tasks, min_cpus = ntasks x cpus_per_task), for the
+    // engines that spread tasks over nodes by their free CPUs.
+    if (o.ntasks && !o.ntasksPerNode && !o.gpusPerTask && !o.cpusPerGpu) slurm.ntasks = *o.ntasks;
+    slurm.cpusPerTask = o.cpusPerTask.value_or(1);
+    slurm.nodeCountGiven = o.nodes.has_value();
 
     if (int(o.mem.has_value()) + int(o.memPerCpu.has_value()) + int(o.memPerGpu.has_value()) > 1)
         return fail(where, {}, "--mem, --mem-per-cpu and --mem-per-gpu are mutually exclusive");

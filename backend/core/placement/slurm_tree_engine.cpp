@@ -18,11 +18,15 @@
 
 // Slurm topology/tree, rewritten from a reading of Slurm's own code (facts, not code):
 // 22.05 `src/plugins/select/cons_tres/job_test.c` (_eval_nodes_topo, _topo_compare_switches,
-// _topo_choose_best_switch) and 24.05.3+ `src/plugins/topology/tree/eval_nodes_tree.c`, plus the
-// node_scheduler.c decisions around them (see the comment above SlurmTreeEngine::place).
+// _topo_choose_best_switch, _cpus_to_use, choose_nodes) and 24.05.3+
+// `src/plugins/topology/tree/eval_nodes_tree.c` with `topology/common/eval_nodes.c` and
+// `common_topo.c` (eval_nodes_cpus_to_use, common_topo_choose_nodes), plus the node_scheduler.c
+// decisions around them (see the comment above SlurmTreeEngine::place).
 //
 // The job and its node_map (which nodes can take one task, with their avail_cpus) come from
-// slurm_job.h, shared with topology/block; GPU counts never enter the switch comparison.
+// slurm_job.h, shared with topology/block; GPU counts never enter the switch comparison. CPUs do,
+// as avail_cpus (the free CPUs the job may use): 23.02+ sums them per switch for the top switch
+// and for "fits"; both versions cap what each taken node gives at what the job still needs.
 
 namespace topodeck {
 namespace {
@@ -37,6 +41,7 @@ struct TreeRules {
     bool weightsToMax = true;       // 23.02 (same change): weight groups are added up to the maximum -N
     bool closerNeedsFitOnly = true; // 24.05.3: a closer leaf wins whenever it fits, tightness ignored
     bool subtractAncestors = true;  // 24.05.3: taken nodes are subtracted up the tree
+    bool sortedRetry = true;        // 25.11: a failed pass is retried without one low node at a time
     bool oneNodeSkipsTree = true;   // 26.05: -N 1 takes the first usable node by weight
     bool errnoReasons = true;       // 26.05: a pending job's state_desc is the topology errno text
 
@@ -44,9 +49,11 @@ struct TreeRules {
         TreeRules rules;
         const bool from2302 = v >= SlurmVersion{23, 2, 0};
         const bool from2405_3 = v >= SlurmVersion{24, 5, 3};
+        const bool from2511 = v >= SlurmVersion{25, 11, 0};
         const bool from2605 = v >= SlurmVersion{26, 5, 0};
         rules.cpuSums = rules.rangeRetry = rules.weightsToMax = from2302;
         rules.closerNeedsFitOnly = rules.subtractAncestors = from2405_3;
+        rules.sortedRetry = from2511;
         rules.oneNodeSkipsTree = rules.errnoReasons = from2605;
         return rules;
     }
@@ -59,6 +66,8 @@ struct TreeRules {
             closerNeedsFitOnly ? "; a closer leaf wins when it fits" : "; a closer leaf must also be no looser a fit";
         text += subtractAncestors ? "; taken nodes leave ancestor counts" : "; ancestor counts keep taken nodes";
         text += oneNodeSkipsTree ? "; -N 1 takes the first usable node by weight" : "; -N 1 best-fits a leaf";
+        text += sortedRetry ? "; a failed pass is retried without the lowest-resource nodes one at a time"
+                            : "; a failed pass is retried without the nodes at or below a growing resource count";
         text +=
             rangeRetry ? "; -N min-max over --switches retries with fewer nodes" : "; -N min-max over --switches waits";
         if (v < SlurmVersion{22, 5, 0}) text += " (older than 22.05: 22.05 rules assumed)";
@@ -205,6 +214,10 @@ std::string_view errnoText(Failure failure) {
     return {};
 }
 
+// What the retry loop of common_topo_choose_nodes (25.11+) does after a failed pass: stop (BREAK),
+// drop the top switch's nodes (RETRY), or drop the weakest node the pass took (RETRY_HINT).
+enum class RetryAction { Break, DropTop, DropTaken };
+
 struct Pass {
     Failure failure = Failure::None;
     std::string why;                    // for people, when it failed
@@ -212,7 +225,20 @@ struct Pass {
     std::int32_t top = kNone;
     std::vector<std::int32_t> leaves; // leaf switches holding the allocation, in the order filled
     int leafCount = 0;                // what --switches counts
+    RetryAction retry = RetryAction::Break;
+    std::vector<std::int32_t> nodeMap; // node_map as the failed pass left it, for DropTop and DropTaken
+    bool topHoldsAll = false;          // every node of node_map is under the top switch
     bool ok() const { return failure == Failure::None; }
+};
+
+// The job as _eval_nodes_topo reads it: SlurmJobSpec, with cpusPerNode as pn_min_cpus (what a node
+// needs to take part), plus job_details' min_cpus, cpus_per_task and num_tasks and get_node_cnts'
+// req_nodes.
+struct TreeJob : SlurmJobSpec {
+    std::int64_t minCpus = 0;  // rem_cpus at the start, and rem_max_cpus (max_cpus is not modelled)
+    std::int32_t reqNodes = 0; // rem_nodes = MAX(min_nodes, req_nodes)
+    std::int32_t cpusPerTask = 1;
+    std::int32_t ntasks = 0; // -n whose tasks spread over the nodes by their free CPUs; 0: a node-count job
 };
 
 // How _topo_compare_switches decided, kept as plain data so that trace text is only built for
@@ -235,31 +261,92 @@ struct CandidateRecord {
     bool replaced = false;
 };
 
+// The GPUs each node can give a GPU job (avail_gpus after gres_select_filter_remove_unusable), by
+// node position: the free ones now, all of them in the later pools or for --exclusive.
+std::vector<std::int32_t> usableGpus(const PlacementCluster& cluster, const SlurmNodeTable& table, SlurmPool pool,
+                                     bool exclusive) {
+    std::vector<std::int32_t> gpus(table.size(), 0);
+    const GpuResources& resources = cluster.index().gpuResources();
+    const bool wholeNode = pool != SlurmPool::Now || exclusive;
+    for (std::size_t p = 0; p < gpus.size(); ++p) {
+        const NodeId id = table.id(static_cast<std::int32_t>(p));
+        std::int64_t total = 0;
+        for (const auto& [resource, quantity] : cluster.node(id).allocatable)
+            if (resources.matches(resource)) total += floorUnits(wholeNode ? quantity : cluster.free(id, resource));
+        gpus[p] = static_cast<std::int32_t>(std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max()));
+    }
+    return gpus;
+}
+
 class TreePass {
 public:
-    TreePass(const SwitchTree& tree, const SlurmNodeMap& nodes, const SlurmJobSpec& job, const TreeRules& rules,
-             const SlurmNodeTable& table, TraceBudget& trace)
-        : m_tree(tree), m_nodes(nodes), m_job(job), m_rules(rules), m_table(table), m_trace(trace) {}
+    TreePass(const SwitchTree& tree, const SlurmNodeMap& nodes, const TreeJob& job, const TreeRules& rules,
+             const SlurmNodeTable& table, const PlacementCluster& cluster, SlurmPool pool, TraceBudget& trace)
+        : m_tree(tree), m_nodes(nodes), m_job(job), m_rules(rules), m_table(table), m_cluster(cluster), m_pool(pool),
+          m_trace(&trace) {}
 
-    Pass run(std::int32_t reqNodes);
+    // A new job_test: every node of node_map back, with the avail_cpus cons_tres computed for it.
+    void startJob();
+    // keepTop: 23.02+'s try_again, a node range lowered within --switches under the same top switch.
+    Pass run(std::int32_t reqNodes, std::int32_t keepTop = kNone);
     // Slurm 26.05+ for -N 1: no tree, the lowest-weight usable node in node-table order.
     Pass firstUsableNode();
+
+    // What the retry loops of choose_nodes / common_topo_choose_nodes see and change between passes.
+    bool usable(std::int32_t p) const { return m_avail[p] > 0 && !m_removed[p]; }
+    void remove(std::int32_t p) { m_removed[p] = 1; }
+    bool required(std::int32_t p) const { return std::binary_search(m_job.required.begin(), m_job.required.end(), p); }
+    // 22.05's avail_res_cnt: avail_cpus (as _cpus_to_use last left it) plus the usable GPUs of a GPU job.
+    std::int64_t resourceCount(std::int32_t p) const { return m_avail[p] + (m_job.gpusPerNode > 0 ? gpus(p) : 0); }
+    // 25.11+'s avail_res_prod: the node's avail_cpus before any pass, times its usable GPUs for a GPU job.
+    std::int64_t resourceProduct(std::int32_t p) const {
+        return std::int64_t{m_startAvail[p]} * (m_job.gpusPerNode > 0 ? gpus(p) : 1);
+    }
+    const std::vector<std::int32_t>& avail() const { return m_avail; }
+    void restoreAvail(std::vector<std::int32_t> avail) { m_avail = std::move(avail); }
+    void setTrace(TraceBudget& trace) { m_trace = &trace; }
+    const SlurmNodeTable& table() const { return m_table; }
+    std::size_t nodeCount() const { return m_nodes.cpus.size(); }
 
 private:
     // A step of a pass hands over to the next, or ends it: the job is satisfied, or the pass failed.
     enum class Step { Next, Satisfied, Failed };
 
     const TreeSwitch& sw(std::int32_t index) const { return m_tree.switches[index]; }
+    std::int32_t cpusOf(std::int32_t p) const { return m_removed[p] ? 0 : m_avail[p]; }
+    // Only the retries look at GPU counts, so they are read when first asked for.
+    std::int32_t gpus(std::int32_t p) const {
+        if (m_gpus.empty()) m_gpus = usableGpus(m_cluster, m_table, m_pool, m_job.exclusive);
+        return m_gpus[p];
+    }
     bool enoughNodes(std::int64_t available) const {
         const std::int64_t needed = m_reqNodes > m_job.minNodes ? m_remNodes + m_job.minNodes - m_reqNodes : m_remNodes;
         return available >= needed;
     }
+    // _topo_compare_switches' i_fit: 23.02+ also wants the switch's CPU sum to cover rem_cpus.
     bool fits(std::int32_t s) const { return m_count[s] >= m_remNodes && (!m_rules.cpuSums || m_cpus[s] >= m_remCpus); }
+    // Whether CPUs, not only node counts, can decide a comparison: a -n job under 23.02+ rules (for an
+    // -N job every node brings its share, so enough nodes always means enough CPUs).
+    bool cpusDecide() const { return m_rules.cpuSums && m_job.ntasks > 0; }
+    // The CPUs a node gives the job, as _cpus_to_use (22.05) / eval_nodes_cpus_to_use (26.05) cap them:
+    // no more than rem_max_cpus less one CPU for each further node the job must still take (cpus per
+    // core is 1 here: a Kubernetes node's CPUs are counted as cores), but at least pn_min_cpus; a
+    // whole-node job keeps all. Slurm writes a lowered count back into avail_res, so later passes of
+    // this job see the node with that many CPUs. Then rem_cpus and rem_max_cpus drop by it.
     void consume(std::int32_t position) {
+        std::int64_t cpus = cpusOf(position);
+        if (!m_job.exclusive) {
+            const std::int64_t room = m_remMaxCpus - std::max<std::int64_t>(m_minRemNodes - 1, 0);
+            if (cpus > room) {
+                cpus = std::max<std::int64_t>(room, m_job.cpusPerNode);
+                m_avail[position] = static_cast<std::int32_t>(cpus);
+            }
+        }
         --m_remNodes;
         --m_minRemNodes;
         --m_maxNodes;
-        m_remCpus -= m_nodes.cpus[position];
+        m_remCpus -= cpus;
+        m_remMaxCpus -= cpus;
     }
     // Takes one node into the allocation; true when the request is satisfied.
     bool take(std::int32_t position) {
@@ -270,30 +357,46 @@ private:
     Step begin(Pass& pass, std::int32_t reqNodes);
     void groupByWeight();
     void countSwitches();
-    Step chooseTopSwitch(Pass& pass);
+    Step chooseTopSwitch(Pass& pass, std::int32_t keepTop);
     Step takeWeightGroups(Pass& pass);
     void traceWeightGroups(const TreeSwitch& top, std::size_t groupsUsed) const;
-    Step fillHeldLeaves();
+    Step fillHeldLeaves(Pass& pass);
     void subtract(std::int32_t s, std::int64_t taken);
     void addDistances(std::int32_t from);
     Comparison compare(std::int32_t candidate, std::int32_t incumbent) const;
     std::string comparisonText(const Comparison& c, bool candidateWon) const;
+    // "6 nodes"; for a -n job under 23.02+ rules "1 node and 8 CPUs", or "4 CPUs" once the nodes are
+    // covered.
+    std::string remainingText() const {
+        const std::string nodes = std::to_string(m_remNodes) + " nodes";
+        if (!cpusDecide()) return nodes;
+        const std::string cpus = plural(m_remCpus, "CPU", "CPUs");
+        return m_remNodes > 0 ? plural(m_remNodes, "node", "nodes") + " and " + cpus : cpus;
+    }
     std::string candidateText(const CandidateRecord& record) const;
     void chooseTop(Pass& pass);
     void traceTop(std::int32_t top, const std::vector<char>& qualifies) const;
     bool leafLoop();
-    Step fail(Pass& pass, Failure failure, std::string why) const;
+    Step fail(Pass& pass, Failure failure, std::string why, RetryAction retry = RetryAction::Break) const;
     Pass succeed(Pass pass) const;
 
     const SwitchTree& m_tree;
     const SlurmNodeMap& m_nodes;
-    const SlurmJobSpec& m_job;
+    const TreeJob& m_job;
     const TreeRules& m_rules;
     const SlurmNodeTable& m_table;
-    TraceBudget& m_trace;
+    const PlacementCluster& m_cluster;
+    SlurmPool m_pool;
+    TraceBudget* m_trace;
+    mutable std::vector<std::int32_t> m_gpus; // usable GPUs by node position, once asked for
 
+    std::vector<std::int32_t> m_startAvail; // avail_cpus by node position as cons_tres computed them
+    std::vector<std::int32_t> m_avail;      // the same, as _cpus_to_use left them
+    std::vector<char> m_removed;            // taken out of node_map by a retry
     std::int32_t m_reqNodes = 0;
-    std::int64_t m_remNodes = 0, m_minRemNodes = 0, m_maxNodes = 0, m_remCpus = 0;
+    std::int64_t m_remNodes = 0, m_minRemNodes = 0, m_maxNodes = 0, m_remCpus = 0, m_remMaxCpus = 0;
+    bool m_maxNodesReached = false;                  // the leaf loop stopped at the maximum node count
+    std::int64_t m_eligible = 0;                     // nodes in node_map
     std::vector<char> m_selected;                    // node_map
     std::vector<char> m_underTop;                    // by node position
     std::vector<char> m_candidate;                   // under the top switch and among the nodes the weights allow
@@ -303,6 +406,7 @@ private:
     std::vector<std::int32_t> m_forced;              // lower-weight nodes forced in, ascending
     std::vector<std::int64_t> m_count;       // switch_node_cnt
     std::vector<std::int64_t> m_cpus;        // switch_cpu_cnt (filled once, as Slurm does)
+    std::vector<std::int64_t> m_firstCpus;   // the same, as the first pass of this _eval_nodes_topo had it
     std::vector<std::int32_t> m_lowestGroup; // lightest weight group on each switch
     std::vector<char> m_requiredSwitch;
     std::vector<std::uint32_t> m_distance;
@@ -373,18 +477,23 @@ Comparison TreePass::compare(std::int32_t candidate, std::int32_t incumbent) con
 std::string TreePass::comparisonText(const Comparison& c, bool candidateWon) const {
     const std::int32_t winner = candidateWon ? c.a : c.b, loser = candidateWon ? c.b : c.a;
     const std::string prefix = c.climbs > 0 ? "level-" + std::to_string(sw(winner).level) + " ancestor " : "";
-    const std::string remaining = std::to_string(m_remNodes);
+    const std::string remaining = remainingText();
+    // A -n job under 23.02+ rules: what each switch has of both.
+    const auto has = [this](std::int32_t s) {
+        return cpusDecide() ? plural(m_count[s], "node", "nodes") + ", " + plural(m_cpus[s], "CPU", "CPUs")
+                            : std::to_string(m_count[s]);
+    };
     switch (c.decider) {
     case Decider::TighterFit:
         return prefix + sw(winner).name + " is a tighter fit: " + std::to_string(m_count[winner]) + " < " +
                std::to_string(m_count[loser]) + " nodes";
     case Decider::OnlyOneFits:
-        return prefix + sw(winner).name + " fits the remaining " + remaining + " nodes (" +
-               std::to_string(m_count[winner]) + "), " + sw(loser).name + " does not (" +
-               std::to_string(m_count[loser]) + ")";
+        return prefix + sw(winner).name + " fits the remaining " + remaining + " (" + has(winner) + "), " +
+               sw(loser).name + " does not (" + has(loser) + ")";
     case Decider::MoreNodes:
         return "neither " + prefix + sw(winner).name + " nor " + sw(loser).name + " fits the remaining " + remaining +
-               " nodes; more available: " + std::to_string(m_count[winner]) + " > " + std::to_string(m_count[loser]);
+               (cpusDecide() ? " (" + has(winner) + "; " + has(loser) + "); more nodes: " : "; more available: ") +
+               std::to_string(m_count[winner]) + " > " + std::to_string(m_count[loser]);
     case Decider::LowerLevel:
         return prefix + sw(winner).name + " is at a lower level: " + std::to_string(sw(winner).level) + " < " +
                std::to_string(sw(loser).level);
@@ -403,8 +512,7 @@ std::string TreePass::candidateText(const CandidateRecord& r) const {
     if (r.replaced) {
         if (r.distance < r.incumbentDistance) {
             std::string text = "closer than " + incumbent + ": distance " + d + " < " + di;
-            if (m_rules.closerNeedsFitOnly)
-                return text + ", and it fits the remaining " + std::to_string(m_remNodes) + " nodes";
+            if (m_rules.closerNeedsFitOnly) return text + ", and it fits the remaining " + remainingText();
             return text + (c.result > 0 ? ", and " + comparisonText(c, true) : ", and no looser a fit");
         }
         return "beats " + incumbent + " at distance " + d + ": " + comparisonText(c, true);
@@ -412,20 +520,28 @@ std::string TreePass::candidateText(const CandidateRecord& r) const {
     if (r.distance > r.incumbentDistance) return incumbent + " is closer: distance " + di + " < " + d;
     if (r.distance < r.incumbentDistance) {
         std::string text = "closer than " + incumbent + " (distance " + d + " < " + di + ") but ";
-        if (m_rules.closerNeedsFitOnly)
-            return text + "it does not fit the remaining " + std::to_string(m_remNodes) + " nodes";
+        if (m_rules.closerNeedsFitOnly) return text + "it does not fit the remaining " + remainingText();
         return text + comparisonText(c, false);
     }
     if (c.result < 0) return incumbent + " wins at distance " + d + ": " + comparisonText(c, false);
     return "ties with " + incumbent + " (" + counts + ", distance " + d + "): the earlier switch is kept";
 }
 
-TreePass::Step TreePass::fail(Pass& pass, Failure failure, std::string why) const {
+TreePass::Step TreePass::fail(Pass& pass, Failure failure, std::string why, RetryAction retry) const {
     pass.failure = failure;
     pass.why = std::move(why);
     pass.selected.clear();
     pass.leaves.clear();
-    m_trace.add("", "", false, pass.why);
+    pass.retry = retry;
+    pass.nodeMap.clear();
+    if (retry == RetryAction::DropTop) {
+        for (const std::int32_t p : sw(pass.top).nodes)
+            if (cpusOf(p) > 0) pass.nodeMap.push_back(p);
+    } else if (retry == RetryAction::DropTaken) {
+        for (std::size_t p = 0; p < m_selected.size(); ++p)
+            if (m_selected[p]) pass.nodeMap.push_back(static_cast<std::int32_t>(p));
+    }
+    m_trace->add("", "", false, pass.why);
     return Step::Failed;
 }
 
@@ -448,13 +564,13 @@ Pass TreePass::succeed(Pass pass) const {
 // One line for the top switch and for each switch that competed with it at its level or above;
 // the rest (on a large cluster, thousands of switches) are summarised per level.
 void TreePass::traceTop(std::int32_t top, const std::vector<char>& qualifies) const {
-    if (!m_trace.enabled()) return;
+    if (!m_trace->enabled()) return;
     const std::string needed = std::to_string(m_remNodes) + " needed";
     if (top != kNone)
-        m_trace.add(switchLevelName(sw(top).level), sw(top).name, true,
-                    (m_job.required.empty() ? "top switch: the highest level with enough nodes ("
-                                            : "top switch: the highest-level switch holding required nodes (") +
-                        plural(m_count[top], "eligible node", "eligible nodes") + ", " + needed + ")");
+        m_trace->add(switchLevelName(sw(top).level), sw(top).name, true,
+                     (m_job.required.empty() ? "top switch: the highest level with enough nodes ("
+                                             : "top switch: the highest-level switch holding required nodes (") +
+                         plural(m_count[top], "eligible node", "eligible nodes") + ", " + needed + ")");
     int highest = 0;
     for (const TreeSwitch& x : m_tree.switches) highest = std::max(highest, x.level);
     for (int level = highest; level >= 0; --level) {
@@ -472,26 +588,26 @@ void TreePass::traceTop(std::int32_t top, const std::vector<char>& qualifies) co
                 ++below;
             } else if (top != kNone) {
                 const std::string have = "enough nodes (" + std::to_string(m_count[s]) + ")";
-                m_trace.add(switchLevelName(level), sw(s).name, false,
-                            m_lowestGroup[s] > m_lowestGroup[top]
-                                ? have + " but its lightest nodes weigh more than " + sw(top).name + "'s"
-                                : have + "; " + sw(top).name + " comes later in the topology at the same level");
+                m_trace->add(switchLevelName(level), sw(s).name, false,
+                             m_lowestGroup[s] > m_lowestGroup[top]
+                                 ? have + " but its lightest nodes weigh more than " + sw(top).name + "'s"
+                                 : have + "; " + sw(top).name + " comes later in the topology at the same level");
             }
         }
         const std::string where = " at level " + std::to_string(level);
         if (required > 0)
-            m_trace.add(switchLevelName(level), "", false,
-                        plural(required, "switch", "switches") + where +
-                            " also hold required nodes, below the top switch");
+            m_trace->add(switchLevelName(level), "", false,
+                         plural(required, "switch", "switches") + where +
+                             " also hold required nodes, below the top switch");
         if (below > 0)
-            m_trace.add(switchLevelName(level), "", false,
-                        plural(below, "switch", "switches") + where +
-                            " have enough nodes but sit below the top switch");
+            m_trace->add(switchLevelName(level), "", false,
+                         plural(below, "switch", "switches") + where +
+                             " have enough nodes but sit below the top switch");
         if (short_ > 0)
-            m_trace.add(switchLevelName(level), "", false,
-                        plural(short_, "switch", "switches") + where + " have too few eligible nodes" +
-                            (m_rules.cpuSums ? " or CPUs" : "") + " (largest: " + sw(largestShort).name + " with " +
-                            std::to_string(m_count[largestShort]) + ", " + needed + ")");
+            m_trace->add(switchLevelName(level), "", false,
+                         plural(short_, "switch", "switches") + where + " have too few eligible nodes" +
+                             (m_rules.cpuSums ? " or CPUs" : "") + " (largest: " + sw(largestShort).name + " with " +
+                             std::to_string(m_count[largestShort]) + ", " + needed + ")");
     }
 }
 
@@ -515,27 +631,51 @@ void TreePass::chooseTop(Pass& pass) {
     traceTop(top, qualifies);
 }
 
+void TreePass::startJob() {
+    // cons_tres' avail_cpus: the free CPUs of the cores the job may use; with -c and no GPUs,
+    // _allocate_sc counts whole tasks only (tasks x cpus_per_task). With GPUs the GRES core filter
+    // decides later, which is not modelled.
+    m_startAvail = m_nodes.cpus;
+    if (m_job.cpusPerTask > 1 && m_job.gpusPerNode == 0)
+        for (std::int32_t& cpus : m_startAvail) cpus -= cpus % m_job.cpusPerTask;
+    m_avail = m_startAvail;
+    m_removed.assign(m_avail.size(), 0);
+}
+
 // _eval_nodes_topo for a request of reqNodes nodes, step by step.
-Pass TreePass::run(std::int32_t reqNodes) {
+Pass TreePass::run(std::int32_t reqNodes, std::int32_t keepTop) {
     Pass pass;
     Step step = begin(pass, reqNodes);
     if (step == Step::Next) {
         groupByWeight();
         countSwitches();
-        step = chooseTopSwitch(pass);
+        // try_again starts after the top switch was chosen: it keeps that switch, and the switch
+        // CPU sums as they were (nodes capped by the pass before count in full).
+        if (keepTop == kNone)
+            m_firstCpus = m_cpus;
+        else
+            m_cpus = m_firstCpus;
+        step = chooseTopSwitch(pass, keepTop);
     }
     if (step == Step::Next) step = takeWeightGroups(pass);
-    if (step == Step::Next) step = fillHeldLeaves();
+    if (step == Step::Next) step = fillHeldLeaves(pass);
     if (step == Step::Next) {
         m_distance.assign(m_tree.switches.size(), 0);
         for (std::size_t s = 0; s < m_tree.switches.size(); ++s)
             if (m_requiredSwitch[s]) addDistances(static_cast<std::int32_t>(s));
         if (leafLoop() || (m_minRemNodes <= 0 && m_remCpus <= 0))
             step = Step::Satisfied;
+        else if (m_maxNodesReached && m_rules.sortedRetry)
+            step = fail(pass, Failure::MaxNodes,
+                        "the maximum node count was reached with " + plural(m_remCpus, "CPU", "CPUs") + " still needed",
+                        RetryAction::DropTaken);
         else
-            step = fail(pass, Failure::Stalled,
-                        "the leaves under " + sw(pass.top).name + " ran out with " +
-                            plural(m_minRemNodes, "node", "nodes") + " still needed");
+            step = fail(
+                pass, Failure::Stalled,
+                "the leaves under " + sw(pass.top).name + " ran out with " +
+                    (m_minRemNodes > 0 ? plural(m_minRemNodes, "node", "nodes") : plural(m_remCpus, "CPU", "CPUs")) +
+                    " still needed",
+                RetryAction::DropTaken);
     }
     return step == Step::Satisfied ? succeed(pass) : pass;
 }
@@ -546,16 +686,19 @@ TreePass::Step TreePass::begin(Pass& pass, std::int32_t reqNodes) {
     m_remNodes = std::max(m_job.minNodes, reqNodes);
     m_minRemNodes = m_job.minNodes;
     m_maxNodes = m_job.maxNodes;
-    m_remCpus = static_cast<std::int64_t>(m_job.minNodes) * m_job.cpusPerNode;
+    m_remCpus = m_remMaxCpus = m_job.minCpus;
+    m_maxNodesReached = false;
     m_selected.assign(m_nodes.cpus.size(), 0);
     m_filled.clear();
     m_forced.clear();
-    if (m_nodes.eligible < m_job.minNodes)
+    m_eligible = 0;
+    for (std::size_t p = 0; p < m_avail.size(); ++p) m_eligible += cpusOf(static_cast<std::int32_t>(p)) > 0;
+    if (m_eligible < m_job.minNodes)
         return fail(pass, Failure::FewEligible,
-                    "only " + plural(m_nodes.eligible, "node can", "nodes can") + " take the job, -N " +
+                    "only " + plural(m_eligible, "node can", "nodes can") + " take the job, -N " +
                         std::to_string(m_job.minNodes) + " needs " + std::to_string(m_job.minNodes));
     for (const std::int32_t position : m_job.required) {
-        if (!m_nodes.contains(position))
+        if (cpusOf(position) == 0)
             return fail(pass, Failure::RequiredUnavailable,
                         "required node " + m_table.name(position) + " lacks available resources");
         take(position);
@@ -568,13 +711,13 @@ void TreePass::groupByWeight() {
     const std::size_t nodeCount = m_nodes.cpus.size();
     m_weights.clear();
     for (std::size_t p = 0; p < nodeCount; ++p)
-        if (m_nodes.cpus[p] > 0) m_weights.push_back(m_nodes.weight[p]);
+        if (cpusOf(static_cast<std::int32_t>(p)) > 0) m_weights.push_back(m_nodes.weight[p]);
     std::sort(m_weights.begin(), m_weights.end());
     m_weights.erase(std::unique(m_weights.begin(), m_weights.end()), m_weights.end());
     m_groups.assign(m_weights.size(), {});
     m_groupOf.assign(nodeCount, kNone);
     for (std::size_t p = 0; p < nodeCount; ++p) {
-        if (m_nodes.cpus[p] == 0) continue;
+        if (cpusOf(static_cast<std::int32_t>(p)) == 0) continue;
         const auto g = static_cast<std::int32_t>(
             std::lower_bound(m_weights.begin(), m_weights.end(), m_nodes.weight[p]) - m_weights.begin());
         m_groupOf[p] = g;
@@ -582,7 +725,10 @@ void TreePass::groupByWeight() {
     }
 }
 
-// Switch counts over node_map.
+// Switch counts over node_map. The CPU sums (23.02+ switch_cpu_cnt) add each node's avail_cpus as
+// they stand now (a required node's already capped by _cpus_to_use): the free CPUs the job may use,
+// not the node's total. They are computed once per pass and never lowered, neither when the weight
+// groups narrow the candidates nor when nodes are taken.
 void TreePass::countSwitches() {
     const std::size_t switchCount = m_tree.switches.size();
     m_count.assign(switchCount, 0);
@@ -591,17 +737,20 @@ void TreePass::countSwitches() {
     m_requiredSwitch.assign(switchCount, 0);
     for (std::size_t s = 0; s < switchCount; ++s)
         for (const std::int32_t p : m_tree.switches[s].nodes) {
-            if (m_nodes.cpus[p] == 0) continue;
+            if (cpusOf(p) == 0) continue;
             ++m_count[s];
-            m_cpus[s] += m_nodes.cpus[p];
+            m_cpus[s] += cpusOf(p);
             m_lowestGroup[s] = std::min(m_lowestGroup[s], m_groupOf[p]);
             if (m_selected[p]) m_requiredSwitch[s] = 1;
         }
 }
 
 // The top switch, and whether the required nodes sit under it (and already satisfy the job).
-TreePass::Step TreePass::chooseTopSwitch(Pass& pass) {
-    chooseTop(pass);
+TreePass::Step TreePass::chooseTopSwitch(Pass& pass, std::int32_t keepTop) {
+    if (keepTop == kNone)
+        chooseTop(pass);
+    else
+        pass.top = keepTop;
     if (pass.top == kNone && !m_job.required.empty())
         return fail(pass, Failure::RequiredSpansTop,
                     "the required nodes " + m_table.hostlist(m_job.required) + " are under no switch");
@@ -618,6 +767,7 @@ TreePass::Step TreePass::chooseTopSwitch(Pass& pass) {
     const TreeSwitch& top = sw(pass.top);
     m_underTop.assign(m_nodes.cpus.size(), 0);
     for (const std::int32_t p : top.nodes) m_underTop[p] = 1;
+    pass.topHoldsAll = m_count[pass.top] == m_eligible;
     for (const std::int32_t position : m_job.required)
         if (!m_underTop[position])
             return fail(pass, Failure::RequiredSpansTop,
@@ -645,7 +795,7 @@ TreePass::Step TreePass::takeWeightGroups(Pass& pass) {
             if (m_selected[p] || !m_underTop[p]) continue;
             inBest[p] = 1;
             best.push_back(p);
-            bestCpus += m_nodes.cpus[p];
+            bestCpus += cpusOf(p);
         }
         const bool enough = bestCpus >= m_remCpus && enoughNodes(static_cast<std::int64_t>(best.size()));
         sufficient = m_rules.weightsToMax ? sufficient || enough : enough;
@@ -656,7 +806,8 @@ TreePass::Step TreePass::takeWeightGroups(Pass& pass) {
     if (!sufficient)
         return fail(pass, Failure::WeightShort,
                     "the " + std::to_string(best.size()) + " usable nodes under " + sw(pass.top).name +
-                        " are not enough");
+                        (m_job.ntasks > 0 ? " (" + plural(bestCpus, "CPU", "CPUs") + ")" : "") + " are not enough",
+                    RetryAction::DropTop);
 
     m_forced.assign(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(forcedEnd));
     std::sort(m_forced.begin(), m_forced.end());
@@ -676,7 +827,8 @@ TreePass::Step TreePass::takeWeightGroups(Pass& pass) {
                     }
         if (m_remNodes <= 0 && m_remCpus <= 0) return Step::Satisfied;
         if (m_maxNodes <= 0)
-            return fail(pass, Failure::MaxNodes, "the lower-weight nodes alone exceed the maximum node count");
+            return fail(pass, Failure::MaxNodes, "the lower-weight nodes alone exceed the maximum node count",
+                        RetryAction::DropTaken);
     }
 
     m_candidate.assign(nodeCount, 0);
@@ -697,16 +849,16 @@ void TreePass::traceWeightGroups(const TreeSwitch& top, std::size_t groupsUsed) 
         const std::string label = "Weight=" + std::to_string(m_weights[g]);
         const std::string nodes = plural(under, "node", "nodes") + " under " + top.name;
         if (g >= groupsUsed)
-            m_trace.add("", label, false, nodes + ", not needed");
+            m_trace->add("", label, false, nodes + ", not needed");
         else if (g + 1 < groupsUsed)
-            m_trace.add("", label, true, nodes + ": all taken, lower weights are always used first");
+            m_trace->add("", label, true, nodes + ": all taken, lower weights are always used first");
         else
-            m_trace.add("", label, true, nodes + ": chosen by topology");
+            m_trace->add("", label, true, nodes + ": chosen by topology");
     }
 }
 
 // Leaves that hold required or forced nodes are filled first, in node-table order.
-TreePass::Step TreePass::fillHeldLeaves() {
+TreePass::Step TreePass::fillHeldLeaves(Pass& pass) {
     if (m_job.required.empty() && m_forced.empty()) return Step::Next;
     std::int64_t taken = 0; // Slurm keeps counting across leaves, and subtracts the running total
     for (const std::int32_t leaf : m_tree.leaves) {
@@ -718,15 +870,22 @@ TreePass::Step TreePass::fillHeldLeaves() {
             ++taken;
             took.push_back(p);
             if ((done = take(p))) break;
+            // 25.11+ gives up here when the maximum node count is reached; 22.05 goes on
+            // (the success test still ends the fill).
+            if (m_rules.sortedRetry && m_maxNodes <= 0) break;
         }
         m_filled.push_back(leaf);
-        if (m_trace.room() > 0)
-            m_trace.add(switchLevelName(0), sw(leaf).name, true,
-                        std::string(m_job.required.empty() ? "holds lower-weight nodes" : "holds required nodes") +
-                            ", filled first" + (took.empty() ? "" : ": takes " + m_table.hostlist(took)));
+        if (m_trace->room() > 0)
+            m_trace->add(switchLevelName(0), sw(leaf).name, true,
+                         std::string(m_job.required.empty() ? "holds lower-weight nodes" : "holds required nodes") +
+                             ", filled first" + (took.empty() ? "" : ": takes " + m_table.hostlist(took)));
         else
-            m_trace.dropped(1);
+            m_trace->dropped(1);
         if (done) return Step::Satisfied;
+        if (m_rules.sortedRetry && m_maxNodes <= 0)
+            return fail(pass, Failure::MaxNodes,
+                        "the maximum node count was reached with " + plural(m_remCpus, "CPU", "CPUs") + " still needed",
+                        RetryAction::DropTaken);
         if (m_rules.subtractAncestors) subtract(leaf, taken);
     }
     return Step::Next;
@@ -742,7 +901,7 @@ bool TreePass::leafLoop() {
         TraceEntry winner;
     };
     std::vector<RoundTrace> rounds;
-    const std::size_t room = m_trace.room();
+    const std::size_t room = m_trace->room();
     std::size_t losersRecorded = 0;
     bool done = false;
     std::int64_t previous = m_remNodes + 1;
@@ -782,7 +941,7 @@ bool TreePass::leafLoop() {
         if (chosen == kNone) break;
 
         RoundTrace trace;
-        if (m_trace.enabled()) {
+        if (m_trace->enabled()) {
             // Texts are built now: they quote the counts this round compared.
             const std::string prefix = "round " + std::to_string(round) + ": ";
             bool chosenRecorded = false;
@@ -809,12 +968,15 @@ bool TreePass::leafLoop() {
             took.push_back(p);
             if ((done = take(p))) break;
         }
+        // With the maximum node count taken and the job not satisfied, later rounds can take nothing:
+        // 25.11+ fails here at once, 22.05 stalls a round later (same nodes, another error).
+        m_maxNodesReached = !done && m_maxNodes <= 0;
         if (!took.empty()) m_filled.push_back(chosen);
-        if (m_trace.enabled()) {
+        if (m_trace->enabled()) {
             trace.winner.reason += took.empty() ? "; no node left to take" : "; takes " + m_table.hostlist(took);
             rounds.push_back(std::move(trace));
         }
-        if (done) break;
+        if (done || m_maxNodesReached) break;
         if (m_rules.subtractAncestors) subtract(chosen, m_count[chosen]);
         m_count[chosen] = 0;
     }
@@ -823,9 +985,9 @@ bool TreePass::leafLoop() {
     for (RoundTrace& trace : rounds) {
         const std::size_t keep = std::min(loserRoom, trace.losers.size());
         loserRoom -= keep;
-        for (std::size_t i = 0; i < keep; ++i) m_trace.add(std::move(trace.losers[i]));
-        m_trace.dropped(trace.losers.size() - keep + trace.unrecorded);
-        m_trace.add(std::move(trace.winner));
+        for (std::size_t i = 0; i < keep; ++i) m_trace->add(std::move(trace.losers[i]));
+        m_trace->dropped(trace.losers.size() - keep + trace.unrecorded);
+        m_trace->add(std::move(trace.winner));
     }
     return done;
 }
@@ -852,9 +1014,9 @@ Pass TreePass::firstUsableNode() {
         }
     }
     m_selected[pick] = 1;
-    m_trace.add("", m_table.name(pick), true,
-                "Slurm 26.05+ does not run topology/tree for a one-node job: the first usable node of the lowest "
-                "weight in node-table order");
+    m_trace->add("", m_table.name(pick), true,
+                 "Slurm 26.05+ does not run topology/tree for a one-node job: the first usable node of the lowest "
+                 "weight in node-table order");
     if (m_tree.firstLeafOf[pick] != kNone) m_filled.push_back(m_tree.firstLeafOf[pick]);
     return succeed(pass);
 }
@@ -867,23 +1029,24 @@ struct Evaluation {
     Pass placed;                // what runs: now, or after the wait
     bool waits = false;         // pending for --switches until the wait expires
     std::int32_t loweredTo = 0; // 23.02+: the -N a node range settled on within --switches
+    std::string retried;        // how a retry after a failed first pass found the allocation
+    bool retriesCut = false;    // the retries stopped at kMaxRetryPasses
 };
 
-Evaluation evaluate(TreePass& pass, const SlurmJobSpec& job, const TreeRules& rules, TraceBudget& trace) {
+// One call of _eval_nodes_topo.
+Evaluation evalNodesTopo(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceBudget& trace) {
     Evaluation evaluation;
-    if (rules.oneNodeSkipsTree && job.maxNodes == 1) {
-        evaluation.placed = pass.firstUsableNode();
-        return evaluation;
-    }
-    evaluation.placed = pass.run(job.maxNodes);
+    evaluation.placed = pass.run(job.reqNodes);
     const Pass& first = evaluation.placed;
     if (!first.ok() || !job.switches || first.leafCount <= *job.switches || job.waitSeconds <= 0) return evaluation;
+    // try_again: only while req_nodes > min_nodes, which a -n job without -N never has (slurmctld
+    // schedules it from its minimum node count).
     if (rules.rangeRetry)
-        for (std::int32_t req = job.maxNodes - 1; req >= job.minNodes; --req) {
+        for (std::int32_t req = job.reqNodes - 1; req >= job.minNodes; --req) {
             trace.add("", "", false,
                       plural(first.leafCount, "leaf switch", "leaf switches") + " > --switches=" +
                           std::to_string(*job.switches) + ": retry with " + std::to_string(req) + " nodes");
-            Pass retry = pass.run(req);
+            Pass retry = pass.run(req, first.top);
             if (!retry.ok()) {
                 evaluation.placed = std::move(retry);
                 return evaluation;
@@ -896,6 +1059,181 @@ Evaluation evaluate(TreePass& pass, const SlurmJobSpec& job, const TreeRules& ru
         }
     evaluation.waits = true;
     return evaluation;
+}
+
+// Slurm's retries can run one pass per node; past this many topodeck stops and says so.
+constexpr int kMaxRetryPasses = 256;
+
+// One retry pass, untraced. One trace line says how it went; a successful pass is then run again,
+// from the same avail_cpus, with its full trace.
+Evaluation retryPass(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceBudget& trace,
+                     const std::vector<std::int32_t>& removed, const std::string& why, int number) {
+    std::vector<std::int32_t> avail = trace.enabled() ? pass.avail() : std::vector<std::int32_t>();
+    TraceBudget silent(nullptr, 0);
+    pass.setTrace(silent);
+    Evaluation evaluation = evalNodesTopo(pass, job, rules, silent);
+    pass.setTrace(trace);
+    if (!trace.enabled()) return evaluation;
+    // The nodes taken out so far, by name while they are few.
+    std::string without = "on the same nodes";
+    if (removed.size() > 16) {
+        without = "without " + plural(static_cast<std::int64_t>(removed.size()), "node", "nodes") + why;
+    } else if (!removed.empty()) {
+        std::vector<std::int32_t> sorted = removed;
+        std::sort(sorted.begin(), sorted.end());
+        without = "without " + pass.table().hostlist(sorted) + why;
+    }
+    const std::string retry = "retry " + std::to_string(number) + ", " + without;
+    if (evaluation.placed.ok()) evaluation.retried = retry;
+    trace.add("", "", evaluation.placed.ok(),
+              retry + ": " + (evaluation.placed.ok() ? "fits; that pass follows" : "fails: " + evaluation.placed.why));
+    if (evaluation.placed.ok()) {
+        pass.restoreAvail(std::move(avail));
+        std::string retried = std::move(evaluation.retried);
+        evaluation = evalNodesTopo(pass, job, rules, trace);
+        evaluation.retried = std::move(retried);
+    }
+    return evaluation;
+}
+
+// The nodes of node_map in node-table order, as the retries start from them.
+std::vector<std::int32_t> nodeMapOf(const TreePass& pass, std::size_t nodeCount) {
+    std::vector<std::int32_t> nodes;
+    for (std::size_t p = 0; p < nodeCount; ++p)
+        if (pass.usable(static_cast<std::int32_t>(p))) nodes.push_back(static_cast<std::int32_t>(p));
+    return nodes;
+}
+
+// 22.05 up to 25.05, choose_nodes after a failed _eval_nodes: for count = 1, 2, ... below the
+// largest avail_res_cnt (CPUs, plus GPUs for a GPU job), take out every node (but required ones)
+// with at most count resources, in node-table order and never below -N's minimum, and try again.
+Evaluation retryByCount(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceBudget& trace,
+                        Evaluation first) {
+    const std::vector<std::int32_t> nodes = nodeMapOf(pass, pass.nodeCount());
+    std::int64_t remNodes = static_cast<std::int64_t>(nodes.size());
+    std::vector<std::int32_t> removed;
+    if (remNodes <= job.minNodes) {
+        // Nothing can go: one more pass (for GRES away from the cores, not modelled) on the same nodes.
+        Evaluation again = retryPass(pass, job, rules, trace, removed, "", 1);
+        return again.placed.ok() ? again : first;
+    }
+    std::int64_t mostResources = 0;
+    for (const std::int32_t p : nodes) mostResources = std::max(mostResources, pass.resourceCount(p));
+    int passes = 0;
+    for (std::int64_t count = 1; count < mostResources; ++count) {
+        bool changed = false;
+        for (const std::int32_t p : nodes) {
+            if (!pass.usable(p)) continue;
+            const std::int64_t resources = pass.resourceCount(p);
+            if (resources <= 0 || resources > count || pass.required(p)) continue;
+            changed = true;
+            pass.remove(p);
+            removed.push_back(p);
+            if (--remNodes <= job.minNodes) break;
+        }
+        if (!changed && count != 1) continue;
+        if (++passes > kMaxRetryPasses) {
+            first.retriesCut = true;
+            break;
+        }
+        const std::string why =
+            " (at most " + std::to_string(count) + (job.gpusPerNode > 0 ? " CPUs + GPUs)" : " CPUs)");
+        Evaluation retry = retryPass(pass, job, rules, trace, removed, removed.empty() ? "" : why, passes);
+        if (retry.placed.ok()) return retry;
+        if (remNodes <= job.minNodes) break;
+    }
+    return first;
+}
+
+// 25.11+, common_topo_choose_nodes after a failed eval_nodes: the same pass again, then, until one
+// succeeds, take out the nodes the failure points at: the top switch's (RETRY), or of the nodes the
+// pass took the one with the smallest avail_res_prod (RETRY_HINT), else the next smallest of all
+// (avail_res_prod: CPUs, times GPUs for a GPU job; ties in node-table order); stop on BREAK or at
+// -N's minimum. The job's failure is the first of these passes'.
+Evaluation retryLowestFirst(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceBudget& trace) {
+    const std::size_t nodeCount = pass.nodeCount();
+    std::int64_t remNodes = static_cast<std::int64_t>(nodeMapOf(pass, nodeCount).size());
+    std::optional<Evaluation> firstFailure;
+    std::vector<std::int32_t> removed, sorted;
+    bool built = false, skipRemoved = false;
+    std::size_t next = 0;
+    for (int passes = 1;; ++passes) {
+        if (passes > kMaxRetryPasses) {
+            firstFailure->retriesCut = true;
+            break;
+        }
+        Evaluation retry = retryPass(pass, job, rules, trace, removed, "", passes);
+        if (retry.placed.ok()) return retry;
+        if (!firstFailure) firstFailure = retry;
+        const Pass& failed = retry.placed;
+        if (failed.retry == RetryAction::Break || remNodes <= job.minNodes) break;
+        if (failed.retry == RetryAction::DropTop) {
+            for (const std::int32_t p : failed.nodeMap)
+                if (pass.usable(p)) {
+                    pass.remove(p);
+                    removed.push_back(p);
+                }
+            remNodes = static_cast<std::int64_t>(nodeMapOf(pass, nodeCount).size());
+            skipRemoved = built;
+            if (built && next >= sorted.size()) break;
+            continue;
+        }
+        if (!built) {
+            for (std::size_t p = 0; p < nodeCount; ++p)
+                if (pass.usable(static_cast<std::int32_t>(p)) && !pass.required(static_cast<std::int32_t>(p)))
+                    sorted.push_back(static_cast<std::int32_t>(p));
+            if (sorted.empty()) break;
+            std::stable_sort(sorted.begin(), sorted.end(), [&pass](std::int32_t a, std::int32_t b) {
+                return pass.resourceProduct(a) < pass.resourceProduct(b);
+            });
+            built = true;
+            next = 0;
+        }
+        if (failed.retry == RetryAction::DropTaken && !failed.nodeMap.empty()) {
+            std::size_t at = next;
+            while (at < sorted.size() && !std::binary_search(failed.nodeMap.begin(), failed.nodeMap.end(), sorted[at]))
+                ++at;
+            if (at == sorted.size()) break;
+            pass.remove(sorted[at]);
+            removed.push_back(sorted[at]);
+            --remNodes;
+            if (at == next)
+                ++next;
+            else
+                skipRemoved = true;
+        } else {
+            while (skipRemoved && next < sorted.size() && !pass.usable(sorted[next])) ++next;
+            if (next == sorted.size()) break;
+            pass.remove(sorted[next]);
+            removed.push_back(sorted[next]);
+            --remNodes;
+            ++next;
+        }
+        if (next >= sorted.size()) break;
+    }
+    return std::move(*firstFailure);
+}
+
+// One job_test: the tree pass, and when it fails, cons_tres' (22.05 up to 25.05) or
+// common_topo_choose_nodes' (25.11+) retries on fewer nodes. A failure that leaves nothing to try
+// (BREAK in 25.11+: no top switch, an unavailable required node, too few nodes) ends it: 22.05
+// would retry, but on fewer nodes those failures can only repeat.
+Evaluation evaluate(TreePass& pass, const TreeJob& job, const TreeRules& rules, TraceBudget& trace) {
+    pass.startJob();
+    Evaluation evaluation;
+    if (rules.oneNodeSkipsTree && job.maxNodes == 1) {
+        evaluation.placed = pass.firstUsableNode();
+        return evaluation;
+    }
+    evaluation = evalNodesTopo(pass, job, rules, trace);
+    if (evaluation.placed.ok() || evaluation.placed.retry == RetryAction::Break) return evaluation;
+    // Too few CPUs under a top switch that holds every node: on fewer nodes the same switch is the
+    // top again (or none is) with fewer CPUs, so 22.05's retries can only fail; 25.11+ drops the
+    // top switch's nodes and stops on the empty node_map.
+    if (evaluation.placed.failure == Failure::WeightShort && evaluation.placed.topHoldsAll) return evaluation;
+    trace.add("", "", false, "the pass failed; Slurm tries again on fewer nodes");
+    if (rules.sortedRetry) return retryLowestFirst(pass, job, rules, trace);
+    return retryByCount(pass, job, rules, trace, std::move(evaluation));
 }
 
 // Whether the job fits a pool at all (the submit-time check ignores --switches) and within
@@ -913,11 +1251,11 @@ struct TreeSetup {
     const TreeRules& rules;
 };
 
-Reach reach(const TreeSetup& setup, const SlurmJobSpec& job, SlurmPool pool) {
+Reach reach(const TreeSetup& setup, const TreeJob& job, SlurmPool pool) {
     TraceBudget silent(nullptr, 0);
     const SlurmNodeMap nodes = slurmNodeMap(setup.cluster, setup.table, job, pool);
-    TreePass pass(setup.tree, nodes, job, setup.rules, setup.table, silent);
-    SlurmJobSpec plain = job;
+    TreePass pass(setup.tree, nodes, job, setup.rules, setup.table, setup.cluster, pool, silent);
+    TreeJob plain = job;
     plain.switches.reset();
     Reach result;
     result.fits = evaluate(pass, plain, setup.rules, silent).placed.ok();
@@ -941,6 +1279,41 @@ std::string formatDuration(std::int64_t seconds) {
     else
         std::snprintf(buffer, sizeof buffer, "%lld:%02lld", m, s);
     return buffer;
+}
+
+// The job's CPUs and node counts as sbatch and slurmctld settle them. An -N job (and a gang) needs
+// cpusPerNode CPUs on each node: min_cpus = -N x that. A -n job whose tasks may spread
+// (SlurmRequest::ntasks) needs ntasks x -c CPUs in all, and any node that can run one task takes
+// part (_select_cores: min_tasks_this_node is 1, or every task when the job can have one node
+// only). sbatch (opt.c) lowers -N and the -w list to the task count. Without -N the job may use up to
+// ntasks nodes (22.05 choose_nodes: max_nodes = MAX(num_tasks, min_nodes); 26.05
+// _copy_job_desc_to_job_record: an implicit max_nodes) but is scheduled from its minimum
+// (get_node_cnts: req_nodes = min_nodes).
+TreeJob treeJobFor(SlurmJobSpec spec, const GangRequest& request) {
+    TreeJob job;
+    static_cast<SlurmJobSpec&>(job) = std::move(spec);
+    job.reqNodes = job.maxNodes;
+    job.cpusPerTask = request.slurm ? std::max(1, request.slurm->cpusPerTask) : job.cpusPerNode;
+    job.minCpus = std::int64_t{job.minNodes} * job.cpusPerNode;
+    if (!request.slurm || request.slurm->ntasks <= 0) return job;
+    const SlurmRequest& s = *request.slurm;
+    job.ntasks = s.ntasks;
+    if (job.ntasks < job.minNodes) {
+        job.minNodes = job.ntasks;
+        if (job.required.size() > static_cast<std::size_t>(job.ntasks)) job.required.resize(job.ntasks);
+    }
+    if (s.nodeCountGiven) {
+        job.maxNodes = std::max(job.minNodes, std::min(job.maxNodes, job.ntasks));
+        job.reqNodes = job.maxNodes;
+    } else {
+        job.maxNodes = std::max(job.ntasks, job.minNodes);
+        job.reqNodes = job.minNodes;
+    }
+    job.minCpus = std::int64_t{job.ntasks} * job.cpusPerTask;
+    const std::int64_t share = job.maxNodes == 1 ? job.minCpus : job.cpusPerTask;
+    job.cpusPerNode =
+        static_cast<std::int32_t>(std::min<std::int64_t>(share, std::numeric_limits<std::int32_t>::max()));
+    return job;
 }
 
 // slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
@@ -971,7 +1344,7 @@ std::string unavailable(const PlacementCluster& cluster) {
 
 // Where the job would go were every running job gone, or were down nodes up: what Slurm says of a
 // job that does not fit now.
-void reportNotNow(const TreeSetup& setup, const SlurmJobSpec& job, const Pass& placed, PlacementResult& result) {
+void reportNotNow(const TreeSetup& setup, const TreeJob& job, const Pass& placed, PlacementResult& result) {
     result.notes.push_back("not now: " + placed.why);
     const Reach up = reach(setup, job, SlurmPool::Up);
     if (up.fits) {
@@ -998,8 +1371,7 @@ void reportNotNow(const TreeSetup& setup, const SlurmJobSpec& job, const Pass& p
 }
 
 // The allocation, and what Slurm does with it: start now, or wait for --switches first.
-void reportPlaced(const TreeSetup& setup, const SlurmJobSpec& job, const Evaluation& evaluation,
-                  PlacementResult& result) {
+void reportPlaced(const TreeSetup& setup, const TreeJob& job, const Evaluation& evaluation, PlacementResult& result) {
     const Pass& placed = evaluation.placed;
     const SwitchTree& tree = setup.tree;
     result.feasible = true;
@@ -1042,10 +1414,15 @@ void reportPlaced(const TreeSetup& setup, const SlurmJobSpec& job, const Evaluat
     // Slurm says nothing when a job starts; this line is ours, in slurm-block's words.
     result.message =
         "would start now on " + plural(static_cast<std::int64_t>(names.size()), "node", "nodes") + ": " + hosts;
-    std::int64_t processors = 0;
-    for (const std::int32_t p : placed.selected)
-        processors +=
-            job.exclusive ? floorUnits(setup.cluster.node(setup.table.id(p)).allocatable.get("cpu")) : job.cpusPerNode;
+    if (!evaluation.retried.empty())
+        result.notes.push_back("the first pass failed; Slurm found this allocation on its " + evaluation.retried);
+    // The job's CPUs once its tasks are laid out: ntasks x -c for a -n job, its share on each node for
+    // an -N job, whole nodes for --exclusive.
+    std::int64_t processors = job.ntasks > 0 && !job.exclusive ? job.minCpus : 0;
+    if (processors == 0)
+        for (const std::int32_t p : placed.selected)
+            processors += job.exclusive ? floorUnits(setup.cluster.node(setup.table.id(p)).allocatable.get("cpu"))
+                                        : job.cpusPerNode;
     result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " + std::to_string(processors) +
                            " processors on nodes " + hosts);
 }
@@ -1107,10 +1484,14 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
     std::vector<std::string> jobNotes;
     Result<SlurmJobSpec> built = slurmJobFor(cluster, table, request, options, jobNotes);
     if (!built) return refusedAtSubmit(std::move(result), built.error().message);
-    SlurmJobSpec& job = *built;
-    if (Status counts = settleNodeCounts(job); !counts)
+    if (Status counts = settleNodeCounts(*built); !counts)
         return refusedAtSubmit(std::move(result), counts.error().message);
+    const TreeJob job = treeJobFor(std::move(*built), request);
     result.notes.insert(result.notes.end(), jobNotes.begin(), jobNotes.end());
+    if (job.ntasks > 0)
+        result.notes.push_back("-n " + std::to_string(job.ntasks) + ": " + plural(job.minCpus, "CPU", "CPUs") +
+                               " in all, on up to " + plural(job.maxNodes, "node", "nodes") + " with " +
+                               plural(job.cpusPerNode, "free CPU", "free CPUs") + " or more each");
     if (job.segment > 0) result.notes.push_back("--segment applies to topology/block; topology/tree ignores it");
 
     TraceBudget trace(&result.trace, options.maxTraceEntries);
@@ -1122,8 +1503,11 @@ PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const Ga
     if (now.mixedWeights)
         result.notes.push_back("node weights differ: sbatch --test-only ignores Weight, so compare weight-dependent "
                                "placements with a submitted job");
-    TreePass nowPass(*tree, now, job, rules, table, trace);
+    TreePass nowPass(*tree, now, job, rules, table, cluster, SlurmPool::Now, trace);
     const Evaluation evaluation = evaluate(nowPass, job, rules, trace);
+    if (evaluation.retriesCut)
+        result.notes.push_back("topodeck stopped Slurm's retries after " + std::to_string(kMaxRetryPasses) +
+                               " passes; Slurm goes on and may still place the job");
     trace.finish(
         [](std::size_t dropped, std::size_t) { return std::to_string(dropped) + " more trace entries not shown"; });
 
