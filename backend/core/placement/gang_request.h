@@ -73,6 +73,12 @@ struct SlurmRequest {
     std::int32_t maxNodes = 0;         // equals minNodes unless a range was given
     std::int32_t gpusPerNode = 0;      // --gres=gpu:G / --gpus-per-node=G
     std::int32_t cpusPerNode = 0;      // from -c/--ntasks-per-node; 0 = one CPU per node
+    // -n as Slurm's num_tasks when the tasks may spread freely (no --ntasks-per-node, --gpus-per-task or
+    // --cpus-per-gpu; 0 otherwise): the job then needs ntasks x cpusPerTask CPUs in all, not cpusPerNode
+    // on each node, and without -N (nodeCountGiven) it may use up to ntasks nodes. Read by slurm-tree.
+    std::int32_t ntasks = 0;
+    std::int32_t cpusPerTask = 1;      // -c
+    bool nodeCountGiven = false;       // -N was given
     std::int64_t memoryPerNodeMiB = 0; // --mem; 0 = not requested
     bool exclusive = false;
     std::optional<std::int32_t> switches;  // --switches=N
@@ -80,6 +86,7 @@ struct SlurmRequest {
     std::int32_t segment = 0;              // --segment=S
     bool spreadSegments = false;
     bool consolidateSegments = false;
+    bool contiguous = false;                // --contiguous (only topology/flat's selection honours it)
     std::vector<std::string> requiredNodes; // -w / --nodelist, expanded
     std::vector<std::string> excludedNodes; // -x / --exclude, expanded
     std::string partition;

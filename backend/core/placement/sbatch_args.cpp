@@ -47,6 +47,7 @@ enum class Id {
     Segment,
     SpreadSegments,
     ConsolidateSegments,
+    Contiguous,
     Nodelist,
     Exclude,
     Partition,
@@ -174,7 +175,7 @@ constexpr Option kOptions[] = {
     {"no-requeue", 0, Arg::None, Id::Ignored},
     {"overcommit", 'O', Arg::None, Id::Ignored},
     {"oversubscribe", 's', Arg::None, Id::Ignored},
-    {"contiguous", 0, Arg::None, Id::Ignored},
+    {"contiguous", 0, Arg::None, Id::Contiguous},
     {"reboot", 0, Arg::None, Id::Ignored},
     {"spread-job", 0, Arg::None, Id::Ignored},
     {"use-min-nodes", 0, Arg::None, Id::Ignored},
@@ -200,6 +201,7 @@ struct Options {
     std::int32_t segment = 0;
     bool spreadSegments = false;
     bool consolidateSegments = false;
+    bool contiguous = false;
     std::vector<std::string> nodelist;
     std::vector<std::string> exclude;
     std::string partition;
@@ -402,6 +404,9 @@ Status apply(Options& o, const Option& option, std::string_view shown, const std
         return {};
     case Id::ConsolidateSegments:
         o.consolidateSegments = true;
+        return {};
+    case Id::Contiguous:
+        o.contiguous = true;
         return {};
     case Id::Nodelist:
     case Id::Exclude: {
@@ -726,6 +731,11 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
     }
     if (cpus > std::numeric_limits<std::int32_t>::max()) return fail(where, {}, "asks for too many CPUs per node");
     slurm.cpusPerNode = static_cast<std::int32_t>(cpus);
+    // The task count as slurmctld keeps it (num_tasks, min_cpus = ntasks x cpus_per_task), for the
+    // engines that spread tasks over nodes by their free CPUs.
+    if (o.ntasks && !o.ntasksPerNode && !o.gpusPerTask && !o.cpusPerGpu) slurm.ntasks = *o.ntasks;
+    slurm.cpusPerTask = o.cpusPerTask.value_or(1);
+    slurm.nodeCountGiven = o.nodes.has_value();
 
     if (int(o.mem.has_value()) + int(o.memPerCpu.has_value()) + int(o.memPerGpu.has_value()) > 1)
         return fail(where, {}, "--mem, --mem-per-cpu and --mem-per-gpu are mutually exclusive");
@@ -746,6 +756,7 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
     slurm.segment = o.segment;
     slurm.spreadSegments = o.spreadSegments;
     slurm.consolidateSegments = o.consolidateSegments;
+    slurm.contiguous = o.contiguous;
     if (o.spreadSegments && o.consolidateSegments)
         return fail(where, {}, "--spread-segments and --consolidate-segments are mutually exclusive");
     slurm.requiredNodes = o.nodelist;
