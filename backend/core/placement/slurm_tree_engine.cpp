@@ -942,21 +942,6 @@ std::string formatDuration(std::int64_t seconds) {
     return buffer;
 }
 
-// slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
-// within the maximum.
-Status settleNodeCounts(SlurmJobSpec& job) {
-    const auto requiredCount = static_cast<std::int32_t>(job.required.size());
-    const std::int32_t minNodes = job.minNodes;
-    job.minNodes = minNodes > 0 ? minNodes : requiredCount;
-    job.maxNodes = job.maxNodes > 0 ? job.maxNodes : (minNodes > 0 ? minNodes : requiredCount);
-    if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
-    if (requiredCount > job.maxNodes)
-        return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
-                     std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
-    job.minNodes = std::max(job.minNodes, requiredCount);
-    return {};
-}
-
 std::string unavailable(const PlacementCluster& cluster) {
     if (const SlurmTopology* topology = cluster.slurmTopology();
         topology && topology->kind != SlurmTopology::Kind::Tree)
@@ -977,23 +962,14 @@ void reportNotNow(const TreeSetup& setup, const SlurmJobSpec& job, const Pass& p
         const std::string_view text = errnoText(placed.failure);
         result.message = setup.rules.errnoReasons && !text.empty() ? std::string(text) : "Resources";
         result.notes.push_back(up.withinSwitches
-                                   ? "sbatch --test-only prints a later start time, when running jobs have freed "
-                                     "enough nodes (job end times are not in the snapshot)"
+                                   ? std::string(kTestOnlyLaterStart)
                                    : "sbatch --test-only prints: allocation failure: Requested node configuration "
                                      "is not available (never within --switches=" +
                                          std::to_string(*job.switches) +
                                          "); a submitted job pends, then waits for switches");
         return;
     }
-    if (reach(setup, job, SlurmPool::All).fits) {
-        result.message = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
-        result.notes.push_back("sbatch --test-only prints: allocation failure: Requested node configuration is not "
-                               "available; a submitted job pends (ReqNodeNotAvail)");
-    } else {
-        result.message = std::string(slurm_errno::kNodeConfigUnavailable);
-        result.notes.push_back("sbatch rejects the job (\"Batch job submission failed: Requested node configuration "
-                               "is not available\"); --test-only prints \"allocation failure: \" and the same words");
-    }
+    reportSlurmUnreachable(reach(setup, job, SlurmPool::All).fits, result);
 }
 
 // The allocation, and what Slurm does with it: start now, or wait for --switches first.
