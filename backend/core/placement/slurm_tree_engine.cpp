@@ -1,6 +1,7 @@
 #include "core/placement/slurm_tree_engine.h"
 
 #include "core/hostlist.h"
+#include "core/placement/slurm_flat_selection.h"
 #include "core/placement/slurm_job.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/slurm/slurm_topology_from_index.h"
@@ -943,13 +944,12 @@ std::string formatDuration(std::int64_t seconds) {
 }
 
 std::string unavailable(const PlacementCluster& cluster) {
+    if (slurmTopologyIsFlat(cluster)) return {}; // topology/flat: placeSlurmFlat
     if (const SlurmTopology* topology = cluster.slurmTopology();
         topology && topology->kind != SlurmTopology::Kind::Tree)
         return "the Slurm topology \"" + topology->name + "\" is " +
                (topology->kind == SlurmTopology::Kind::Block ? "topology/block" : "topology/flat") +
                ", not a switch tree (topology/tree)";
-    if (!cluster.slurmTopology() && cluster.spec().levels.empty())
-        return "no Slurm topology (topology.conf) and no topology levels to derive switches from";
     return {};
 }
 
@@ -1057,6 +1057,9 @@ std::string SlurmTreeEngine::unavailableReason(const PlacementCluster& cluster, 
 //                                    available"; --test-only prints the same after "allocation failure: "
 PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const GangRequest& request,
                                        const EngineOptions& options) const {
+    // No topology, or --contiguous (which _eval_nodes_topo leaves to the default selection).
+    if (slurmTopologyIsFlat(cluster) || (request.slurm && request.slurm->contiguous && unavailable(cluster).empty()))
+        return placeSlurmFlat(cluster, request, options, name());
     PlacementResult result;
     result.engine = std::string(name());
     if (std::string reason = unavailable(cluster); !reason.empty()) return refusedAtSubmit(std::move(result), reason);
