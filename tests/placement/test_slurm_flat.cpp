@@ -3,8 +3,10 @@
 // expected nodes were traced by hand through SchedMD's code: 22.05 job_test.c (choose_nodes,
 // _eval_nodes, _select_cores, _cpus_to_use) and 26.05 common_topo.c / eval_nodes.c
 // (common_topo_choose_nodes, _eval_nodes_consec); the comment above each row says how.
-// GPU jobs count at most their tasks' CPUs on a node (gres_select_filter_sock_core), so with one
-// task per node a set's CPU count is its node count; CPU-only jobs count every free CPU.
+// A set counts its nodes' free CPUs (a GPU job with a task count, -n or --ntasks-per-node, at most
+// its tasks' CPUs per node: gres_select_filter_sock_core). Rows marked "real" were also checked on
+// Debian's Slurm 22.05.8 with TopologyPlugin=topology/none, by `sbatch --test-only` or, for -w,
+// by submitting the job; nodes outside a fixture were excluded with -x.
 #include "core/placement/placement_engine.h"
 #include "core/placement/sbatch_args.h"
 #include "core/placement/slurm_block_engine.h"
@@ -209,58 +211,60 @@ const std::vector<Case>& cases() {
         // A gang without sbatch flags is -N 3 --gres=gpu:8: the first three.
         {"gang without sbatch flags", idle, podsOnly(3, 8), kNew, true, "tux0,tux1,tux2"},
 
-        // Best fit. Sets (CPUs = nodes for a GPU job): A tux[0-2] 3, B tux[4-8] 5, C tux[10-11] 2, D tux13 1.
-        // -N 2: A, B, C fit; C has the fewest CPUs.
+        // Best fit. Sets of 64-CPU nodes: A tux[0-2] 192 CPUs, B tux[4-8] 320, C tux[10-11] 128,
+        // D tux13 64. -N 2 (real): A, B, C fit; C has the fewest CPUs.
         {"-N 2: the smallest run that fits", runs, sbatch("-N 2 --gres=gpu:8"), kNew, true, "tux10,tux11"},
-        // -N 3: A and B fit; A is tighter (3 < 5).
+        // -N 3 (real): A and B fit; A is tighter (192 < 320).
         {"-N 3: the run of 3", runs, sbatch("-N 3 --gres=gpu:8"), kNew, true, "tux0,tux1,tux2"},
-        // -N 4: A is first (does not fit), B fits and replaces it; C and D do not fit and are smaller.
+        // -N 4 (real): A is first (does not fit), B fits and replaces it; C and D do not fit and are
+        // smaller.
         {"-N 4: the only run that fits", runs, sbatch("-N 4 --gres=gpu:8"), kOld, true, "tux4,tux5,tux6,tux7"},
-        // -N 7: nothing fits, so the set with the most CPUs (B) is taken whole; for the remaining 2,
-        // A and C fit and C is tighter.
+        // -N 7 (real): nothing fits, so the set with the most CPUs (B) is taken whole; for the
+        // remaining 2, A and C fit and C is tighter.
         {"-N 7: the largest run first, then the tightest", runs, sbatch("-N 7 --gres=gpu:8"), kNew, true,
          "tux4,tux5,tux6,tux7,tux8,tux10,tux11"},
-        // -N 1: every set fits; D has the fewest CPUs.
+        // -N 1 (real): every set fits; D has the fewest CPUs.
         {"-N 1: the one-node run", runs, sbatch("-N 1 --gres=gpu:8"), kNew, true, "tux13"},
-        // -N 2-4: rem_nodes = 4, a set fits with 2 (_enough_nodes). No task count, so a GPU job counts
-        // every free CPU: A 192, B 320, C 128, D 64. C (tightest of those with 2+) gives 2; then 0 more
-        // are required and D (64) is the tightest; with one node left A's first node is the best fit.
+        // -N 2-4 (real): rem_nodes = 4, but a set fits with 2 (_enough_nodes). C (the tightest) gives
+        // 2; then no more are required, so every set fits and D (64) is the tightest; with one node
+        // left, A's first node is the best single node.
         {"-N 2-4: up to 4 nodes, tightest sets first", runs, sbatch("-N 2-4 --gres=gpu:8"), kNew, true,
          "tux0,tux10,tux11,tux13"},
-        // CPU-only: A tux[0-2] counts 24 CPUs, B tux[4-5] 128. -N 2: both fit, A is tighter by CPUs.
+        // A tux[0-2] counts 24 CPUs, B tux[4-5] 128. -N 2 (real): both fit, A is tighter by CPUs, not
+        // nodes; a GPU job the same (no task count, so every free CPU counts).
         {"CPU-only -N 2: tightest by CPUs, not nodes", cpuRuns, sbatch("-N 2"), kNew, true, "tux0,tux1"},
-        // The same with GPUs: each node counts its one task's CPU, A 3, B 2: B is tighter.
-        {"GPU -N 2: tightest by nodes", cpuRuns, sbatch("-N 2 --gres=gpu:8"), kNew, true, "tux4,tux5"},
-        // CPU-only -N 3: A fits, but B does not fit and has more CPUs (128 > 24), which displaces a
-        // set that fits; B is taken whole, then the best single node of A.
+        {"GPU -N 2: tightest by CPUs too", cpuRuns, sbatch("-N 2 --gres=gpu:8"), kNew, true, "tux0,tux1"},
+        // -N 3 (real): A fits, but B does not fit and has more CPUs (128 > 24), which displaces a set
+        // that fits; B is taken whole, then the best single node of A.
         {"CPU-only -N 3: a larger set that does not fit displaces one that does", cpuRuns, sbatch("-N 3"), kNew, true,
          "tux0,tux4,tux5"},
         {"CPU-only -N 3, 22.05", cpuRuns, sbatch("-N 3"), kOld, true, "tux0,tux4,tux5"},
 
-        // Weights end a set; the lighter set wins before any fit.
+        // Weights end a set; the lighter set wins before any fit (real, --test-only and submitted).
         {"Weight: the lighter run", weighted, sbatch("-N 2 --gres=gpu:8"), kNew, true, "tux4,tux5"},
         // Every node its own set: round 1 the first light node (none fits), round 2 the next light
-        // one (lighter than tux1, as tight as tux4 and earlier).
+        // one (lighter than tux1, as tight as tux4 and earlier). Real, with six nodes.
         {"Weight: light single nodes before heavy ones", alternating, sbatch("-N 2 --gres=gpu:8"), kNew, true,
          "tux0,tux2"},
-        // --contiguous does not split sets by weight: one set, taken in order.
+        // --contiguous does not split sets by weight: one set, taken in order (real).
         {"--contiguous ignores weights", weighted, sbatch("-N 2 --gres=gpu:8 --contiguous"), kNew, true, "tux0,tux1"},
 
-        // -w tux5 counts first (rem 2). B holds it and replaces A, but C fits with fewer CPUs (2 < 4)
-        // and replaces B: a set with -w nodes wins only over sets without, not over a tighter fit.
+        // -w tux5 (real) counts first (rem 2). B holds it and replaces A, but C fits with fewer CPUs
+        // (128 < 256) and replaces B: a set with -w nodes wins over sets without, not over a tighter
+        // fit. (--test-only looks at the -w nodes only and prints allocation failure.)
         {"-w: a tighter run elsewhere still wins", runs, sbatch("-N 3 --gres=gpu:8 -w tux5"), kNew, true,
          "tux5,tux10,tux11"},
-        // -w tux5, rem 3: only A (first) and B fit; B holds -w; nodes are taken up from tux5.
+        // -w tux5 (real), rem 3: only A (first) and B fit; B holds -w; nodes are taken up from tux5.
         {"-w: nodes up from the required node", runs, sbatch("-N 4 --gres=gpu:8 -w tux5"), kNew, true,
          "tux5,tux6,tux7,tux8"},
         // tux3 is busy: not in node_map, so the job waits (it fits once tux3 is free).
         {"-w a busy node", runs, sbatch("-N 2 --gres=gpu:8 -w tux3"), kNew, false, "", "Resources"},
-        // -x tux11 leaves C as tux10 alone; A (3) is then the tightest fit.
+        // -x tux11 (real) leaves C as tux10 alone; A is then the tightest fit.
         {"-x", runs, sbatch("-N 2 --gres=gpu:8 -x tux11"), kNew, true, "tux0,tux1"},
         {"unknown -w node", idle, sbatch("-N 1 -w nope"), kNew, false, "", "Invalid node name specified: nope",
          "slurm-tree", true},
 
-        // --exclusive: tux1 (2 GPUs in use) is out, leaving tux0 and tux[2-5]; the latter fits.
+        // --exclusive (real): tux1 (2 GPUs in use) is out, leaving tux0 and tux[2-5]; the latter fits.
         {"--exclusive skips a shared node", partly, sbatch("-N 2 --gres=gpu:4 --exclusive"), kNew, true, "tux2,tux3"},
         {"without --exclusive the shared node counts", partly, sbatch("-N 2 --gres=gpu:4"), kNew, true, "tux0,tux1"},
         // --exclusive: near_gpu_cnt is every GPU of the node, so the 8-GPU nodes weigh less and form
@@ -268,28 +272,29 @@ const std::vector<Case>& cases() {
         {"--exclusive: more GPUs weigh less", gpuMix, sbatch("-N 2 --gres=gpu:4 --exclusive"), kNew, true, "tux2,tux3"},
         {"without --exclusive GPU counts do not matter", gpuMix, sbatch("-N 2 --gres=gpu:4"), kNew, true, "tux0,tux1"},
 
-        // -n without -N: 1 node wanted (req_nodes = min_nodes), up to 10 (num_tasks). One node left to
-        // choose: the one with the fewest CPUs that covers 10 is tux2 (16).
+        // -n without -N (real): 1 node wanted (req_nodes = min_nodes), up to 10 (num_tasks). One node
+        // left to choose: the one with the fewest CPUs that covers 10 is tux2 (16).
         {"-n 10: the single tightest node", uneven, sbatch("-n 10"), kNew, true, "tux2"},
-        // No node has 20: nodes in order, tux0 8, tux1 2, tux2 16 trimmed to the last 10.
+        // No node has 20 (real): nodes in order, tux0 8, tux1 2, tux2 16 trimmed to the last 10.
         {"-n 20: nodes in order until the CPUs are covered", uneven, sbatch("-n 20"), kNew, true, "tux0,tux1,tux2"},
-        // -N 2: tux0 counts 8 (leaving 1 for the second node); then only a node with the other 12 may
-        // be the last one: tux1 (2) is skipped, tux2 (16) taken.
+        // -N 2 (real): tux0 counts 8; then only a node with the other 12 may be the last one: tux1
+        // (2) is skipped, tux2 (16) taken.
         {"-N 2 -n 20: the last node must cover the rest", uneven, sbatch("-N 2 -n 20"), kNew, true, "tux0,tux2"},
-        // -N 2 -n 20: tux0 takes 4, then neither 10 covers 16: the pass fails. The retries drop tux0
-        // (fewest CPUs), and tux1 + tux2 cover 20.
+        // -N 2 -n 20 (real): tux0 counts 4, then neither 10 covers 16: the pass fails. The retries
+        // drop tux0 (fewest CPUs), and tux1 + tux2 cover 20.
         {"-N 2 -n 20: the retry without the small node", knapsack, sbatch("-N 2 -n 20"), kNew, true, "tux1,tux2"},
         {"-N 2 -n 20: the retry without the small node (22.05)", knapsack, sbatch("-N 2 -n 20"), kOld, true,
          "tux1,tux2"},
-        // -n 2 --gres=gpu:8: 22.05 counts tux0's 64 CPUs and tux1's 3, and best-fits tux1; 25.11+
-        // caps a node's tasks at the job's 2, so both count 2 and the first one fits exactly.
+        // -n 2 --gres=gpu:8 (22.05 real): 22.05 counts tux0's 64 CPUs and tux1's 3, and best-fits
+        // tux1; 25.11+ caps a node's tasks at the job's 2, so both count 2 and the first fits exactly.
         {"-n 2 GPU job 22.05: the node with fewer CPUs", cpuSkew, sbatch("-n 2 --gres=gpu:8"), kOld, true, "tux1"},
         {"-n 2 GPU job 26.05: the first node", cpuSkew, sbatch("-n 2 --gres=gpu:8"), kNew, true, "tux0"},
 
-        // Not now: 11 nodes free for 12; all 14 once running jobs end.
+        // Not now (real: a later start): 11 nodes free for 12; all 14 once running jobs end.
         {"does not fit now, would when idle", runs, sbatch("-N 12 --gres=gpu:8"), kNew, false, "", "Resources"},
-        // --contiguous: no run of 7 now (the largest is 5); 14 consecutive once idle.
+        // --contiguous (real: a later start): no run of 7 now (the largest is 5); 14 once idle.
         {"--contiguous: no run of 7 now", runs, sbatch("-N 7 --gres=gpu:8 --contiguous"), kNew, false, "", "Resources"},
+        // (real: allocation failure)
         {"never fits", runs, sbatch("-N 15 --gres=gpu:8"), kNew, false, "", kNever},
         {"needs a DOWN node", oneDown, sbatch("-N 8 --gres=gpu:8"), kNew, false, "", kDown},
 
@@ -424,12 +429,21 @@ private Q_SLOTS:
         QVERIFY2(hasNote(contiguous, "not now: no run of consecutive free nodes holds the job (--contiguous)"),
                  dump(contiguous).c_str());
 
-        // Mixed weights: --test-only ignores them.
+        // Weights: --test-only honours them here (checked on 22.05.8), unlike its topology/tree runs.
         const auto weightedCluster = build(weighted());
         const PlacementResult weights =
             slurmBlockEngine().place(*weightedCluster->cluster, sbatch("-N 2 --gres=gpu:8"), optionsFor(kNew));
-        QVERIFY2(hasNote(weights, "node weights differ: sbatch --test-only ignores Weight"), dump(weights).c_str());
+        QVERIFY2(!hasNote(weights, "node weights differ"), dump(weights).c_str());
+        QVERIFY2(hasNote(weights, "sbatch --test-only prints: Job <id> to start at <now> using 2 processors on nodes "
+                                  "tux[4-5]"),
+                 dump(weights).c_str());
         QVERIFY2(hasNote(weights, "the Slurm topology") == false, dump(weights).c_str());
+
+        // -w with more nodes: --test-only looks at the -w nodes alone.
+        const PlacementResult required =
+            slurmTreeEngine().place(*runsCluster->cluster, sbatch("-N 3 --gres=gpu:8 -w tux5"), optionsFor(kNew));
+        QVERIFY2(hasNote(required, "sbatch --test-only looks at the -w nodes alone and prints: allocation failure"),
+                 dump(required).c_str());
         const auto yamlCluster = build(flatYaml());
         const PlacementResult yaml =
             slurmBlockEngine().place(*yamlCluster->cluster, sbatch("-N 2 --gres=gpu:8"), optionsFor(kNew));
@@ -454,12 +468,12 @@ private Q_SLOTS:
         };
         QVERIFY2(traced("", "node_map: 11 of 14 nodes can take the job (3 with fewer than 8 free GPUs)"),
                  dump(result).c_str());
-        QVERIFY2(traced("tux[0-2]", "3 nodes, 3 CPUs, Weight 1"), dump(result).c_str());
-        QVERIFY2(traced("tux[4-8]", "round 1: chosen, does not fit but has more CPUs (5 > 3); does not fit the "
-                                    "remaining 7 nodes and 7 CPUs; took tux[4-8]"),
+        QVERIFY2(traced("tux[0-2]", "3 nodes, 192 CPUs, Weight 1"), dump(result).c_str());
+        QVERIFY2(traced("tux[4-8]", "round 1: chosen, does not fit but has more CPUs (320 > 192); does not fit "
+                                    "the remaining 7 nodes and 7 CPUs; took tux[4-8]"),
                  dump(result).c_str());
-        QVERIFY2(traced("tux[10-11]", "round 2: chosen, the tightest fit (2 < 3 CPUs); fits the remaining 2 nodes "
-                                      "and 2 CPUs; took tux[10-11]"),
+        QVERIFY2(traced("tux[10-11]", "round 2: chosen, the tightest fit (128 < 192 CPUs); fits the remaining 2 "
+                                      "nodes and 2 CPUs; took tux[10-11]"),
                  dump(result).c_str());
 
         // A retry says so.

@@ -24,7 +24,8 @@
 // - node_map holds the nodes that can run one task now (slurm_job.h); avail_cpus is what
 //   _select_cores leaves of a node's free CPUs: 0 when fewer than min_tasks_this_node tasks of -c
 //   CPUs fit (--ntasks-per-node, or every task when the job may have one node), and for a GPU job
-//   at most max_tasks_this_node x -c (gres_select_filter_sock_core).
+//   at most max_tasks_this_node x -c (gres_select_filter_sock_core), which only a task count
+//   (-n, --ntasks-per-node) limits: a plain -N job has num_tasks 0.
 // - sched_weight = Weight above a low byte 0xff - near_gpu_cnt, the GPUs the job can use on the
 //   node (all of them for --exclusive, else at most its --gres=gpu:G): for an --exclusive GPU job
 //   a node with more GPUs is lighter.
@@ -151,10 +152,13 @@ FlatJob flatJobFor(const SlurmJobSpec& spec, const GangRequest& request, std::si
         job.cpusPerTask = std::min(perNode, std::max(1, s ? s->cpusPerTask : perNode));
         const std::int32_t tasks = std::max(1, perNode / job.cpusPerTask);
         const bool fixed = job.minNodes == job.maxNodes;
-        job.numTasks = fixed ? clampInt(std::int64_t{job.minNodes} * tasks) : 0;
+        // sbatch sends a task count only with -n or --ntasks-per-node (and a fixed -N): a plain
+        // -N job has num_tasks 0 (scontrol shows min_nodes instead), so nothing caps the tasks a
+        // node may run, and a GPU job counts every free CPU too.
         job.tasksPerNodeSet = s && tasks > 1;
+        job.numTasks = fixed && job.tasksPerNodeSet ? clampInt(std::int64_t{job.minNodes} * tasks) : 0;
         job.minTasksPerNode = tasks;
-        job.maxTasksPerNode = fixed ? tasks : kUnlimited;
+        job.maxTasksPerNode = job.tasksPerNodeSet ? tasks : kUnlimited;
         job.pnMinCpus = perNode;
         job.minCpus = fixed ? std::int64_t{job.minNodes} * perNode : perNode;
     }
@@ -867,9 +871,6 @@ PlacementResult placeSlurmFlat(const PlacementCluster& cluster, const GangReques
     trace.add("", "", now.eligible > 0,
               "node_map: " + std::to_string(now.eligible) + " of " + std::to_string(table.size()) +
                   " nodes can take the job" + (why.empty() ? "" : " (" + why + ")"));
-    if (now.mixedWeights)
-        result.notes.push_back("node weights differ: sbatch --test-only ignores Weight, so compare weight-dependent "
-                               "placements with a submitted job");
     const Selection placed = FlatSelect(job, now, rules, table, trace).run();
     trace.finish(
         [](std::size_t dropped, std::size_t) { return std::to_string(dropped) + " more trace entries not shown"; });
@@ -910,8 +911,13 @@ PlacementResult placeSlurmFlat(const PlacementCluster& cluster, const GangReques
     // whole nodes for --exclusive.
     const std::int64_t processors =
         job.spec.exclusive ? wholeCpus : std::max(job.minCpus, count * std::int64_t{job.pnMinCpus});
-    result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " + std::to_string(processors) +
-                           " processors on nodes " + hosts);
+    if (!job.spec.required.empty() && count > static_cast<std::int64_t>(job.spec.required.size()))
+        // job_start_data tests the -w nodes alone (checked on 22.05.8; 26.05 reads the same).
+        result.notes.emplace_back("sbatch --test-only looks at the -w nodes alone and prints: allocation failure: "
+                                  "Requested node configuration is not available; a submitted job runs as shown");
+    else
+        result.notes.push_back("sbatch --test-only prints: Job <id> to start at <now> using " +
+                               std::to_string(processors) + " processors on nodes " + hosts);
     return result;
 }
 
