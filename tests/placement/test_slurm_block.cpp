@@ -407,16 +407,17 @@ void TestSlurmBlock::whatIf() {
 }
 
 void TestSlurmBlock::unavailableWithoutBlocks() {
+    // No topology and no labels: Slurm's topology/flat selection (test_slurm_flat), not a refusal.
     TestNode lone;
     lone.name = "a";
     const auto tc = makeTestCluster({}, {lone});
     GangRequest request;
     request.pods = 1;
     request.perPod = gpus(8);
-    QVERIFY(!slurmBlockEngine().unavailableReason(*tc->cluster, request).empty());
+    QVERIFY(slurmBlockEngine().unavailableReason(*tc->cluster, request).empty());
     const PlacementResult result = slurmBlockEngine().place(*tc->cluster, request, EngineOptions{});
-    QVERIFY(!result.feasible);
-    QVERIFY(qs(result.message).startsWith(QStringLiteral("no Slurm block topology")));
+    QVERIFY(result.feasible);
+    QVERIFY(qs(result.notes.front()).startsWith(QStringLiteral("no topology: Slurm's topology/flat")));
 
     // A block topology with invalid sizes is unusable too, with slurmctld's words.
     const Built built = build(Case{.name = "bad sizes"});

@@ -86,6 +86,7 @@ struct SlurmRequest {
     std::int32_t segment = 0;              // --segment=S
     bool spreadSegments = false;
     bool consolidateSegments = false;
+    bool contiguous = false;                // --contiguous (only topology/flat's selection honours it)
     std::vector<std::string> requiredNodes; // -w / --nodelist, expanded
     std::vector<std::string> excludedNodes; // -x / --exclude, expanded
     std::string partition;

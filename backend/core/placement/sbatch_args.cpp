@@ -47,6 +47,7 @@ enum class Id {
     Segment,
     SpreadSegments,
     ConsolidateSegments,
+    Contiguous,
     Nodelist,
     Exclude,
     Partition,
@@ -174,7 +175,7 @@ constexpr Option kOptions[] = {
     {"no-requeue", 0, Arg::None, Id::Ignored},
     {"overcommit", 'O', Arg::None, Id::Ignored},
     {"oversubscribe", 's', Arg::None, Id::Ignored},
-    {"contiguous", 0, Arg::None, Id::Ignored},
+    {"contiguous", 0, Arg::None, Id::Contiguous},
     {"reboot", 0, Arg::None, Id::Ignored},
     {"spread-job", 0, Arg::None, Id::Ignored},
     {"use-min-nodes", 0, Arg::None, Id::Ignored},
@@ -200,6 +201,7 @@ struct Options {
     std::int32_t segment = 0;
     bool spreadSegments = false;
     bool consolidateSegments = false;
+    bool contiguous = false;
     std::vector<std::string> nodelist;
     std::vector<std::string> exclude;
     std::string partition;
@@ -402,6 +404,9 @@ Status apply(Options& o, const Option& option, std::string_view shown, const std
         return {};
     case Id::ConsolidateSegments:
         o.consolidateSegments = true;
+        return {};
+    case Id::Contiguous:
+        o.contiguous = true;
         return {};
     case Id::Nodelist:
     case Id::Exclude: {
@@ -751,6 +756,7 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
     slurm.segment = o.segment;
     slurm.spreadSegments = o.spreadSegments;
     slurm.consolidateSegments = o.consolidateSegments;
+    slurm.contiguous = o.contiguous;
     if (o.spreadSegments && o.consolidateSegments)
         return fail(where, {}, "--spread-segments and --consolidate-segments are mutually exclusive");
     slurm.requiredNodes = o.nodelist;

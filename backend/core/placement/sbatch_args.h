@@ -18,11 +18,11 @@ namespace topodeck {
 // --cpus-per-gpu, --mem (K/M/G/T, default M), --mem-per-cpu, --mem-per-gpu,
 // --gres=gpu[:type][:G][,...], --tres-per-node=gres/gpu[:type]:G, --gpus-per-node=[type:]G,
 // -G/--gpus=[type:]G (a total, split evenly over -N), --gpus-per-task, --exclusive,
-// --switches=N[@time], --segment=S, --spread-segments, --consolidate-segments, -w/--nodelist,
+// --switches=N[@time], --segment=S, --spread-segments, --consolidate-segments, --contiguous, -w/--nodelist,
 // -x/--exclude (hostlists), -p/--partition, -J/--job-name, -t/--time (checked).
 // Accepted and ignored (they do not change where the job may go, or a dry-run cannot model them):
 // -A/--account, -a/--array, -b/--begin, -C/--constraint, --cluster-constraint, --comment,
-// --contiguous, -d/--dependency, -D/--chdir, -e/--error, -o/--output, -i/--input, --export,
+// -d/--dependency, -D/--chdir, -e/--error, -o/--output, -i/--input, --export,
 // --export-file, -H/--hold, --mail-type, --mail-user, --nice, --priority, --no-requeue, --requeue,
 // --open-mode, --parsable, -q/--qos, -Q/--quiet, -v/--verbose, --reservation, --signal,
 // --test-only, --time-min, -W/--wait, --wrap, --wckey, -k/--no-kill, -O/--overcommit,

@@ -1,6 +1,7 @@
 #include "core/placement/slurm_block_engine.h"
 
 #include "core/hostlist.h"
+#include "core/placement/slurm_flat_selection.h"
 #include "core/placement/slurm_job.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/slurm/slurm_topology_from_index.h"
@@ -853,6 +854,7 @@ std::string_view SlurmBlockEngine::description() const {
 }
 
 std::string SlurmBlockEngine::unavailableReason(const PlacementCluster& cluster, const GangRequest&) const {
+    if (slurmTopologyIsFlat(cluster, true)) return {}; // topology/flat: placeSlurmFlat
     return layoutFor(cluster, SlurmNodeTable(cluster)).error;
 }
 
@@ -912,6 +914,7 @@ void reportAllocation(const BlockLayout& layout, const BlockEval& eval, const Sl
 
 PlacementResult SlurmBlockEngine::place(const PlacementCluster& cluster, const GangRequest& request,
                                         const EngineOptions& options) const {
+    if (slurmTopologyIsFlat(cluster, true)) return placeSlurmFlat(cluster, request, options, name());
     PlacementResult result;
     result.engine = std::string(name());
     const SlurmNodeTable table(cluster);

@@ -115,6 +115,19 @@ Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNod
     return job;
 }
 
+Status settleNodeCounts(SlurmJobSpec& job) {
+    const auto requiredCount = static_cast<std::int32_t>(job.required.size());
+    const std::int32_t minNodes = job.minNodes;
+    job.minNodes = minNodes > 0 ? minNodes : requiredCount;
+    job.maxNodes = job.maxNodes > 0 ? job.maxNodes : (minNodes > 0 ? minNodes : requiredCount);
+    if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
+    if (requiredCount > job.maxNodes)
+        return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
+                     std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
+    job.minNodes = std::max(job.minNodes, requiredCount);
+    return {};
+}
+
 std::int64_t floorUnits(const Quantity& quantity) {
     // 64-bit division when the amount allows it: 128-bit division dominates the per-node cost on a
     // large cluster.
@@ -142,8 +155,9 @@ public:
             std::any_of(names.begin(), names.end(), [](const std::string& p) { return !p.empty() && p.back() == '*'; });
     }
 
-    // avail_cpus when the node can take one task, else 0 with the reason counted.
-    std::int32_t availableCpus(NodeId id, SlurmIneligible& why) const {
+    // avail_cpus when the node can take one task, else 0 with the reason counted; its avail_gpus
+    // in *gpusOut when the job asks for GPUs.
+    std::int32_t availableCpus(NodeId id, SlurmIneligible& why, std::int32_t* gpusOut = nullptr) const {
         const auto reject = [](std::int64_t& reason) {
             ++reason;
             return 0;
@@ -154,7 +168,11 @@ public:
             return reject(!node.ready ? why.notReady : node.unschedulable ? why.cordoned : why.drained);
         }
         if (m_pool == SlurmPool::Now && m_job.exclusive && !m_cluster.idle(id)) return reject(why.busy);
-        if (m_job.gpusPerNode > 0 && gpus(id, wholeNode) < m_job.gpusPerNode) return reject(why.gpus);
+        if (m_job.gpusPerNode > 0) {
+            const std::int64_t free = gpus(id, wholeNode);
+            if (free < m_job.gpusPerNode) return reject(why.gpus);
+            if (gpusOut) *gpusOut = static_cast<std::int32_t>(std::min<std::int64_t>(free, 0x7fffffff));
+        }
         // A node that does not report CPUs or memory is not limited by them. The node's own record
         // is read only when it must be: at cluster size, touching every node is what costs.
         std::int64_t cpus = amount(id, "cpu", wholeNode);
@@ -206,6 +224,7 @@ SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable&
     SlurmNodeMap map;
     map.cpus.assign(table.size(), 0);
     map.weight.assign(table.size(), 1);
+    if (job.gpusPerNode > 0) map.gpus.assign(table.size(), 0);
     const NodeCheck check(cluster, job, pool);
     std::optional<std::uint32_t> firstWeight;
     // In id order, not node-table order: node records and their resource lists then come in the
@@ -219,7 +238,7 @@ SlurmNodeMap slurmNodeMap(const PlacementCluster& cluster, const SlurmNodeTable&
             ++map.why.excluded;
             continue;
         }
-        map.cpus[p] = check.availableCpus(id, map.why);
+        map.cpus[p] = check.availableCpus(id, map.why, map.gpus.empty() ? nullptr : &map.gpus[p]);
         if (map.cpus[p] == 0) continue;
         ++map.eligible;
         if (!firstWeight)
@@ -267,6 +286,18 @@ PlacementResult refusedAtSubmit(PlacementResult result, std::string_view message
     result.invalidRequest = true;
     result.message = std::string(message);
     return result;
+}
+
+void reportSlurmUnreachable(bool fitsCountingDown, PlacementResult& result) {
+    if (fitsCountingDown) {
+        result.message = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
+        result.notes.push_back("sbatch --test-only prints: allocation failure: Requested node configuration is not "
+                               "available; a submitted job pends (ReqNodeNotAvail)");
+    } else {
+        result.message = std::string(slurm_errno::kNodeConfigUnavailable);
+        result.notes.push_back("sbatch rejects the job (\"Batch job submission failed: Requested node configuration "
+                               "is not available\"); --test-only prints \"allocation failure: \" and the same words");
+    }
 }
 
 std::string plural(std::int64_t count, const char* one, const char* many) {

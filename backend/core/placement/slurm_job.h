@@ -80,6 +80,10 @@ Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNod
                                  const GangRequest& request, const EngineOptions& options,
                                  std::vector<std::string>& notes, std::string* unknownNode = nullptr);
 
+// slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
+// within the maximum.
+Status settleNodeCounts(SlurmJobSpec& job);
+
 // Where Slurm looks for room: now; on up nodes with everything free (what `sbatch --test-only` can
 // reach once running jobs end); on every node, down ones included (whether the job can ever run,
 // checked at submit).
@@ -100,6 +104,7 @@ struct SlurmIneligible {
 struct SlurmNodeMap {
     std::vector<std::int32_t> cpus;    // avail_cpus by node position; 0 = not in node_map
     std::vector<std::uint32_t> weight; // Weight= by node position
+    std::vector<std::int32_t> gpus;    // avail_gpus by node position, when the job asks for GPUs (else empty)
     std::int64_t eligible = 0;
     bool mixedWeights = false;
     SlurmIneligible why;
@@ -135,6 +140,14 @@ private:
 // A request Slurm refuses at submit (a bad node name or count, a broken topology): invalidRequest,
 // in Slurm's words.
 PlacementResult refusedAtSubmit(PlacementResult result, std::string_view message);
+
+// What `sbatch --test-only` says of a job that fits once running jobs end (the snapshot has no end times).
+inline constexpr std::string_view kTestOnlyLaterStart =
+    "sbatch --test-only prints a later start time, when running jobs have freed enough nodes (job end times are not "
+    "in the snapshot)";
+// A job that fits no nodes even once running jobs end: with fitsCountingDown it pends on DOWN or
+// drained nodes (ReqNodeNotAvail), else sbatch rejects it; the message and --test-only's words.
+void reportSlurmUnreachable(bool fitsCountingDown, PlacementResult& result);
 
 // "1 node", "3 nodes".
 std::string plural(std::int64_t count, const char* one, const char* many);

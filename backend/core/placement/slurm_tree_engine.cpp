@@ -1,6 +1,7 @@
 #include "core/placement/slurm_tree_engine.h"
 
 #include "core/hostlist.h"
+#include "core/placement/slurm_flat_selection.h"
 #include "core/placement/slurm_job.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/slurm/slurm_topology_from_index.h"
@@ -1316,29 +1317,13 @@ TreeJob treeJobFor(SlurmJobSpec spec, const GangRequest& request) {
     return job;
 }
 
-// slurmctld's node counts around -w: -w alone sets the count, and a nodelist raises -N to its size
-// within the maximum.
-Status settleNodeCounts(SlurmJobSpec& job) {
-    const auto requiredCount = static_cast<std::int32_t>(job.required.size());
-    const std::int32_t minNodes = job.minNodes;
-    job.minNodes = minNodes > 0 ? minNodes : requiredCount;
-    job.maxNodes = job.maxNodes > 0 ? job.maxNodes : (minNodes > 0 ? minNodes : requiredCount);
-    if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
-    if (requiredCount > job.maxNodes)
-        return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
-                     std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
-    job.minNodes = std::max(job.minNodes, requiredCount);
-    return {};
-}
-
 std::string unavailable(const PlacementCluster& cluster) {
+    if (slurmTopologyIsFlat(cluster)) return {}; // topology/flat: placeSlurmFlat
     if (const SlurmTopology* topology = cluster.slurmTopology();
         topology && topology->kind != SlurmTopology::Kind::Tree)
         return "the Slurm topology \"" + topology->name + "\" is " +
                (topology->kind == SlurmTopology::Kind::Block ? "topology/block" : "topology/flat") +
                ", not a switch tree (topology/tree)";
-    if (!cluster.slurmTopology() && cluster.spec().levels.empty())
-        return "no Slurm topology (topology.conf) and no topology levels to derive switches from";
     return {};
 }
 
@@ -1351,23 +1336,14 @@ void reportNotNow(const TreeSetup& setup, const TreeJob& job, const Pass& placed
         const std::string_view text = errnoText(placed.failure);
         result.message = setup.rules.errnoReasons && !text.empty() ? std::string(text) : "Resources";
         result.notes.push_back(up.withinSwitches
-                                   ? "sbatch --test-only prints a later start time, when running jobs have freed "
-                                     "enough nodes (job end times are not in the snapshot)"
+                                   ? std::string(kTestOnlyLaterStart)
                                    : "sbatch --test-only prints: allocation failure: Requested node configuration "
                                      "is not available (never within --switches=" +
                                          std::to_string(*job.switches) +
                                          "); a submitted job pends, then waits for switches");
         return;
     }
-    if (reach(setup, job, SlurmPool::All).fits) {
-        result.message = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions";
-        result.notes.push_back("sbatch --test-only prints: allocation failure: Requested node configuration is not "
-                               "available; a submitted job pends (ReqNodeNotAvail)");
-    } else {
-        result.message = std::string(slurm_errno::kNodeConfigUnavailable);
-        result.notes.push_back("sbatch rejects the job (\"Batch job submission failed: Requested node configuration "
-                               "is not available\"); --test-only prints \"allocation failure: \" and the same words");
-    }
+    reportSlurmUnreachable(reach(setup, job, SlurmPool::All).fits, result);
 }
 
 // The allocation, and what Slurm does with it: start now, or wait for --switches first.
@@ -1459,6 +1435,9 @@ std::string SlurmTreeEngine::unavailableReason(const PlacementCluster& cluster, 
 //                                    available"; --test-only prints the same after "allocation failure: "
 PlacementResult SlurmTreeEngine::place(const PlacementCluster& cluster, const GangRequest& request,
                                        const EngineOptions& options) const {
+    // No topology, or --contiguous (which _eval_nodes_topo leaves to the default selection).
+    if (slurmTopologyIsFlat(cluster) || (request.slurm && request.slurm->contiguous && unavailable(cluster).empty()))
+        return placeSlurmFlat(cluster, request, options, name());
     PlacementResult result;
     result.engine = std::string(name());
     if (std::string reason = unavailable(cluster); !reason.empty()) return refusedAtSubmit(std::move(result), reason);
