@@ -841,6 +841,8 @@ PlacementResult placeSlurmFlat(const PlacementCluster& cluster, const GangReques
                                const EngineOptions& options, std::string_view engine) {
     PlacementResult result;
     result.engine = std::string(engine);
+    result.rulesVersion = options.slurmVersion.toString();
+    result.rulesVersionOrigin = options.slurmVersionOrigin;
     const SlurmTopology* topology = cluster.slurmTopology();
     if (slurmTopologyIsFlat(cluster)) {
         result.notes.push_back("no topology: Slurm's topology/flat node selection (select/cons_tres _eval_nodes: "
