@@ -64,6 +64,26 @@ std::vector<TestNode> fragmentedZone() {
             testNode("b2", {"z1", "r2"}, 8, 4), testNode("d1", {"z1", "r3"})};
 }
 
+TestNode labelled(TestNode n, std::string key, std::string value) {
+    n.extraLabels.emplace_back(std::move(key), std::move(value));
+    return n;
+}
+
+// Racks of `count` 8-GPU nodes named <prefix>1.. in zone z1, each transformed by `shape`.
+std::vector<TestNode> rackOf(
+    const std::string& prefix, const std::string& rack, int count,
+    const std::function<TestNode(TestNode)>& shape = [](TestNode n) { return n; }) {
+    std::vector<TestNode> nodes;
+    for (int i = 1; i <= count; ++i) nodes.push_back(shape(testNode(prefix + std::to_string(i), {"z1", rack})));
+    return nodes;
+}
+
+std::vector<TestNode> joined(std::vector<std::vector<TestNode>> racks) {
+    std::vector<TestNode> nodes;
+    for (auto& rack : racks) nodes.insert(nodes.end(), rack.begin(), rack.end());
+    return nodes;
+}
+
 std::unique_ptr<TestCluster> buildCluster(const std::string& clusterName) {
     static const std::map<std::string, std::function<std::unique_ptr<TestCluster>()>> builders = {
         {"two-zones", twoZones},
@@ -116,6 +136,34 @@ std::unique_ptr<TestCluster> buildCluster(const std::string& clusterName) {
                                                 testNode("d1", {"z1", "r3"})});
          }},
         {"segments-stuck", [] { return makeTestCluster(kZoneRack, fragmentedZone()); }},
+        // r1's GPUs are free but its CPUs are all taken; r2 is idle.
+        {"pytorch",
+         [] {
+             return makeTestCluster(kZoneRack, joined({rackOf("a", "r1", 7, [](TestNode n) { return cpuBusy(n, 64); }),
+                                                       rackOf("b", "r2", 7)}));
+         }},
+        // r1: three idle 8-GPU nodes; r2: six nodes with 4 GPUs free; r3: six idle nodes.
+        {"gpu-sizes",
+         [] {
+             return makeTestCluster(
+                 kZoneRack,
+                 joined({rackOf("c", "r1", 3),
+                         rackOf("d", "r2", 6, [](TestNode n) { return testNode(n.name, n.levelValues, 8, 4); }),
+                         rackOf("e", "r3", 6)}));
+         }},
+        // Two equal racks; only g1 in r2 carries example.com/pool=head.
+        {"head-pool",
+         [] {
+             std::vector<TestNode> r2 = rackOf("g", "r2", 5);
+             r2.front() = labelled(r2.front(), "example.com/pool", "head");
+             return makeTestCluster(kZoneRack, joined({rackOf("f", "r1", 5), r2}));
+         }},
+        // Two racks of four 8-GPU nodes with 8 CPUs free each.
+        {"cpu-tight",
+         [] {
+             auto tight = [](TestNode n) { return cpuBusy(n, 56); };
+             return makeTestCluster(kZoneRack, joined({rackOf("h", "r1", 4, tight), rackOf("k", "r2", 4, tight)}));
+         }},
         {"segments-stuck-two-zones",
          [] {
              std::vector<TestNode> nodes = fragmentedZone();
@@ -275,9 +323,42 @@ const std::string kNoRackFor7 =
     "<z2.r1>: node-group z2.r1 can allocate only 6 of 7 required pods.\n"
     "topology default, requirement example.com/rack couldn't be satisfied for job <default/gang>.";
 
+// One kind of pod of a heterogeneous gang.
+GangPart part(std::string name, int pods, int gpuCount, int cpus = 0,
+              std::vector<std::pair<std::string, std::string>> nodeSelector = {}) {
+    GangPart p;
+    p.name = std::move(name);
+    p.pods = pods;
+    if (gpuCount > 0) p.perPod.set("nvidia.com/gpu", Quantity::fromUnits(gpuCount));
+    if (cpus > 0) p.perPod.set("cpu", Quantity::fromUnits(cpus));
+    p.nodeSelector = std::move(nodeSelector);
+    return p;
+}
+
+// A gang of these parts, as the manifest reader builds it: `pods` is their total, the other
+// fields describe the first part; KAI's topology constraint covers the whole PodGroup.
+GangRequest gangOf(std::vector<GangPart> parts, std::string required, std::string preferred = {}) {
+    GangRequest r;
+    r.pods = 0;
+    for (const GangPart& p : parts) r.pods += p.pods;
+    r.perPod = parts.front().perPod;
+    r.nodeSelector = parts.front().nodeSelector;
+    r.tolerations = parts.front().tolerations;
+    r.kai.required = std::move(required);
+    r.kai.preferred = std::move(preferred);
+    r.parts = std::move(parts);
+    return r;
+}
+
+// A PyTorchJob: 1 master (8 CPUs, no GPU) and `workers` workers of `workerGpus` GPUs.
+GangRequest pytorchJob(int workers, int workerGpus, std::string required) {
+    return gangOf({part("master", 1, 0, 8), part("worker", workers, workerGpus)}, std::move(required));
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(Ask)
+Q_DECLARE_METATYPE(GangRequest)
 
 class TestKai : public QObject {
     Q_OBJECT
@@ -494,6 +575,137 @@ private Q_SLOTS:
         else
             QCOMPARE(result.message, message);
         QCOMPARE(result.invalidRequest, message.starts_with("topology constraint error"));
+    }
+
+    void heterogeneous_data() {
+        QTest::addColumn<std::string>("cluster");
+        QTest::addColumn<GangRequest>("request");
+        QTest::addColumn<bool>("feasible");
+        QTest::addColumn<std::string>("nodes");
+        QTest::addColumn<std::string>("chosen");
+        QTest::addColumn<std::string>("message");
+
+        // The master uses no GPU, so KAI sums the 8 pods' requests (no representor pod): r1 sorts
+        // first (its free CPU is 0: ratio 1000) and cannot fit; r2 fits exactly (56 of 56 GPUs),
+        // though it holds only 7 copies of the largest pod. Master first, packed by CPU (b1 by
+        // name), then the workers by free GPUs, b1 again first.
+        QTest::newRow("pytorchjob: master and workers counted together")
+            << std::string("pytorch") << pytorchJob(7, 8, kRack) << true
+            << std::string("b1:2 b2:1 b3:1 b4:1 b5:1 b6:1 b7:1") << std::string("zone=z1 rack=z1.r2") << std::string();
+        // Both parts use GPUs, so KAI counts copies of the largest pod (8 GPUs): r1 holds 3 of 6
+        // though 8+8+4x2 would pack into it, r2 none; r3 holds 6. The 8-GPU pods go first (e1, e2),
+        // then the 2-GPU pods fill the first node with room for them (e3).
+        QTest::newRow("two GPU parts of different sizes")
+            << std::string("gpu-sizes") << gangOf({part("big", 2, 8), part("small", 4, 2)}, kRack) << true
+            << std::string("e1:1 e2:1 e3:4") << std::string("zone=z1 rack=z1.r3") << std::string();
+        // The racks tie and r1 is tried first, but no node of it matches the head's nodeSelector;
+        // r2's g1 does, and the trainers take the rest of r2.
+        QTest::newRow("a part's nodeSelector picks the rack")
+            << std::string("head-pool")
+            << gangOf({part("head", 1, 8, 0, {{"example.com/pool", "head"}}), part("trainer", 4, 8)}, kRack) << true
+            << std::string("g1:1 g2:1 g3:1 g4:1 g5:1") << std::string("zone=z1 rack=z1.r2") << std::string();
+        // Workers alone (32 CPUs, 32 GPUs) or the master alone (8 CPUs) fit a rack; together they ask
+        // 40 CPUs of its 32, and KAI reports each rack's shortfall.
+        QTest::newRow("the sum fits no rack")
+            << std::string("cpu-tight") << gangOf({part("master", 1, 0, 8), part("worker", 4, 8, 8)}, kRack) << false
+            << std::string() << std::string()
+            << std::string("Unable to schedule podgroup.\n"
+                           "<z1.r1>: z1.r1 didn't have enough resources: CPU cores, requested: 40, available: 32.\n"
+                           "<z1.r2>: z1.r2 didn't have enough resources: CPU cores, requested: 40, available: 32.\n"
+                           "topology default, requirement example.com/rack couldn't be satisfied for job "
+                           "<default/gang>.");
+        // Both racks fit the GPUs but no node admits the head: its subgroup fails in r1, then in r2,
+        // and KAI lists the same fit error once per rack tried.
+        const std::string headFails = "\nResources were found for 0 pods from all sub-groups while sub-group head "
+                                      "requires 1 pods for gang scheduling. Additional pods cannot be scheduled in "
+                                      "this sub-group due to: no node in the domain that the pod's nodeSelector and "
+                                      "tolerations admit has room for another pod.";
+        QTest::newRow("a part's nodeSelector matches no node")
+            << std::string("cpu-tight")
+            << gangOf({part("head", 1, 8, 0, {{"example.com/pool", "head"}}), part("trainer", 2, 8)}, kRack) << false
+            << std::string() << std::string() << "Unable to schedule podgroup." + headFails + headFails;
+        // Segments split the workers only (KAI's worker-<i> under the worker subgroup) and go
+        // before the master: z1 has no rack for a segment of 4, z2 takes one per rack; then the
+        // master (CPU only) packs onto c1, the first of z2's equally free nodes.
+        GangRequest segmentedJob = gangOf({part("master", 1, 0, 8), part("worker", 8, 4)}, kZone);
+        segmentedJob.kai.segmentSize = 4;
+        segmentedJob.kai.segmentRequired = kRack;
+        QTest::newRow("segments over the workers, then the master")
+            << std::string("segments") << segmentedJob << true << std::string("c1:3 c2:2 e1:2 e2:2")
+            << std::string("zone=z2") << std::string();
+    }
+
+    void heterogeneous() {
+        QFETCH(std::string, cluster);
+        QFETCH(GangRequest, request);
+        QFETCH(bool, feasible);
+        QFETCH(std::string, nodes);
+        QFETCH(std::string, chosen);
+        QFETCH(std::string, message);
+        auto c = buildCluster(cluster);
+        const PlacementResult result = kaiEngine().place(*c->cluster, request, {});
+        const std::string trace = traceText(result);
+        QVERIFY2(result.feasible == feasible, (result.message + "\n" + trace).c_str());
+        QCOMPARE(nodesText(result), nodes);
+        QCOMPARE(chosenText(result), chosen);
+        if (feasible)
+            QVERIFY2(result.message.starts_with("would allocate " + std::to_string(request.pods) + " pod(s) in "),
+                     result.message.c_str());
+        else
+            QCOMPARE(result.message, message);
+        QVERIFY(!result.invalidRequest);
+    }
+
+    void heterogeneousTraceAndParts() {
+        // r1 is ruled out by the summed requests, not by a pod count.
+        auto c = buildCluster("pytorch");
+        const PlacementResult result = kaiEngine().place(*c->cluster, pytorchJob(7, 8, kRack), {});
+        const std::string trace = traceText(result);
+        QVERIFY2(trace.find("- rack z1.r1: the 8 pods' summed requests exceed its free resources (ratio 1e+03)") !=
+                     std::string::npos,
+                 trace.c_str());
+        QVERIFY2(trace.find("+ rack z1.r2: chosen: the first candidate, bottom-up, where all 8 pods allocate "
+                            "(summed requests fit, ratio 1)") != std::string::npos,
+                 trace.c_str());
+        // Counted as alike pods of the largest request, the gang would fit no rack.
+        GangRequest uniform = pytorchJob(7, 8, kRack);
+        uniform.parts.clear();
+        uniform.pods = 8;
+        uniform.perPod = gpus(8);
+        uniform.perPod.set("cpu", Quantity::fromUnits(8));
+        QVERIFY(!kaiEngine().place(*c->cluster, uniform, {}).feasible);
+
+        // Each part of "the sum fits no rack" fits a rack alone.
+        auto tight = buildCluster("cpu-tight");
+        const GangRequest both = gangOf({part("master", 1, 0, 8), part("worker", 4, 8, 8)}, kRack);
+        for (std::size_t i = 0; i < both.parts.size(); ++i) {
+            const PlacementResult alone = kaiEngine().place(*tight->cluster, both.onlyPart(i), {});
+            QVERIFY2(alone.feasible, alone.message.c_str());
+            QCOMPARE(chosenText(alone), std::string("zone=z1 rack=z1.r1"));
+        }
+
+        // Pods of both sizes are counted as 8-GPU copies: r1 holds 3 of the 6.
+        auto sizes = buildCluster("gpu-sizes");
+        const PlacementResult sized =
+            kaiEngine().place(*sizes->cluster, gangOf({part("big", 2, 8), part("small", 4, 2)}, kRack), {});
+        QVERIFY2(traceText(sized).find("- rack z1.r1: node-group z1.r1 can allocate only 3 of 6 required pods") !=
+                     std::string::npos,
+                 traceText(sized).c_str());
+
+        // Alike parts place as the uniform gang does, success and failure alike.
+        auto zones = twoZones();
+        const PlacementResult spread =
+            kaiEngine().place(*zones->cluster, gangOf({part("p1", 3, 4), part("p2", 4, 4)}, {}, kRack), {});
+        QCOMPARE(nodesText(spread), nodesText(place(*zones->cluster, ask(7, 4, {}, kRack))));
+        QCOMPARE(nodesText(spread), std::string("a1:2 a2:2 b1:1 b2:2"));
+        const PlacementResult none =
+            kaiEngine().place(*zones->cluster, gangOf({part("p1", 3, 4), part("p2", 4, 4)}, kRack), {});
+        QCOMPARE(none.message, kNoRackFor7);
+
+        // Parts that do not add up to the gang's pods are refused.
+        GangRequest broken = both;
+        broken.pods = 4;
+        QVERIFY(kaiEngine().place(*tight->cluster, broken, {}).invalidRequest);
     }
 
     void traceListsCandidatesBottomUp() {

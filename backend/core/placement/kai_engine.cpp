@@ -54,11 +54,38 @@ struct Constraint {
     bool any() const { return required != kNoLevel || preferred != kNoLevel; }
 };
 
-// One KAI subgroup: the job's own (default) subgroup, or a segment `worker-<i>`.
+// One kind of pod of the gang: a part of a heterogeneous gang, or the whole of a uniform one.
+struct Kind {
+    std::string name; // the part's name (its KAI subgroup); the gang's for a uniform gang
+    std::int32_t pods = 0;
+    const std::vector<std::pair<std::string, std::string>>* nodeSelector = nullptr;
+    const std::vector<Toleration>* tolerations = nullptr;
+    std::vector<double> amount;   // per pod, per Planner::m_resources, in nano-units; 0: not requested
+    std::vector<__int128> nanos;  // the same, exact
+    bool gpu = false;             // requests GPUs (KAI's ResReq.GPUs() > 0)
+    std::size_t packResource = 0; // index into m_resources that bin-packing orders nodes by
+    bool packs = false;
+};
+
+// One KAI subgroup: the job's own (default) subgroup, a part's subgroup, or a segment `worker-<i>`.
 struct SubGroup {
     std::string name; // "" for the default subgroup
     std::int32_t tasks = 0;
     Constraint constraint;
+    std::vector<std::pair<std::size_t, std::int32_t>> members; // (kind, pods) of its tasks
+};
+
+// What a subgroup's tasks ask of a domain (subSetNodesFn's tasksResources and representor pod).
+struct Demand {
+    std::vector<double> total; // per resource: the tasks' sum, in nano-units
+    // useRepresentorPodsAccounting: all tasks or none use GPUs and all request the same extended
+    // resources; then a domain fits by the count of `maxPod` copies its nodes hold, else by the
+    // dominant share of its free resources the tasks' sum would take.
+    bool representor = true;
+    std::vector<__int128> maxPod; // per resource, the largest request of any task (heterogeneous gangs)
+    bool empty() const {
+        return std::all_of(total.begin(), total.end(), [](double amount) { return amount <= 0; });
+    }
 };
 
 struct FitError {
@@ -76,8 +103,9 @@ struct NodeScores {
 
 struct Candidate {
     DomainId domain = kNoDomain;
-    bool inside = false;   // under the search root, where KAI computed the allocatable pods
-    std::int64_t pods = 0; // allocatable pods (inside only)
+    bool inside = false;   // under the search root, where KAI counted free resources
+    bool counted = false;  // inside, and KAI counted allocatable pods (representor accounting)
+    std::int64_t pods = 0; // allocatable pods (counted only)
     double ratio = 0;
     bool fits = false;
     std::string outcome; // filled when tried: "" = chosen, else why it failed
@@ -88,7 +116,9 @@ struct Candidate {
 struct Search {
     bool constrained = false;
     DomainId searchRoot = kRootDomain;
+    bool counted = true; // representor accounting: domains fit by their allocatable pods
     std::int64_t rootPods = 0;
+    double rootRatio = 0;
     bool rootFits = false;
     std::vector<Candidate> candidates; // bottom-up, the order KAI tries them
 };
@@ -144,22 +174,27 @@ private:
     Search subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores& scores);
     DomainId searchRoot(DomainId nodeSet, int preferred) const;
     void aggregate(DomainId id);
-    double ratio(DomainId id, std::int32_t tasks) const;
-    void sortChildren(DomainId id, int maxDepth, std::int32_t tasks);
+    Demand demandOf(const SubGroup& group) const;
+    void countLeafPods(DomainId id, const std::vector<__int128>& maxPod);
+    std::int64_t kindRoom(const Kind& kind, NodeId node) const;
+    double ratio(DomainId id, const std::vector<double>& demand) const;
+    void sortChildren(DomainId id, int maxDepth, const std::vector<double>& demand);
     void scorePreferred(DomainId searchRoot, int preferred, NodeScores& scores);
     void collectLevel(DomainId id, int levelIndex, std::vector<DomainId>& out) const;
     void markLeaves(DomainId id, std::int32_t score, NodeScores& scores) const;
-    void addTopLevelErrors(const SubGroup& group, int topLevel, std::int32_t tasks);
+    void addTopLevelErrors(const SubGroup& group, int topLevel, const Demand& demand);
     std::string noMatchError(const SubGroup& group, std::string_view suffix = {}) const;
-    std::string insufficientDetail(DomainId id, std::int32_t tasks) const;
+    std::string insufficientDetail(DomainId id, const std::vector<double>& demand) const;
 
     // Allocation.
     bool tryJobDomain(DomainId domain, std::string& why);
-    std::int32_t allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores);
+    bool trySegments(DomainId domain, std::size_t kind, std::string& why);
+    std::int32_t allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores,
+                          std::size_t kind);
     void collectNodes(DomainId id, std::vector<NodeId>& out) const;
-    void place(NodeId node, std::int32_t pods);
+    void place(NodeId node, std::int32_t pods, std::size_t kind);
     void rollback(std::size_t mark);
-    void addTaskFailure(const SubGroup& group, std::int32_t placed);
+    void addTaskFailure(const SubGroup& group, std::int32_t placed, std::string_view cause);
 
     // Output.
     void addError(std::string_view reason, std::string detail);
@@ -178,20 +213,26 @@ private:
     std::string m_requiredKey; // the job's required level as a node-label key, for KAI's messages
     std::string m_segmentRequiredKey;
 
-    // Requested resources (positive, `pods` aside), per pod, in nano-units.
+    // Requested resources (positive, `pods` aside), in the order the kinds first request them.
     struct Resource {
         std::string name;
-        double amount = 0;
+        bool extended = false; // a scalar resource to KAI: neither cpu, memory nor a GPU
     };
     std::vector<Resource> m_resources;
-    std::size_t m_packResource = 0; // index into m_resources that bin-packing orders nodes by
-    bool m_packs = false;
+    // The kinds of pod, in the order KAI allocates their subgroups; one for a uniform gang.
+    std::vector<GangPart> m_parts;
+    std::vector<Kind> m_kinds;
+    bool m_heterogeneous = false;
+    std::size_t m_segmentedKind = 0; // the kind segments split (the workers)
 
     // Per node.
-    std::vector<std::int64_t> m_cap;    // pods that fit before this gang
+    std::vector<std::int64_t> m_cap;    // pods that fit before this gang (uniform gangs)
     std::vector<std::int32_t> m_placed; // pods of this gang
     std::vector<double> m_packFree;     // free amount of the bin-packing resource before this gang
     std::vector<std::uint32_t> m_rank;  // natural name order
+    // Heterogeneous gangs: what is left on each node as pods of every kind are placed.
+    std::vector<__int128> m_nodeFree;      // [node * resources + r], nanos
+    std::vector<std::int64_t> m_nodeSlots; // pod slots
 
     // Per domain.
     std::vector<char> m_inTree;
@@ -206,7 +247,12 @@ private:
 
     NodeScores m_jobScores;
     NodeScores m_segmentScores;
-    std::vector<std::pair<NodeId, std::int32_t>> m_log;
+    struct Placement {
+        NodeId node;
+        std::int32_t pods;
+        std::size_t kind;
+    };
+    std::vector<Placement> m_log;
     std::vector<FitError> m_errors;
     std::size_t m_droppedErrors = 0;
     bool m_outsideQuirk = false; // a candidate above the search root was rejected for lack of counted resources
@@ -288,20 +334,107 @@ void Planner::measureNodes() {
     const std::vector<NodeId>& order = m_cluster.nodesInOrder();
     for (std::size_t i = 0; i < order.size(); ++i) m_rank[order[i]] = static_cast<std::uint32_t>(i);
 
+    if (m_heterogeneous) {
+        m_nodeFree.assign(nodeSlots * resourceCount, 0);
+        m_nodeSlots.assign(nodeSlots, 0);
+    }
+    const Kind& whole = m_kinds.front();
     for (NodeId node = 0; node < nodeSlots; ++node) {
         // KAI's Idle + Releasing; a snapshot has nothing releasing. Unusable nodes add nothing.
         if (!m_cluster.usable(node)) continue;
-        // Pods of the whole request that fit, `pods` slots included (KAI's requests carry pods: 1).
-        m_cap[node] = std::min(m_cluster.podsThatFit(node, m_request.perPod, true), kMaxPodsPerNode);
         const DomainId leaf = leafOf(node);
+        if (m_heterogeneous) {
+            // Each subgroup counts its own allocatable pods (countLeafPods) from what is left.
+            m_nodeSlots[node] = m_cluster.podsThatFit(node, ResourceList{}, true);
+        } else {
+            // Pods of the whole request that fit, `pods` slots included (KAI's requests carry pods: 1).
+            m_cap[node] = std::min(m_cluster.podsThatFit(node, m_request.perPod, true), kMaxPodsPerNode);
+            if (leaf != kNoDomain) m_leafPods[leaf] += m_cap[node];
+        }
         for (std::size_t r = 0; r < resourceCount; ++r) {
             const __int128 free = m_cluster.free(node, m_resources[r].name).nanos();
             const double amount = free <= 0 ? 0.0 : static_cast<double>(free);
-            if (m_packs && r == m_packResource) m_packFree[node] = amount;
+            if (m_heterogeneous) m_nodeFree[node * resourceCount + r] = free;
+            if (whole.packs && r == whole.packResource) m_packFree[node] = amount;
             if (leaf != kNoDomain) m_leafFree[leaf * resourceCount + r] += amount;
         }
-        if (leaf != kNoDomain) m_leafPods[leaf] += m_cap[node];
     }
+}
+
+std::int64_t Planner::kindRoom(const Kind& kind, NodeId node) const {
+    // Pods of this kind the node still takes (KAI's per-task FittingNode): the resources and pod
+    // slots left after the gang's pods placed so far, the kind's nodeSelector, and NoSchedule /
+    // NoExecute taints it must tolerate. Heterogeneous gangs only.
+    std::int64_t room = m_nodeSlots[node];
+    if (room <= 0) return 0;
+    const Node& n = m_cluster.node(node);
+    for (const auto& [labelKey, value] : *kind.nodeSelector) {
+        const std::string* actual = n.label(labelKey);
+        if (actual == nullptr || *actual != value) return 0;
+    }
+    for (const Taint& taint : n.taints) {
+        if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+        if (std::none_of(kind.tolerations->begin(), kind.tolerations->end(),
+                         [&taint](const Toleration& toleration) { return toleration.tolerates(taint); }))
+            return 0;
+    }
+    const std::size_t resourceCount = m_resources.size();
+    for (std::size_t r = 0; r < resourceCount; ++r) {
+        if (kind.nanos[r] <= 0) continue;
+        const __int128 free = m_nodeFree[node * resourceCount + r];
+        if (free <= 0) return 0;
+        room = static_cast<std::int64_t>(std::min<__int128>(free / kind.nanos[r], room));
+    }
+    return std::min(room, kMaxPodsPerNode);
+}
+
+void Planner::countLeafPods(DomainId id, const std::vector<__int128>& maxPod) {
+    // calcSubTreeAllocatable with the representor pod: copies of the largest request of any of the
+    // subgroup's tasks that each node holds, from what is left on it. Heterogeneous gangs only.
+    if (!isLeaf(id)) {
+        for (DomainId child : m_children[id]) countLeafPods(child, maxPod);
+        return;
+    }
+    const std::size_t resourceCount = m_resources.size();
+    std::int64_t pods = 0;
+    for (NodeId node : m_index.domain(id).nodes) {
+        if (!m_cluster.usable(node)) continue;
+        std::int64_t fit = m_nodeSlots[node];
+        for (std::size_t r = 0; r < resourceCount && fit > 0; ++r) {
+            if (maxPod[r] <= 0) continue;
+            const __int128 free = m_nodeFree[node * resourceCount + r];
+            fit = free <= 0 ? 0 : static_cast<std::int64_t>(std::min<__int128>(free / maxPod[r], fit));
+        }
+        pods += std::min(std::max<std::int64_t>(fit, 0), kMaxPodsPerNode);
+    }
+    m_leafPods[id] = pods;
+}
+
+Demand Planner::demandOf(const SubGroup& group) const {
+    const std::size_t resourceCount = m_resources.size();
+    Demand demand;
+    demand.total.assign(resourceCount, 0.0);
+    for (const auto& [kind, pods] : group.members)
+        for (std::size_t r = 0; r < resourceCount; ++r)
+            if (m_kinds[kind].amount[r] > 0) demand.total[r] += pods * m_kinds[kind].amount[r];
+    if (!m_heterogeneous) return demand;
+    demand.maxPod.assign(resourceCount, 0);
+    std::int64_t tasks = 0;
+    std::int64_t gpuTasks = 0;
+    std::vector<std::int64_t> extendedTasks(resourceCount, 0);
+    for (const auto& [kind, pods] : group.members) {
+        const Kind& k = m_kinds[kind];
+        tasks += pods;
+        if (k.gpu) gpuTasks += pods;
+        for (std::size_t r = 0; r < resourceCount; ++r) {
+            demand.maxPod[r] = std::max(demand.maxPod[r], k.nanos[r]);
+            if (k.nanos[r] > 0 && m_resources[r].extended) extendedTasks[r] += pods;
+        }
+    }
+    demand.representor = gpuTasks == 0 || gpuTasks == tasks;
+    for (std::size_t r = 0; r < resourceCount; ++r)
+        if (extendedTasks[r] != 0 && extendedTasks[r] != tasks) demand.representor = false;
+    return demand;
 }
 
 DomainId Planner::leafOf(NodeId node) const {
@@ -361,7 +494,7 @@ void Planner::aggregate(DomainId id) {
     }
 }
 
-double Planner::ratio(DomainId id, std::int32_t tasks) const {
+double Planner::ratio(DomainId id, const std::vector<double>& demand) const {
     // getJobRatioToFreeResources: the dominant share of the domain's free resources the subgroup's
     // tasks would take; a requested resource the domain lacks counts 1000. Domains outside the
     // search root have no free resources counted (treeAllocatableCleanup empties them).
@@ -369,28 +502,29 @@ double Planner::ratio(DomainId id, std::int32_t tasks) const {
     const bool counted = m_stamp[id] == m_round;
     double dominant = 0;
     for (std::size_t r = 0; r < resourceCount; ++r) {
+        if (demand[r] <= 0) continue; // a resource only other subgroups request
         const double free = counted ? m_free[id * resourceCount + r] : 0.0;
-        const double share = free <= 0 ? kResourceMissingRatio : tasks * m_resources[r].amount / free;
+        const double share = free <= 0 ? kResourceMissingRatio : demand[r] / free;
         dominant = std::max(dominant, share);
     }
     return dominant;
 }
 
-void Planner::sortChildren(DomainId id, int maxDepth, std::int32_t tasks) {
+void Planner::sortChildren(DomainId id, int maxDepth, const std::vector<double>& demand) {
     // sortTree: bin-packing order, the most packed (highest ratio) first, ties by domain id. Only
     // levels down to the deepest candidate level matter, so deeper ones are left as they are.
     if (level(id) >= maxDepth) return;
     std::vector<DomainId>& children = m_children[id];
     std::vector<std::pair<double, DomainId>> keyed;
     keyed.reserve(children.size());
-    for (DomainId child : children) keyed.emplace_back(ratio(child, tasks), child);
+    for (DomainId child : children) keyed.emplace_back(ratio(child, demand), child);
     // Siblings share their id's prefix, so comparing values compares ids (bytewise, like Go).
     std::sort(keyed.begin(), keyed.end(), [this](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
         return m_index.domain(a.second).value < m_index.domain(b.second).value;
     });
     for (std::size_t i = 0; i < keyed.size(); ++i) children[i] = keyed[i].second;
-    for (DomainId child : children) sortChildren(child, maxDepth, tasks);
+    for (DomainId child : children) sortChildren(child, maxDepth, demand);
 }
 
 void Planner::collectLevel(DomainId id, int levelIndex, std::vector<DomainId>& out) const {
@@ -438,7 +572,7 @@ std::string Planner::noMatchError(const SubGroup& group, std::string_view suffix
     return text;
 }
 
-std::string Planner::insufficientDetail(DomainId id, std::int32_t tasks) const {
+std::string Planner::insufficientDetail(DomainId id, const std::vector<double>& demand) const {
     // NewTopologyInsufficientResourcesError, in KAI's resource-vector order (cpu, memory, GPUs,
     // then the rest); `pods` is not part of the ratio, so it is not reported either.
     const std::string name = domainId(id);
@@ -447,7 +581,7 @@ std::string Planner::insufficientDetail(DomainId id, std::int32_t tasks) const {
     std::vector<std::pair<int, std::string>> parts;
     for (std::size_t r = 0; r < resourceCount; ++r) {
         const std::string& resource = m_resources[r].name;
-        const double requested = tasks * m_resources[r].amount / kNanosPerUnit;
+        const double requested = demand[r] / kNanosPerUnit;
         const double available = counted ? m_free[id * resourceCount + r] / kNanosPerUnit : 0.0;
         if (requested <= available) continue;
         if (resource == "cpu")
@@ -471,17 +605,18 @@ std::string Planner::insufficientDetail(DomainId id, std::int32_t tasks) const {
     return text;
 }
 
-void Planner::addTopLevelErrors(const SubGroup& group, int topLevel, std::int32_t tasks) {
-    // Every domain of the top candidate level, in or out of the search root, reports why it failed.
+void Planner::addTopLevelErrors(const SubGroup& group, int topLevel, const Demand& demand) {
+    // Every domain of the top candidate level, in or out of the search root, reports why it failed:
+    // by its allocatable pods where KAI counted them, else by its free resources.
     const std::string subgroup = group.name.empty() ? "" : "subgroup " + group.name + ": ";
     auto report = [&](DomainId id) {
         const std::string name = domainId(id);
-        if (m_stamp[id] == m_round)
+        if (m_stamp[id] == m_round && demand.representor)
             addError(kWorkloadReason, "<" + name + ">: " + subgroup + "node-group " + name + " can allocate only " +
-                                          std::to_string(m_pods[id]) + " of " + std::to_string(tasks) +
+                                          std::to_string(m_pods[id]) + " of " + std::to_string(group.tasks) +
                                           " required pods");
-        else if (ratio(id, tasks) > kMaxFitRatio)
-            addError(kWorkloadReason, "<" + name + ">: " + subgroup + insufficientDetail(id, tasks));
+        else if (ratio(id, demand.total) > kMaxFitRatio)
+            addError(kWorkloadReason, "<" + name + ">: " + subgroup + insufficientDetail(id, demand.total));
     };
     if (topLevel == kRootLevel) {
         report(kRootDomain);
@@ -505,12 +640,16 @@ Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores&
     search.constrained = true;
     const Constraint& constraint = group.constraint;
     const std::int32_t tasks = group.tasks;
+    const Demand demand = demandOf(group);
     ++m_round;
     const DomainId root = searchRoot(nodeSet, constraint.preferred);
+    if (m_heterogeneous && demand.representor) countLeafPods(root, demand.maxPod);
     aggregate(root);
     search.searchRoot = root;
+    search.counted = demand.representor;
     search.rootPods = m_pods[root];
-    if (m_pods[root] < tasks) {
+    search.rootRatio = ratio(root, demand.total);
+    if (demand.representor ? m_pods[root] < tasks : search.rootRatio > kMaxFitRatio) {
         addError(kSimpleErrorReason,
                  noMatchError(group, root == kRootDomain
                                          ? "not enough resources in the cluster to allocate the job"
@@ -520,7 +659,7 @@ Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores&
     search.rootFits = true;
 
     const int maxDepth = constraint.preferred != kNoLevel ? constraint.preferred : constraint.required;
-    sortChildren(root, maxDepth, tasks);
+    sortChildren(root, maxDepth, demand.total);
     if (constraint.preferred != kNoLevel) scorePreferred(root, constraint.preferred, scores);
 
     // sortDomainInfos: a bottom-up level order over the sorted tree. Domains outside the search
@@ -529,7 +668,7 @@ Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores&
     auto isCandidateLevel = [&levels](int levelIndex) {
         return std::find(levels.begin(), levels.end(), levelIndex) != levels.end();
     };
-    const DomainId start = m_resources.empty() ? kRootDomain : root;
+    const DomainId start = demand.empty() ? kRootDomain : root;
     std::vector<std::vector<DomainId>> layers{{start}};
     while (level(layers.back().front()) < levels.front()) {
         std::vector<DomainId> next;
@@ -542,13 +681,14 @@ Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores&
         Candidate candidate;
         candidate.domain = id;
         candidate.inside = m_stamp[id] == m_round;
-        candidate.ratio = ratio(id, tasks);
-        if (candidate.inside) {
+        candidate.counted = candidate.inside && demand.representor;
+        candidate.ratio = ratio(id, demand.total);
+        if (candidate.counted) {
             candidate.pods = m_pods[id];
             candidate.fits = candidate.pods >= tasks;
         } else {
             candidate.fits = candidate.ratio <= kMaxFitRatio;
-            m_outsideQuirk = m_outsideQuirk || !candidate.fits;
+            m_outsideQuirk = m_outsideQuirk || (!candidate.inside && !candidate.fits);
         }
         search.candidates.push_back(candidate);
     };
@@ -560,7 +700,7 @@ Search Planner::subsetNodes(const SubGroup& group, DomainId nodeSet, NodeScores&
     const bool anyFits =
         std::any_of(search.candidates.begin(), search.candidates.end(), [](const Candidate& c) { return c.fits; });
     if (!anyFits) {
-        addTopLevelErrors(group, levels.back(), tasks);
+        addTopLevelErrors(group, levels.back(), demand);
         addError(kSimpleErrorReason, noMatchError(group));
     }
     return search;
@@ -575,32 +715,43 @@ void Planner::collectNodes(DomainId id, std::vector<NodeId>& out) const {
     for (DomainId child : m_children[id]) collectNodes(child, out);
 }
 
-void Planner::place(NodeId node, std::int32_t pods) {
+void Planner::place(NodeId node, std::int32_t pods, std::size_t kind) {
     m_placed[node] += pods;
-    m_log.emplace_back(node, pods);
+    m_log.push_back({node, pods, kind});
+    const Kind& k = m_kinds[kind];
+    const std::size_t resourceCount = m_resources.size();
+    if (m_heterogeneous) {
+        m_nodeSlots[node] -= pods;
+        for (std::size_t r = 0; r < resourceCount; ++r) m_nodeFree[node * resourceCount + r] -= pods * k.nanos[r];
+    }
     const DomainId leaf = leafOf(node);
     if (leaf == kNoDomain) return;
-    m_leafPods[leaf] -= pods;
-    const std::size_t resourceCount = m_resources.size();
-    for (std::size_t r = 0; r < resourceCount; ++r)
-        m_leafFree[leaf * resourceCount + r] -= pods * m_resources[r].amount;
+    if (!m_heterogeneous) m_leafPods[leaf] -= pods;
+    for (std::size_t r = 0; r < resourceCount; ++r) m_leafFree[leaf * resourceCount + r] -= pods * k.amount[r];
 }
 
 void Planner::rollback(std::size_t mark) {
+    const std::size_t resourceCount = m_resources.size();
     while (m_log.size() > mark) {
-        const auto [node, pods] = m_log.back();
+        const Placement entry = m_log.back();
         m_log.pop_back();
-        m_placed[node] -= pods;
-        const DomainId leaf = leafOf(node);
+        const Kind& k = m_kinds[entry.kind];
+        m_placed[entry.node] -= entry.pods;
+        if (m_heterogeneous) {
+            m_nodeSlots[entry.node] += entry.pods;
+            for (std::size_t r = 0; r < resourceCount; ++r)
+                m_nodeFree[entry.node * resourceCount + r] += entry.pods * k.nanos[r];
+        }
+        const DomainId leaf = leafOf(entry.node);
         if (leaf == kNoDomain) continue;
-        m_leafPods[leaf] += pods;
-        const std::size_t resourceCount = m_resources.size();
+        if (!m_heterogeneous) m_leafPods[leaf] += entry.pods;
         for (std::size_t r = 0; r < resourceCount; ++r)
-            m_leafFree[leaf * resourceCount + r] += pods * m_resources[r].amount;
+            m_leafFree[leaf * resourceCount + r] += entry.pods * k.amount[r];
     }
 }
 
-std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores) {
+std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t tasks, const NodeScores* scores,
+                               std::size_t kind) {
     // The candidate's nodes that are also in the parent's node set (subSetNodesFn's validNodes).
     DomainId region = kNoDomain;
     bool everyNode = false;
@@ -622,7 +773,8 @@ std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t t
 
     // Node order per pod: the topology score (preferred-level subdomain) first, then KAI's default
     // GPU (or CPU) bin-packing, the fewest free first; KAI breaks remaining ties at random, we by
-    // name. A node keeps winning until it is full, so nodes are filled in this order.
+    // name. A node keeps winning until it is full, so nodes are filled in this order. Each kind of
+    // pod packs by its own request, on what the kinds placed before it left.
     struct Slot {
         std::int32_t score;
         double packFree;
@@ -630,11 +782,13 @@ std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t t
         NodeId node;
         std::int64_t room;
     };
-    const double packPerPod = m_packs ? m_resources[m_packResource].amount : 0.0;
+    const Kind& k = m_kinds[kind];
+    const double packPerPod = k.packs ? k.amount[k.packResource] : 0.0;
+    const std::size_t resourceCount = m_resources.size();
     std::vector<Slot> slots;
     slots.reserve(nodes.size());
     for (NodeId node : nodes) {
-        const std::int64_t room = m_cap[node] - m_placed[node];
+        const std::int64_t room = m_heterogeneous ? kindRoom(k, node) : m_cap[node] - m_placed[node];
         if (room <= 0) continue;
         std::int32_t score = 0;
         if (scores != nullptr && scores->active) {
@@ -643,7 +797,12 @@ std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t t
             if (leaf == kNoDomain || scores->stamp[leaf] != scores->round) continue;
             score = scores->score[leaf];
         }
-        slots.push_back({score, m_packFree[node] - m_placed[node] * packPerPod, m_rank[node], node, room});
+        double packFree = 0;
+        if (!m_heterogeneous)
+            packFree = m_packFree[node] - m_placed[node] * packPerPod;
+        else if (k.packs)
+            packFree = static_cast<double>(std::max<__int128>(m_nodeFree[node * resourceCount + k.packResource], 0));
+        slots.push_back({score, packFree, m_rank[node], node, room});
     }
     const std::size_t needed = std::min(slots.size(), static_cast<std::size_t>(tasks));
     std::partial_sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(needed), slots.end(),
@@ -655,49 +814,65 @@ std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t t
     std::int32_t placed = 0;
     for (std::size_t i = 0; i < needed && placed < tasks; ++i) {
         const auto pods = static_cast<std::int32_t>(std::min<std::int64_t>(slots[i].room, tasks - placed));
-        place(slots[i].node, pods);
+        place(slots[i].node, pods, kind);
         placed += pods;
     }
     return placed;
 }
 
-void Planner::addTaskFailure(const SubGroup& group, std::int32_t placed) {
-    // handleFailedTaskAllocation; the nodes' own fit errors are summarised, not reproduced.
-    const std::string cause = "no node in the domain has room for another pod";
+void Planner::addTaskFailure(const SubGroup& group, std::int32_t placed, std::string_view cause) {
+    // handleFailedTaskAllocation; the nodes' own fit errors are summarised (`cause`), not reproduced.
     if (!group.name.empty())
         addError(kSimpleErrorReason, "Resources were found for " + std::to_string(placed) +
                                          " pods from all sub-groups while sub-group " + group.name + " requires " +
                                          std::to_string(group.tasks) +
                                          " pods for gang scheduling. Additional pods cannot be scheduled in this "
                                          "sub-group due to: " +
-                                         cause);
+                                         std::string(cause));
     else if (group.tasks > 1)
         addError(kSimpleErrorReason, "Resources were found for " + std::to_string(placed) + " pods while " +
                                          std::to_string(group.tasks) +
                                          " are required for gang scheduling. Additional pods cannot be scheduled "
                                          "due to: " +
-                                         cause);
+                                         std::string(cause));
     else
         addError(kSimpleErrorReason, "Resources were not found for pod " + m_request.nameSpace + "/" + m_request.name +
-                                         "-0 due to: " + cause);
+                                         "-0 due to: " + std::string(cause));
 }
 
 bool Planner::tryJobDomain(DomainId domain, std::string& why) {
-    const std::int32_t pods = m_request.pods;
+    // KAI's allocateSubGroupSetOnNodes: inside the job's domain, a subgroup's child subgroup sets
+    // first (the workers' segments), then its pod sets, one after the other (the parts in their
+    // order: a PyTorchJob's master, then its workers), each seeing the pods placed before it.
     const NodeScores* jobScores = m_jobScores.active ? &m_jobScores : nullptr;
-    const std::int32_t segmentSize = m_request.kai.segmentSize;
-    if (segmentSize <= 0) {
-        const std::int32_t placed = allocate(domain, kAllNodes, pods, jobScores);
-        if (placed == pods) return true;
-        addTaskFailure(SubGroup{"", pods, m_jobConstraint}, placed);
-        why = "only " + std::to_string(placed) + " of " + std::to_string(pods) + " pods found a node";
+    const bool segmented = m_request.kai.segmentSize > 0;
+    if (segmented && !trySegments(domain, m_segmentedKind, why)) return false;
+    for (std::size_t kind = 0; kind < m_kinds.size(); ++kind) {
+        if (segmented && kind == m_segmentedKind) continue;
+        const Kind& k = m_kinds[kind];
+        const std::int32_t placed = allocate(domain, kAllNodes, k.pods, jobScores, kind);
+        if (placed == k.pods) continue;
+        const bool selective = m_heterogeneous && (!k.nodeSelector->empty() || !k.tolerations->empty());
+        addTaskFailure(SubGroup{m_heterogeneous ? k.name : "", k.pods, m_jobConstraint, {}}, placed,
+                       selective ? "no node in the domain that the pod's nodeSelector and tolerations admit has "
+                                   "room for another pod"
+                                 : "no node in the domain has room for another pod");
+        why = (m_heterogeneous ? k.name + ": " : std::string()) + "only " + std::to_string(placed) + " of " +
+              std::to_string(k.pods) + " pods found a node";
         return false;
     }
+    return true;
+}
+
+bool Planner::trySegments(DomainId domain, std::size_t kind, std::string& why) {
     // Segments in index order, each inside the job's domain, seeing the pods placed before it.
+    const NodeScores* jobScores = m_jobScores.active ? &m_jobScores : nullptr;
+    const std::int32_t segmentSize = m_request.kai.segmentSize;
+    const std::int32_t pods = m_kinds[kind].pods;
     const std::int32_t segments = (pods + segmentSize - 1) / segmentSize;
     for (std::int32_t i = 0; i < segments; ++i) {
-        SubGroup segment{"worker-" + std::to_string(i), std::min(segmentSize, pods - i * segmentSize),
-                         m_segmentConstraint};
+        const std::int32_t tasks = std::min(segmentSize, pods - i * segmentSize);
+        SubGroup segment{"worker-" + std::to_string(i), tasks, m_segmentConstraint, {{kind, tasks}}};
         Search search = subsetNodes(segment, domain, m_segmentScores);
         const NodeScores* scores = m_segmentConstraint.preferred != kNoLevel ? &m_segmentScores : jobScores;
         bool placedSegment = false;
@@ -705,13 +880,13 @@ bool Planner::tryJobDomain(DomainId domain, std::string& why) {
             if (!candidate.fits) continue;
             candidate.tried = true;
             const std::size_t mark = m_log.size();
-            const std::int32_t placed = allocate(candidate.domain, domain, segment.tasks, scores);
+            const std::int32_t placed = allocate(candidate.domain, domain, segment.tasks, scores, kind);
             if (placed == segment.tasks) {
                 placedSegment = true;
                 break;
             }
             rollback(mark);
-            addTaskFailure(segment, placed);
+            addTaskFailure(segment, placed, "no node in the domain has room for another pod");
             candidate.outcome = "only " + std::to_string(placed) + " of " + std::to_string(segment.tasks) +
                                 " pods found a node in the job's domain";
         }
@@ -719,7 +894,10 @@ bool Planner::tryJobDomain(DomainId domain, std::string& why) {
         if (!placedSegment) {
             why = "subgroup " + segment.name + " (" + std::to_string(segment.tasks) + " pods) found no domain";
             if (!search.rootFits)
-                why += ": only " + std::to_string(search.rootPods) + " pods fit under " + domainId(search.searchRoot);
+                why += search.counted ? ": only " + std::to_string(search.rootPods) + " pods fit under " +
+                                            domainId(search.searchRoot)
+                                      : ": the pods' requests take " + formatG3(search.rootRatio) +
+                                            " of what is free under " + domainId(search.searchRoot);
             return false;
         }
     }
@@ -759,8 +937,11 @@ void Planner::traceSearch(TraceLog& log, const SubGroup& group, const Search& se
         log.drop();
     else
         log.add({levelName(level(search.searchRoot)), domainId(search.searchRoot), false,
-                 who + "search root (lowest common domain of the candidate nodes): " + std::to_string(search.rootPods) +
-                     " of " + tasks + " pods fit" + (search.rootFits ? "" : "; nothing below it can fit")});
+                 who + "search root (lowest common domain of the candidate nodes): " +
+                     (search.counted ? std::to_string(search.rootPods) + " of " + tasks + " pods fit"
+                                     : "the pods' summed requests take ratio " + formatG3(search.rootRatio) +
+                                           " of its free resources") +
+                     (search.rootFits ? "" : "; nothing below it can fit")});
     bool chosen = false;
     for (const Candidate& candidate : search.candidates) {
         if (log.full()) {
@@ -771,20 +952,25 @@ void Planner::traceSearch(TraceLog& log, const SubGroup& group, const Search& se
         const std::string ratioText = "ratio " + formatG3(candidate.ratio);
         std::string reason;
         bool taken = false;
-        if (!candidate.fits && candidate.inside)
+        // Pods are counted only when the tasks are alike enough for KAI's representor pod; else the
+        // domain fits when the tasks' summed requests fit its free resources.
+        const std::string pods = candidate.counted ? std::to_string(candidate.pods) : std::string();
+        const std::string fitShort = candidate.counted ? pods + " fit" : "summed requests fit";
+        const std::string fitLong = candidate.counted ? pods + " of " + tasks + " fit" : "summed requests fit";
+        if (!candidate.fits && candidate.counted)
             reason = "node-group " + name + " can allocate only " + std::to_string(candidate.pods) + " of " + tasks +
                      " required pods (" + ratioText + ")";
+        else if (!candidate.fits && candidate.inside)
+            reason = "the " + tasks + " pods' summed requests exceed its free resources (" + ratioText + ")";
         else if (!candidate.fits)
             reason = "outside the search root: KAI counts no free resources here (" + ratioText + ")";
         else if (chosen || !candidate.tried)
-            reason = "not tried: an earlier candidate took the pods (" + std::to_string(candidate.pods) + " fit, " +
-                     ratioText + ")";
+            reason = "not tried: an earlier candidate took the pods (" + fitShort + ", " + ratioText + ")";
         else if (!candidate.outcome.empty())
-            reason =
-                std::to_string(candidate.pods) + " of " + tasks + " fit (" + ratioText + "), but " + candidate.outcome;
+            reason = fitLong + " (" + ratioText + "), but " + candidate.outcome;
         else {
-            reason = "chosen: the first candidate, bottom-up, where all " + tasks + " pods allocate (" +
-                     std::to_string(candidate.pods) + " fit, " + ratioText + ")";
+            reason = "chosen: the first candidate, bottom-up, where all " + tasks + " pods allocate (" + fitShort +
+                     ", " + ratioText + ")";
             taken = true;
             chosen = true;
         }
@@ -794,8 +980,8 @@ void Planner::traceSearch(TraceLog& log, const SubGroup& group, const Search& se
 
 void Planner::fillResult(PlacementResult& result, DomainId winner) const {
     std::vector<std::pair<std::uint32_t, NodeId>> used;
-    for (const auto& [node, pods] : m_log)
-        if (pods > 0) used.emplace_back(m_rank[node], node);
+    for (const Placement& entry : m_log)
+        if (entry.pods > 0) used.emplace_back(m_rank[entry.node], entry.node);
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     std::vector<std::pair<DomainId, std::int32_t>> leaves;
@@ -841,6 +1027,16 @@ PlacementResult Planner::run() {
     };
     if (m_depth == 0) return invalid("the cluster has no topology levels; KAI places gangs by a Topology's levels");
     if (m_request.pods <= 0) return invalid("the gang has no pods to place");
+    // The kinds of pod: KAI's subgroups of one PodGroup (a PyTorchJob's master and worker), or the
+    // gang itself when its pods are alike.
+    m_heterogeneous = m_request.heterogeneous();
+    for (const GangPart& part : m_request.partsOrWhole())
+        if (part.pods > 0) m_parts.push_back(part);
+    std::int64_t partPods = 0;
+    for (const GangPart& part : m_parts) partPods += part.pods;
+    if (m_heterogeneous && partPods != m_request.pods)
+        return invalid("the gang's parts add up to " + std::to_string(partPods) + " pods, not " +
+                       std::to_string(m_request.pods));
     if (kai.segmentSize < 0)
         return invalid("segment size " + std::to_string(kai.segmentSize) +
                        " on worker podTemplate needs to be a positive integer");
@@ -873,20 +1069,51 @@ PlacementResult Planner::run() {
 
     // Requested resources: what the ratio weighs and what bin-packing orders nodes by.
     const GpuResources& gpus = m_index.gpuResources();
-    for (const auto& [resource, amount] : m_request.perPod) {
-        if (amount.nanos() <= 0 || resource == "pods") continue;
-        m_resources.push_back({resource, static_cast<double>(amount.nanos())});
-    }
-    // nodeplacement's default: GPU jobs pack by free GPUs, CPU-only jobs by free CPU.
-    auto packBy = [this](auto&& matches) {
-        for (std::size_t r = 0; r < m_resources.size() && !m_packs; ++r) {
-            if (!matches(m_resources[r].name)) continue;
-            m_packResource = r;
-            m_packs = true;
-        }
+    auto isRequested = [](const std::string& resource, const Quantity& amount) {
+        return amount.nanos() > 0 && resource != "pods";
     };
-    packBy([&gpus](const std::string& resource) { return gpus.matches(resource); });
-    packBy([](const std::string& resource) { return resource == "cpu"; });
+    for (const GangPart& part : m_parts)
+        for (const auto& [resource, amount] : part.perPod) {
+            if (!isRequested(resource, amount)) continue;
+            if (std::any_of(m_resources.begin(), m_resources.end(),
+                            [&resource](const Resource& known) { return known.name == resource; }))
+                continue;
+            m_resources.push_back({resource, resource != "cpu" && resource != "memory" && !gpus.matches(resource)});
+        }
+    for (const GangPart& part : m_parts) {
+        Kind kind;
+        kind.name = part.name;
+        kind.pods = part.pods;
+        kind.nodeSelector = &part.nodeSelector;
+        kind.tolerations = &part.tolerations;
+        kind.amount.assign(m_resources.size(), 0.0);
+        kind.nanos.assign(m_resources.size(), 0);
+        for (const auto& [resource, amount] : part.perPod) {
+            if (!isRequested(resource, amount)) continue;
+            for (std::size_t r = 0; r < m_resources.size(); ++r) {
+                if (m_resources[r].name != resource) continue;
+                kind.amount[r] = static_cast<double>(amount.nanos());
+                kind.nanos[r] = amount.nanos();
+                kind.gpu = kind.gpu || gpus.matches(resource);
+            }
+        }
+        // nodeplacement's default: GPU pods pack by free GPUs, CPU-only pods by free CPU.
+        auto packBy = [this, &kind](auto&& matches) {
+            for (std::size_t r = 0; r < m_resources.size() && !kind.packs; ++r) {
+                if (kind.amount[r] <= 0 || !matches(m_resources[r].name)) continue;
+                kind.packResource = r;
+                kind.packs = true;
+            }
+        };
+        packBy([&gpus](const std::string& resource) { return gpus.matches(resource); });
+        packBy([](const std::string& resource) { return resource == "cpu"; });
+        m_kinds.push_back(std::move(kind));
+    }
+    // Segments split the workers only, as KAI's PyTorchJob grouper builds worker-<i> under the
+    // worker subgroup: the part named "worker", else the last part.
+    m_segmentedKind = m_kinds.size() - 1;
+    for (std::size_t kind = 0; kind < m_kinds.size(); ++kind)
+        if (m_kinds[kind].name == "worker") m_segmentedKind = kind;
 
     m_inTree.assign(m_index.domainSlots(), 0);
     m_children.assign(m_index.domainSlots(), {});
@@ -896,7 +1123,8 @@ PlacementResult Planner::run() {
     m_stamp.assign(m_index.domainSlots(), 0);
     measureNodes();
 
-    const SubGroup job{"", m_request.pods, m_jobConstraint};
+    SubGroup job{"", m_request.pods, m_jobConstraint, {}};
+    for (std::size_t kind = 0; kind < m_kinds.size(); ++kind) job.members.emplace_back(kind, m_kinds[kind].pods);
     Search search = subsetNodes(job, kAllNodes, m_jobScores);
     DomainId winner = kNoDomain;
     bool placed = false;

@@ -12,6 +12,15 @@ namespace topodeck {
 // first, then KAI's default GPU bin-packing (fewest free GPUs that fit). Segments (PyTorchJob /
 // LWS `kai.scheduler/segment-size`) are subgroups `worker-<i>`, each placed with its own
 // constraint inside the job's domain. Failure text is KAI's PodGroup fit-error text, word for word.
+//
+// A gang with parts is one PodGroup whose parts are its subgroups (a PyTorchJob's master and
+// worker): the job's constraint covers all its pods. A domain fits by KAI's representor pod (copies
+// of the largest request its nodes hold) when all parts or none use GPUs and they request the same
+// extended resources, else by the parts' summed requests against its free resources. Inside the
+// chosen domain the parts are allocated in their order, each pod by its own request, nodeSelector
+// and tolerations, packed by its own resource; segments split the part named "worker" (else the
+// last part) and are allocated first, as KAI allocates a subgroup's child subgroups before its pod
+// sets.
 class KaiEngine : public PlacementEngine {
 public:
     std::string_view name() const override { return "kai"; }
