@@ -399,6 +399,53 @@ private Q_SLOTS:
             QVERIFY2(QString::fromUtf8(run.err).contains(warning), run.err.constData());
     }
 
+    // A scheduler object with several kinds of pod is one gang, planned without --gang: every
+    // part is placed, each pod named with its part. --gang NAME/PART plans one part alone.
+    void schedulerObjectsAreOneGang_data() {
+        QTest::addColumn<QString>("manifest");
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QStringList>("parts"); // part per pod, by node name
+        // Kueue: the CPU-only master anywhere (LeastFreeCapacity: the first node), the workers in
+        // one block (b1 has one free 8-GPU node per rack).
+        QTest::newRow("PyTorchJob") << QStringLiteral("gangs/pytorchjob-block.yaml") << QStringLiteral("kueue-tas")
+                                    << QStringList{QStringLiteral("master@b1-r1-n1"), QStringLiteral("worker@b1-r1-n3"),
+                                                   QStringLiteral("worker@b1-r2-n2")};
+        QTest::newRow("JobSet") << QStringLiteral("gangs/jobset-block.yaml") << QStringLiteral("kueue-tas")
+                                << QStringList{QStringLiteral("driver@b1-r1-n1"), QStringLiteral("workers@b1-r1-n3"),
+                                               QStringLiteral("workers@b1-r2-n2")};
+    }
+
+    void schedulerObjectsAreOneGang() {
+        QFETCH(QString, manifest);
+        QFETCH(QString, engine);
+        QFETCH(QStringList, parts);
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
+                                manifest, QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(result.value(QStringLiteral("engine")).toString(), engine);
+        QStringList placed;
+        for (const QJsonValue& node : result.value(QStringLiteral("nodes")).toArray())
+            for (int i = 0; i < node[QLatin1String("pods")].toInt(); ++i)
+                placed << node[QLatin1String("part")].toString() + QLatin1Char('@') + node[QLatin1String("name")].toString();
+        QCOMPARE(placed, parts);
+    }
+
+    void gangPartAlone() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
+                                QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("--gang"),
+                                QStringLiteral("pt/master"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(nodeNames(parseObject(run)), QStringList{QStringLiteral("b1-r1-n1")});
+        // A Slurm engine takes one shape per job: it says so, and how to plan a part.
+        const Run slurm = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
+                                  QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("-e"),
+                                  QStringLiteral("slurm-tree")});
+        QCOMPARE(slurm.exitCode, 2);
+        QVERIFY2(slurm.err.contains("pods of several kinds (master, worker)") && slurm.err.contains("--gang pt/PART"),
+                 slurm.err.constData());
+    }
+
     void compareOnTheDemoReadsWell() {
         const Run run =
             runCtl({QStringLiteral("plan"), QStringLiteral("--demo"), QStringLiteral("gb200"), QStringLiteral("--pods"),

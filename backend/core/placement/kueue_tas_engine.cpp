@@ -1053,8 +1053,13 @@ PlacementResult KueueTasEngine::place(const PlacementCluster& cluster, const Gan
         std::string message = std::move(placed.message);
         addPodSet(workload, part, std::move(placed));
         if (!fits) {
+            // Nothing is admitted: the PodSets placed before this one hold nothing either.
             workload.feasible = false;
             workload.message = std::move(message);
+            workload.nodes.clear();
+            workload.assignment.domains.clear();
+            workload.chosen.clear();
+            std::erase_if(workload.notes, [](const std::string& note) { return note.starts_with("the success message"); });
             return workload;
         }
     }
