@@ -385,7 +385,8 @@ Result<std::unique_ptr<Planned>> prepare(const PlanSettings& s, std::unique_ptr<
     planned->index = TopologyIndex::build(state, withHostnameLevel(std::move(*spec), state), s.hierarchy.gpus);
     planned->cluster = std::make_unique<PlacementCluster>(state, planned->index);
     if (labelsDiffer) {
-        planned->labelIndex = TopologyIndex::build(state, withHostnameLevel(std::move(labels), state), s.hierarchy.gpus);
+        planned->labelIndex =
+            TopologyIndex::build(state, withHostnameLevel(std::move(labels), state), s.hierarchy.gpus);
         planned->labelCluster = std::make_unique<PlacementCluster>(state, planned->labelIndex);
     }
 
@@ -594,9 +595,13 @@ const CommandSpec& planCommandSpec() {
             {"manifest", 'm', "FILE",
              "what you would submit: Job, JobSet, PyTorchJob, LeaderWorkerSet (Kueue or\nKAI annotations), Volcano "
              "Job, or a file with an sbatch line / #SBATCH lines"},
-            {"gang", 0, "NAME", "which gang of --manifest, when it holds several; NAME/PART: one kind of pod\nof it alone (e.g. trainer/worker)"},
+            {"gang", 0, "NAME",
+             "which gang of --manifest, when it holds several; NAME/PART: one kind of pod\nof it alone (e.g. "
+             "trainer/worker)"},
             {"sbatch", 0, "ARGS", "an sbatch command line, e.g. \"-N 16 --gres=gpu:8 --switches=1\""},
-            {"ask-slurm", 0, "", "with --slurm cli: also run sbatch --test-only and show Slurm's own answer\nbeside topodeck's, flagging any disagreement"},
+            {"ask-slurm", 0, "",
+             "with --slurm cli: also run sbatch --test-only and show Slurm's own answer\nbeside topodeck's, flagging "
+             "any disagreement"},
             {"slurm-version", 0, "VERSION",
              "Slurm rules to follow, e.g. 22.05 (Debian 12) or 26.05 (default: the version\nthe source reports, else "
              "the newest)"},

@@ -13,9 +13,9 @@ namespace {
 
 // Labels that group nodes without saying anything about the network: the node pool (one key per
 // provider; a cluster uses one) and the instance type.
-constexpr std::string_view kNodePoolKeys[] = {
-    "cloud.google.com/gke-nodepool", "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool",
-    "kubernetes.azure.com/agentpool", "node.kubernetes.io/pool"};
+constexpr std::string_view kNodePoolKeys[] = {"cloud.google.com/gke-nodepool", "eks.amazonaws.com/nodegroup",
+                                              "karpenter.sh/nodepool", "kubernetes.azure.com/agentpool",
+                                              "node.kubernetes.io/pool"};
 constexpr std::string_view kInstanceTypeKey = "node.kubernetes.io/instance-type";
 
 std::size_t nodesCarrying(const std::vector<const Node*>& nodes, std::string_view key) {
@@ -73,8 +73,8 @@ std::optional<TopologySpec> slurmTopologyHierarchy(const ClusterState& state) {
             if (auto it = levelOfKey.find(key); it != levelOfKey.end()) path[it->second] = std::move(value);
         membership->pathByNode.emplace(node, std::move(path));
     }
-    TopologySpec spec = membershipSpec(topology->name, kSlurmTopologyOrigin, std::move(hierarchy.spec.levels),
-                                       std::move(membership));
+    TopologySpec spec =
+        membershipSpec(topology->name, kSlurmTopologyOrigin, std::move(hierarchy.spec.levels), std::move(membership));
     return spec;
 }
 

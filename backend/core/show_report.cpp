@@ -326,8 +326,9 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
         for (const TopologyLevel& level : index.spec().levels) keys.push_back(level.nodeLabel);
         listField("Labels:", keys, "›");
     } else {
-        field("Members:", index.spec().origin == kHyperNodeOrigin ? "each HyperNode's members, not node labels"
-                                                                  : "the topology's switches or blocks, not node labels");
+        field("Members:", index.spec().origin == kHyperNodeOrigin
+                              ? "each HyperNode's members, not node labels"
+                              : "the topology's switches or blocks, not node labels");
     }
     if (!index.spec().notice.empty()) {
         // Word-wrapped under its label: it names what was looked for, which runs long.

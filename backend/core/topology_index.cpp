@@ -160,7 +160,8 @@ DomainId TopologyIndex::leafFor(const Node& node, bool keepSorted) {
         const std::string* value = nullptr;
         if (level >= membershipLevels)
             value = node.label(m_spec.levels[static_cast<std::size_t>(level)].nodeLabel);
-        else if (path && static_cast<std::size_t>(level) < path->size() && !(*path)[static_cast<std::size_t>(level)].empty())
+        else if (path && static_cast<std::size_t>(level) < path->size() &&
+                 !(*path)[static_cast<std::size_t>(level)].empty())
             value = &(*path)[static_cast<std::size_t>(level)];
         domain = childFor(domain, level, value, keepSorted);
     }

@@ -260,7 +260,8 @@ std::string sourcesLookedFor() {
     std::string presets;
     for (const TopologyPreset& preset : topologyPresets()) presets += (presets.empty() ? "" : ", ") + preset.name;
     return "Kueue and KAI Topology objects, Volcano HyperNodes, a Slurm topology, and the node labels of the "
-           "presets " + presets;
+           "presets " +
+           presets;
 }
 
 // The hierarchy named by --topology: a Topology object, a preset, or one of the topology objects

@@ -268,17 +268,24 @@ private Q_SLOTS:
         const QString sbatch = QStringLiteral("--sbatch");
         const QStringList gpus8 = {QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8")};
         // leaf1 holds gpu-[001-004], all free; gpu-005 (leaf2) is busy.
-        QTest::newRow("slurm-tree, topology.conf")
-            << QStringList{f, QStringLiteral("plan/nodes-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
-                           QStringLiteral("slurm/tree.conf"), sbatch, QStringLiteral("-N 4 --gres=gpu:8 --switches=1")}
-            << QStringLiteral("slurm-tree")
-            << QStringList{QStringLiteral("gpu-001"), QStringLiteral("gpu-002"), QStringLiteral("gpu-003"),
-                           QStringLiteral("gpu-004")}
-            << QStringLiteral(R"({"level":"switch level 0","domain":"leaf1"})");
+        QTest::newRow("slurm-tree, topology.conf") << QStringList{f,
+                                                                  QStringLiteral("plan/nodes-unlabelled.yaml"),
+                                                                  QStringLiteral("--slurm-topology"),
+                                                                  QStringLiteral("slurm/tree.conf"),
+                                                                  sbatch,
+                                                                  QStringLiteral("-N 4 --gres=gpu:8 --switches=1")}
+                                                   << QStringLiteral("slurm-tree")
+                                                   << QStringList{QStringLiteral("gpu-001"), QStringLiteral("gpu-002"),
+                                                                  QStringLiteral("gpu-003"), QStringLiteral("gpu-004")}
+                                                   << QStringLiteral(R"({"level":"switch level 0","domain":"leaf1"})");
         // gb-01 is busy, so b1 cannot take 2 nodes; b2..b4 can.
         QTest::newRow("slurm-block, topology.conf blocks")
-            << QStringList{f, QStringLiteral("plan/nodes-gb-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
-                           QStringLiteral("slurm/block.conf"), sbatch, QStringLiteral("-N 2 --gres=gpu:4")}
+            << QStringList{f,
+                           QStringLiteral("plan/nodes-gb-unlabelled.yaml"),
+                           QStringLiteral("--slurm-topology"),
+                           QStringLiteral("slurm/block.conf"),
+                           sbatch,
+                           QStringLiteral("-N 2 --gres=gpu:4")}
             << QStringLiteral("slurm-block") << QStringList{QStringLiteral("gb-07"), QStringLiteral("gb-08")}
             << QStringLiteral(R"({"level":"block","domain":"b4"})");
         // Four whole nodes inside one tier-2 HyperNode: s4 holds node-0..3.
@@ -298,13 +305,12 @@ private Q_SLOTS:
                 gpus8)
             << QStringLiteral("kueue-tas") << QStringList{QStringLiteral("node-0"), QStringLiteral("node-1")}
             << QStringLiteral("kueue-tas reads node labels only");
-        QTest::newRow("no topology")
-            << (QStringList{f, QStringLiteral("plan/nodes-nodegroups.yaml"), QStringLiteral("--pods"),
-                            QStringLiteral("2")} +
-                gpus8)
-            << QStringLiteral("kueue-tas")
-            << QStringList{QStringLiteral("ip-10-0-0-0"), QStringLiteral("ip-10-0-0-1")}
-            << QStringLiteral("no topology found");
+        QTest::newRow("no topology") << (QStringList{f, QStringLiteral("plan/nodes-nodegroups.yaml"),
+                                                     QStringLiteral("--pods"), QStringLiteral("2")} +
+                                         gpus8)
+                                     << QStringLiteral("kueue-tas")
+                                     << QStringList{QStringLiteral("ip-10-0-0-0"), QStringLiteral("ip-10-0-0-1")}
+                                     << QStringLiteral("no topology found");
     }
 
     void everyTopologySourceAlone() {
@@ -312,8 +318,8 @@ private Q_SLOTS:
         QFETCH(QString, engine);
         QFETCH(QStringList, nodes);
         QFETCH(QString, text);
-        const Run run = runCtl(QStringList{QStringLiteral("plan")} + args + QStringList{QStringLiteral("-o"),
-                                                                                      QStringLiteral("json")});
+        const Run run = runCtl(QStringList{QStringLiteral("plan")} + args +
+                               QStringList{QStringLiteral("-o"), QStringLiteral("json")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const QJsonObject result = parseObject(run);
         QCOMPARE(result.value(QStringLiteral("engine")).toString(), engine);
@@ -427,7 +433,8 @@ private Q_SLOTS:
         QStringList placed;
         for (const QJsonValue& node : result.value(QStringLiteral("nodes")).toArray())
             for (int i = 0; i < node[QLatin1String("pods")].toInt(); ++i)
-                placed << node[QLatin1String("part")].toString() + QLatin1Char('@') + node[QLatin1String("name")].toString();
+                placed << node[QLatin1String("part")].toString() + QLatin1Char('@') +
+                              node[QLatin1String("name")].toString();
         QCOMPARE(placed, parts);
     }
 
@@ -438,9 +445,9 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QCOMPARE(nodeNames(parseObject(run)), QStringList{QStringLiteral("b1-r1-n1")});
         // A Slurm engine takes one shape per job: it says so, and how to plan a part.
-        const Run slurm = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
-                                  QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("-e"),
-                                  QStringLiteral("slurm-tree")});
+        const Run slurm =
+            runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
+                    QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("-e"), QStringLiteral("slurm-tree")});
         QCOMPARE(slurm.exitCode, 2);
         QVERIFY2(slurm.err.contains("pods of several kinds (master, worker)") && slurm.err.contains("--gang pt/PART"),
                  slurm.err.constData());

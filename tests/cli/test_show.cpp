@@ -88,10 +88,11 @@ private Q_SLOTS:
         QTest::newRow("HyperNodes") << QStringList{f, QStringLiteral("volcano/hypernodes-only.yaml")}
                                     << QStringList{QStringLiteral("core › spine › leaf  (Volcano HyperNodes)"),
                                                    QStringLiteral("└─ leaf s7"), QStringLiteral("(no core)")};
-        QTest::newRow("topology.conf")
-            << QStringList{f, QStringLiteral("plan/nodes-unlabelled.yaml"), QStringLiteral("--slurm-topology"),
-                           QStringLiteral("slurm/tree.conf")}
-            << QStringList{QStringLiteral("(Slurm topology \"default\")"), QStringLiteral("└─ leaf3")};
+        QTest::newRow("topology.conf") << QStringList{f, QStringLiteral("plan/nodes-unlabelled.yaml"),
+                                                      QStringLiteral("--slurm-topology"),
+                                                      QStringLiteral("slurm/tree.conf")}
+                                       << QStringList{QStringLiteral("(Slurm topology \"default\")"),
+                                                      QStringLiteral("└─ leaf3")};
         QTest::newRow("blocks") << QStringList{f, QStringLiteral("plan/nodes-gb-unlabelled.yaml"),
                                                QStringLiteral("--slurm-topology"), QStringLiteral("slurm/block.conf")}
                                 << QStringList{QStringLiteral("block-x2 › block"), QStringLiteral("b[3-4]")};

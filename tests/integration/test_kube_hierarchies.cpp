@@ -100,10 +100,10 @@ private Q_SLOTS:
         QVERIFY2(show.out.contains("Notice:   no topology found"), show.out.constData());
         QVERIFY2(show.out.contains("nodes shown flat under the cluster"), show.out.constData());
 
-        const CtlRun plan = runCtl(live({QStringLiteral("plan"), QStringLiteral("--compare"), QStringLiteral("--pods"),
-                                         QStringLiteral("2"), QStringLiteral("--request"),
-                                         QStringLiteral("nvidia.com/gpu=8"), QStringLiteral("-o"),
-                                         QStringLiteral("json")}));
+        const CtlRun plan =
+            runCtl(live({QStringLiteral("plan"), QStringLiteral("--compare"), QStringLiteral("--pods"),
+                         QStringLiteral("2"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"),
+                         QStringLiteral("-o"), QStringLiteral("json")}));
         QVERIFY2(plan.exitCode == 0, qPrintable(plan.describe()));
         QVERIFY2(plan.err.contains("no topology found"), plan.err.constData());
         const QJsonArray results = plan.json().value(QStringLiteral("results")).toArray();
@@ -136,8 +136,8 @@ private Q_SLOTS:
         options.rediscoverEvery = std::chrono::milliseconds(500); // finds the CRD installed below soon
         session.setLiveSourceOptions(options);
         session.openKubernetes(QStringLiteral("admin"), m_kubeconfig);
-        QVERIFY(waitForSnapshot(session,
-                                [](const ClusterSnapshot& s) { return s.index.root().totals.nodesTotal == kPlainNodes; }));
+        QVERIFY(waitForSnapshot(
+            session, [](const ClusterSnapshot& s) { return s.index.root().totals.nodesTotal == kPlainNodes; }));
 
         QVERIFY(m_cluster->installCrd("topology.volcano.sh", "hypernodes", "HyperNode", {"v1alpha1"}).ok());
         const std::string hypernodes = "/apis/topology.volcano.sh/v1alpha1/hypernodes";
@@ -147,7 +147,10 @@ private Q_SLOTS:
                                            nodeMember(R"({"exactMatch":{"name":"gpu-01"}})") + "," +
                                                nodeMember(R"({"exactMatch":{"name":"gpu-02"}})")))
                     .ok());
-        QVERIFY(m_cluster->expect("POST", hypernodes, hyperNodeJson("rack-b", 1, nodeMember(R"({"regexMatch":{"pattern":"^gpu-03$"}})"))).ok());
+        QVERIFY(m_cluster
+                    ->expect("POST", hypernodes,
+                             hyperNodeJson("rack-b", 1, nodeMember(R"({"regexMatch":{"pattern":"^gpu-03$"}})")))
+                    .ok());
         QVERIFY(m_cluster
                     ->expect("POST", hypernodes,
                              hyperNodeJson("spine", 2,

@@ -213,7 +213,8 @@ void TestGangManifest::reads_data() {
                        "      template: {spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}}\n"
                        "    Master:\n"
                        "      template: {spec: {containers: [{name: m, resources: {requests: {cpu: 1}}}]}}\n")
-        << lines({"default/pt x4 in 2 parts", "  default/pt/master x1 {cpu=1}", "  default/pt/worker x3 {nvidia.com/gpu=8}"});
+        << lines({"default/pt x4 in 2 parts", "  default/pt/master x1 {cpu=1}",
+                  "  default/pt/worker x3 {nvidia.com/gpu=8}"});
     QTest::newRow("lws: every group is a gang")
         << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
                        "spec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 4\n    workerTemplate:\n"

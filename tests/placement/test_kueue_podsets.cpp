@@ -85,8 +85,8 @@ private Q_SLOTS:
     // words Kueue uses for that PodSet.
     void earlierPodSetsAreAssumed() {
         auto cluster = threeRacks();
-        const PlacementResult two = kueueTasEngine().place(
-            *cluster->cluster, workload({part("a", 4, gpus(8)), part("b", 4, gpus(8))}), {});
+        const PlacementResult two =
+            kueueTasEngine().place(*cluster->cluster, workload({part("a", 4, gpus(8)), part("b", 4, gpus(8))}), {});
         QVERIFY2(two.feasible, two.message.c_str());
         QCOMPARE(placed(two).filter(QStringLiteral("b:")).size(), 4);
         QVERIFY(placed(two).contains(QStringLiteral("b:n9x1")));
@@ -100,7 +100,8 @@ private Q_SLOTS:
         });
         QVERIFY2(named, three.message.c_str());
         // Each part alone would fit: the same request as one PodSet at a time.
-        const GangRequest alone = workload({part("a", 4, gpus(8)), part("b", 4, gpus(8)), part("c", 4, gpus(8))}).onlyPart(2);
+        const GangRequest alone =
+            workload({part("a", 4, gpus(8)), part("b", 4, gpus(8)), part("c", 4, gpus(8))}).onlyPart(2);
         QVERIFY(kueueTasEngine().place(*cluster->cluster, alone, {}).feasible);
     }
 

@@ -538,24 +538,28 @@ private Q_SLOTS:
             << "the version slurmrestd reports"
             << "Slurm 22.05.8 topology/tree rules (the version slurmrestd reports): switches compared by node counts "
                "only; a closer leaf must also be no looser a fit; ancestor counts keep taken nodes; -N 1 best-fits a "
-               "leaf; a failed pass is retried without the nodes at or below a growing resource count; -N min-max over --switches waits";
+               "leaf; a failed pass is retried without the nodes at or below a growing resource count; -N min-max over "
+               "--switches waits";
         QTest::newRow("23.11 between the rule sets")
             << "23.11.10"
             << "recorded in the snapshot"
             << "Slurm 23.11.10 topology/tree rules (recorded in the snapshot): CPU sums count for the top switch and "
                "leaf fit; a closer leaf must also be no looser a fit; ancestor counts keep taken nodes; -N 1 best-fits "
-               "a leaf; a failed pass is retried without the nodes at or below a growing resource count; -N min-max over --switches retries with fewer nodes";
+               "a leaf; a failed pass is retried without the nodes at or below a growing resource count; -N min-max "
+               "over --switches retries with fewer nodes";
         QTest::newRow("24.05.3")
             << "24.05.3"
             << "as --slurm-version asked"
             << "Slurm 24.05.3 topology/tree rules (as --slurm-version asked): CPU sums count for the top switch and "
                "leaf fit; a closer leaf wins when it fits; taken nodes leave ancestor counts; -N 1 best-fits a leaf; "
-               "a failed pass is retried without the nodes at or below a growing resource count; -N min-max over --switches retries with fewer nodes";
+               "a failed pass is retried without the nodes at or below a growing resource count; -N min-max over "
+               "--switches retries with fewer nodes";
         QTest::newRow("no origin") << "26.05.3"
                                    << ""
                                    << "Slurm 26.05.3 topology/tree rules: CPU sums count for the top switch and leaf "
                                       "fit; a closer leaf wins when it fits; taken nodes leave ancestor counts; -N 1 "
-                                      "takes the first usable node by weight; a failed pass is retried without the lowest-resource nodes one at a time; -N min-max over "
+                                      "takes the first usable node by weight; a failed pass is retried without the "
+                                      "lowest-resource nodes one at a time; -N min-max over "
                                       "--switches retries with fewer nodes";
     }
 

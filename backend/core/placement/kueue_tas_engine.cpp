@@ -1059,7 +1059,8 @@ PlacementResult KueueTasEngine::place(const PlacementCluster& cluster, const Gan
             workload.nodes.clear();
             workload.assignment.domains.clear();
             workload.chosen.clear();
-            std::erase_if(workload.notes, [](const std::string& note) { return note.starts_with("the success message"); });
+            std::erase_if(workload.notes,
+                          [](const std::string& note) { return note.starts_with("the success message"); });
             return workload;
         }
     }

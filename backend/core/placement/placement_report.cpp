@@ -259,8 +259,7 @@ std::string renderPlacementTable(const PlacementResult& result, const GangReques
     const DomainTable table = podsByDomain(result, cluster);
     if (!table.empty()) {
         out += "\n  Where the pods go (" + groupThousands(totalPods(result)) + " pods";
-        if (!result.nodes.empty())
-            out += " on " + groupThousands(distinctNodes(result)) + " nodes";
+        if (!result.nodes.empty()) out += " on " + groupThousands(distinctNodes(result)) + " nodes";
         out += "):\n";
         TextTable rows({"DOMAIN", "PODS", "NODES"});
         for (const auto& [path, entry] : table)

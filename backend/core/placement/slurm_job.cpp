@@ -96,8 +96,10 @@ Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNod
         // is several allocations, which topodeck does not model.
         std::string names;
         for (const GangPart& part : request.parts) names += (names.empty() ? "" : ", ") + part.name;
-        return Error{"the gang has pods of several kinds (" + names + "): a Slurm job gives every node one shape; "
-                     "plan one part with --gang " + request.name + "/PART"};
+        return Error{"the gang has pods of several kinds (" + names +
+                     "): a Slurm job gives every node one shape; "
+                     "plan one part with --gang " +
+                     request.name + "/PART"};
     }
     std::string unknown;
     Result<SlurmJobSpec> job =

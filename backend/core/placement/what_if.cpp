@@ -30,8 +30,8 @@ void assumePlacement(PlacementCluster& cluster, const GangRequest& request, cons
         const std::vector<GangPart> parts = request.partsOrWhole();
         for (const NodePods& placed : result.nodes) {
             // Each part's pods hold that part's requests; a uniform gang's entries name no part.
-            const auto part = std::find_if(parts.begin(), parts.end(),
-                                           [&](const GangPart& p) { return p.name == placed.part; });
+            const auto part =
+                std::find_if(parts.begin(), parts.end(), [&](const GangPart& p) { return p.name == placed.part; });
             const ResourceList& perPod = part == parts.end() ? request.perPod : part->perPod;
             if (auto id = cluster.state().findNode(placed.node)) cluster.assume(*id, perPod, placed.pods);
         }
