@@ -438,6 +438,20 @@ private Q_SLOTS:
         QCOMPARE(placed, parts);
     }
 
+    // A Slurm snapshot directory from another release (24.05, slurmrestd v0.0.41 replies, its
+    // slurm-version.txt and topology.conf): planned under that release's rules, and shown.
+    void slurmSnapshotOfAnotherRelease() {
+        const QString dir = QStringLiteral("slurm/snapshot-24.05");
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), dir, QStringLiteral("--sbatch"),
+                                QStringLiteral("-N 2"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject result = parseObject(run);
+        QCOMPARE(result.value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("24.05.3"));
+        QCOMPARE(result.value(QStringLiteral("rulesVersionOrigin")).toString(), QStringLiteral("recorded in the snapshot"));
+        const Run show = runCtl({QStringLiteral("show"), QStringLiteral("-f"), dir, QStringLiteral("--no-color")});
+        QVERIFY2(show.exitCode == 0 && show.out.contains("spine › leaf"), show.out.constData());
+    }
+
     void gangPartAlone() {
         const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--manifest"),
                                 QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("--gang"),
