@@ -1,6 +1,8 @@
 // The volcano engine: Volcano's allocate action with the network-topology-aware plugin. Tier
 // limits (hard, soft, by name), the binpack choice among HyperNodes of a tier and its ties,
-// partitions, predicates (taints, cordons, selectors, NotReady) and Volcano's FitError wording.
+// partitions, predicates (taints, cordons, selectors, NotReady) and Volcano's FitError wording;
+// Jobs of unlike tasks (and a Volcano Job, a PyTorchJob, a JobSet read from manifests) as one job.
+#include "core/placement/gang_manifest.h"
 #include "core/placement/placement_engine.h"
 #include "core/placement/volcano_engine.h"
 
@@ -79,6 +81,46 @@ GangRequest gang(int pods, int gpusPerPod, std::optional<VolcanoTopology> topolo
     return request;
 }
 
+ResourceList cpus(int count) {
+    ResourceList list;
+    list.set("cpu", Quantity::fromUnits(count));
+    return list;
+}
+
+GangPart task(std::string name, int pods, ResourceList perPod) {
+    GangPart part;
+    part.name = std::move(name);
+    part.pods = pods;
+    part.perPod = std::move(perPod);
+    return part;
+}
+
+// A Volcano Job of several tasks as the manifest reader gives it: one gang, the first part's
+// fields on the gang, the job's networkTopology on the gang.
+GangRequest job(std::vector<GangPart> parts, std::optional<VolcanoTopology> topology = std::nullopt) {
+    GangRequest request;
+    request.name = "train";
+    for (const GangPart& part : parts) request.pods += part.pods;
+    request.perPod = parts.front().perPod;
+    request.nodeSelector = parts.front().nodeSelector;
+    request.tolerations = parts.front().tolerations;
+    for (GangPart& part : parts) part.volcano.networkTopology = topology;
+    request.volcano.networkTopology = std::move(topology);
+    request.parts = std::move(parts);
+    return request;
+}
+
+// r1 has free GPUs but only 32 free CPUs a node; r2 free CPUs but no GPUs; s2 is full.
+std::unique_ptr<TestCluster> gpuRackCpuRack() {
+    return twoSpines([](std::vector<TestNode>& nodes) {
+        for (TestNode& n : nodes) {
+            if (n.levelValues[1] == "r1") n.usedCpus = 32;
+            if (n.levelValues[1] != "r1") n.usedGpus = 8;
+            if (n.levelValues[0] == "s2") n.usedCpus = 64;
+        }
+    });
+}
+
 PlacementResult place(const TestCluster& cluster, const GangRequest& request, EngineOptions options = {}) {
     return volcanoEngine().place(*cluster.cluster, request, options);
 }
@@ -139,6 +181,15 @@ private Q_SLOTS:
     void explicitHyperNodes_cycle();
     void assignmentAndChosen();
     void trace_bounded();
+    void mixed_sumFitsOneRack();
+    void mixed_tasksApartNeedTheSpine();
+    void mixed_twoGpuTasks();
+    void mixed_soft();
+    void mixed_partitionedTaskBesidePlainTask();
+    void mixed_selectorOfOneTask();
+    void mixed_invalidPartition();
+    void mixed_manifests_data();
+    void mixed_manifests();
 };
 
 void TestVolcano::interface() {
@@ -569,6 +620,216 @@ void TestVolcano::trace_bounded() {
     const PlacementResult result = place(*cluster, gang(2, 8, hardTier(1)), options);
     QCOMPARE(result.trace.size(), std::size_t(3));
     QCOMPARE(qs(result.trace.back().reason), QStringLiteral("3 more entries not shown"));
+}
+
+void TestVolcano::mixed_sumFitsOneRack() {
+    // ps (4 CPUs) then worker-0 (index 0 of each task), then the other workers; all racks tie on
+    // (4/256 + 32/32) / 2, so r1; ps takes n1 by name, worker-0 too (GPU binpack ties), then n2-n4.
+    auto cluster = twoSpines();
+    const GangRequest request = job({task("ps", 1, cpus(4)), task("worker", 4, gpus(8))}, hardTier(1));
+    const PlacementResult result = place(*cluster, request);
+    QVERIFY2(result.feasible, result.message.c_str());
+    QCOMPARE(nodesOf(result), QStringLiteral("n1x2,n2,n3,n4"));
+    QCOMPARE(chosenOf(result), QStringLiteral("spine=s1,rack=r1"));
+    QCOMPARE(tiedOf(result), list({"r1", "r2", "r3", "r4"}));
+    QVERIFY(hasNote(result, "task ps: n1"));
+    QVERIFY(hasNote(result, "task worker: n1,n2,n3,n4"));
+    QCOMPARE(qs(result.message),
+             QStringLiteral("Allocate job to hyperNode success job=\"default/train\" hyperNode=\"r1\""));
+}
+
+void TestVolcano::mixed_tasksApartNeedTheSpine() {
+    // ps wants 48 CPUs (only r2's nodes have them), the workers 32 GPUs (only r1's). Each task
+    // alone fits a rack, the job in none: r1 is the only rack with the job's idle GPUs, and ps,
+    // placed first, finds no node with 48 CPUs there. Within tier 2, s1 holds both.
+    auto cluster = gpuRackCpuRack();
+    GangRequest request = job({task("ps", 1, cpus(48)), task("worker", 4, gpus(8))}, hardTier(1));
+    const PlacementResult strict = place(*cluster, request);
+    QVERIFY(!strict.feasible);
+    QCOMPARE(qs(strict.message), QStringLiteral("In hyperNode r1: 0/4 nodes are unavailable: 4 Insufficient cpu."));
+    QVERIFY(std::any_of(strict.trace.begin(), strict.trace.end(), [](const TraceEntry& e) {
+        return e.reason == "3 of 4 HyperNodes lack the idle resources the job needs (cpu=48, nvidia.com/gpu=32)";
+    }));
+    // Each task alone fits one rack.
+    QCOMPARE(chosenOf(place(*cluster, request.onlyPart(0))), QStringLiteral("spine=s1,rack=r2"));
+    QCOMPARE(chosenOf(place(*cluster, request.onlyPart(1))), QStringLiteral("spine=s1,rack=r1"));
+    // ps goes to n5 by name; the workers to r1 (LCA s1 for every r1 node), n1-n4.
+    request = job(request.parts, hardTier(2));
+    const PlacementResult spine = place(*cluster, request);
+    QVERIFY2(spine.feasible, spine.message.c_str());
+    QCOMPARE(nodesOf(spine), QStringLiteral("n1,n2,n3,n4,n5"));
+    QCOMPARE(chosenOf(spine), QStringLiteral("spine=s1"));
+    QVERIFY(hasNote(spine, "task ps: n5"));
+    QVERIFY(hasNote(spine, "task worker: n1,n2,n3,n4"));
+}
+
+void TestVolcano::mixed_twoGpuTasks() {
+    // a: 1 pod of 4 GPUs, b: 3 of 8, 28 GPUs. n4 runs 4 GPUs, so r1 (28 idle) is the fullest
+    // rack that fits: (4 + 28) / 32. a-0 packs onto n4, b's pods take n1-n3.
+    auto cluster = twoSpines([](std::vector<TestNode>& nodes) { named(nodes, "n4").usedGpus = 4; });
+    const GangRequest request = job({task("a", 1, gpus(4)), task("b", 3, gpus(8))}, hardTier(1));
+    const PlacementResult result = place(*cluster, request);
+    QVERIFY2(result.feasible, result.message.c_str());
+    QCOMPARE(nodesOf(result), QStringLiteral("n1,n2,n3,n4"));
+    QCOMPARE(chosenOf(result), QStringLiteral("spine=s1,rack=r1"));
+    QVERIFY(result.tiedWith.empty());
+    QVERIFY(hasNote(result, "task a: n4"));
+    QVERIFY(hasNote(result, "task b: n1,n2,n3"));
+    // a: 2 x 4, b: 3 x 8 is 32 GPUs; with a node in each rack running 4, every rack has 28:
+    // either task alone fits any rack, the job none within tier 1.
+    auto busy = twoSpines([](std::vector<TestNode>& nodes) {
+        for (const char* name : {"n4", "n8", "n12", "n16"}) named(nodes, name).usedGpus = 4;
+    });
+    const GangRequest bigger = job({task("a", 2, gpus(4)), task("b", 3, gpus(8))}, hardTier(1));
+    QVERIFY(place(*busy, bigger.onlyPart(0)).feasible);
+    QVERIFY(place(*busy, bigger.onlyPart(1)).feasible);
+    const PlacementResult none = place(*busy, bigger);
+    QVERIFY(!none.feasible);
+    QCOMPARE(qs(none.message),
+             QStringLiteral("pod group is not ready, 5 Pending, 5 minAvailable; Pending: 5 Undetermined"));
+    // Order a-0, b-0, a-1, b-1, b-2 in s1 (s1 and s2 tie): a-0 packs onto n4 (4 used), b-0 n1 (r1
+    // is the LCA); a-1 scores 50 + 100 x (1 + 2/5) on n2 (r1's nodes tie on LCA, split by the
+    // job's 2 pods there) against 100 + 50 on n8; b-1 n3, and r1 is full, so b-2 n5.
+    const PlacementResult spine = place(*busy, job(bigger.parts, hardTier(2)));
+    QVERIFY2(spine.feasible, spine.message.c_str());
+    QCOMPARE(nodesOf(spine), QStringLiteral("n1,n2,n3,n4,n5"));
+    QVERIFY(hasNote(spine, "task a: n2,n4"));
+    QVERIFY(hasNote(spine, "task b: n1,n3,n5"));
+}
+
+void TestVolcano::mixed_soft() {
+    // Soft becomes hard up to the cluster top: the lowest tier that fits the whole job, s1.
+    auto cluster = gpuRackCpuRack();
+    const PlacementResult result = place(*cluster, job({task("ps", 1, cpus(48)), task("worker", 4, gpus(8))}, soft()));
+    QVERIFY2(result.feasible, result.message.c_str());
+    QCOMPARE(chosenOf(result), QStringLiteral("spine=s1"));
+    QCOMPARE(nodesOf(result), QStringLiteral("n1,n2,n3,n4,n5"));
+    QVERIFY(hasNote(result, "job networkTopology mode soft"));
+    // Without networkTopology: ordinary allocation, ps on the first node with 48 CPUs.
+    const PlacementResult plain = place(*cluster, job({task("ps", 1, cpus(48)), task("worker", 4, gpus(8))}));
+    QVERIFY2(plain.feasible, plain.message.c_str());
+    QCOMPARE(nodesOf(plain), QStringLiteral("n1,n2,n3,n4,n5"));
+    QCOMPARE(qs(plain.message), QStringLiteral("all 5 pods fit on 5 nodes"));
+}
+
+void TestVolcano::mixed_partitionedTaskBesidePlainTask() {
+    // Workers in two partitions of two, each within a rack, beside ps without one; the job within
+    // a spine. s1 lacks the GPUs. In s2 the default subJob (ps) comes first: its minAvailable
+    // is 1, the lowest tier first, r3 and r4 tie on CPU, so r3 and n9; then partition 0 takes
+    // the fuller r3 (n9, n10), partition 1 r4 (n13, n14).
+    auto cluster = twoSpines([](std::vector<TestNode>& nodes) {
+        for (const char* full : {"n1", "n2", "n3", "n5", "n6", "n11", "n12", "n16"}) named(nodes, full).usedGpus = 8;
+        named(nodes, "n15").usedGpus = 4;
+    });
+    GangPart workers = task("worker", 4, gpus(8));
+    workers.volcano.partitionSize = 2;
+    workers.volcano.partitionTopology = hardTier(1);
+    const PlacementResult result = place(*cluster, job({task("ps", 1, cpus(4)), workers}, hardTier(2)));
+    QVERIFY2(result.feasible, result.message.c_str());
+    QCOMPARE(nodesOf(result), QStringLiteral("n9x2,n10,n13,n14"));
+    QCOMPARE(chosenOf(result), QStringLiteral("spine=s2"));
+    QVERIFY(hasNote(result, "task ps: n9"));
+    QVERIFY(hasNote(result, "task worker: n9,n10,n13,n14"));
+    const auto taken =
+        std::find_if(result.trace.begin(), result.trace.end(), [](const TraceEntry& e) { return e.taken; });
+    QVERIFY(taken != result.trace.end());
+    QVERIFY2(taken->reason.find("fits 2 of 2 partitions (in r3, r4)") != std::string::npos, taken->reason.c_str());
+    // One partition required: the job needs 16 GPUs and 4 CPUs, so racks come first; r2 and r3
+    // tie as the fullest, r2 by name: partition 0 on n7, n8, ps on n5 (first by name); partition
+    // 1 finds no room within s1 and stays pending.
+    workers.volcano.minPartitions = 1;
+    const PlacementResult one = place(*cluster, job({task("ps", 1, cpus(4)), workers}, hardTier(2)));
+    QVERIFY2(one.feasible, one.message.c_str());
+    QCOMPARE(nodesOf(one), QStringLiteral("n5,n7,n8"));
+    QCOMPARE(tiedOf(one), list({"r2", "r3"}));
+    QVERIFY(hasNote(one, "1 partition(s) beyond minPartitions find no room and stay pending"));
+}
+
+void TestVolcano::mixed_selectorOfOneTask() {
+    // Only ps selects pool=cpu, which only r2's nodes (no free GPUs) carry. Every rack with the
+    // job's GPUs fails ps's selector; within s1, ps goes to n5 and the workers to r1.
+    auto cluster = twoSpines([](std::vector<TestNode>& nodes) {
+        for (TestNode& n : nodes)
+            if (n.levelValues[1] == "r2") {
+                n.extraLabels = {{"pool", "cpu"}};
+                n.usedGpus = 8;
+            }
+    });
+    GangPart ps = task("ps", 1, cpus(4));
+    ps.nodeSelector = {{"pool", "cpu"}};
+    GangRequest request = job({task("worker", 4, gpus(8)), ps}, hardTier(1));
+    const PlacementResult strict = place(*cluster, request);
+    QVERIFY(!strict.feasible);
+    // worker-0, ps-0: worker-0 fits, ps-0 fails in r4, the last rack tried.
+    QCOMPARE(qs(strict.message),
+             QStringLiteral("In hyperNode r4: 0/4 nodes are unavailable: 4 node(s) didn't match Pod's node "
+                            "affinity/selector."));
+    request = job(request.parts, hardTier(2));
+    const PlacementResult spine = place(*cluster, request);
+    QVERIFY2(spine.feasible, spine.message.c_str());
+    QCOMPARE(chosenOf(spine), QStringLiteral("spine=s1"));
+    QVERIFY(hasNote(spine, "task ps: n5"));
+    QVERIFY(hasNote(spine, "task worker: n1,n2,n3,n4"));
+}
+
+void TestVolcano::mixed_invalidPartition() {
+    GangPart workers = task("worker", 3, gpus(8));
+    workers.volcano.partitionSize = 2;
+    auto cluster = twoSpines();
+    const PlacementResult result = place(*cluster, job({task("ps", 1, cpus(4)), workers}, hardTier(2)));
+    QVERIFY(result.invalidRequest);
+    QCOMPARE(qs(result.message),
+             QStringLiteral("task worker partitionPolicy: totalPartitions x partitionSize must equal replicas (3), "
+                            "and 3 is not a multiple of partitionSize 2"));
+    // A BestEffort task beside a requesting one is left to backfill.
+    const PlacementResult bestEffort = place(*cluster, job({task("sidecar", 1, {}), task("worker", 2, gpus(8))}));
+    QVERIFY2(bestEffort.feasible, bestEffort.message.c_str());
+    QCOMPARE(nodesOf(bestEffort), QStringLiteral("n1,n2"));
+    QVERIFY(hasNote(bestEffort, "task sidecar requests no resources"));
+}
+
+void TestVolcano::mixed_manifests_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("nodes");
+    QTest::addColumn<QStringList>("notes");
+    QTest::addColumn<int>("n17Gpus"); // -1: gpuRackCpuRack; else two spines and n17 alone in r5/s3
+    // The Volcano Job: as mixed_tasksApartNeedTheSpine with tier 2.
+    QTest::newRow("volcano job") << QStringLiteral("volcano/job-ps-workers.yaml") << QStringLiteral("n1,n2,n3,n4,n5")
+                                 << list({"task ps: n5", "task worker: n1,n2,n3,n4"}) << -1;
+    // 1 master + 16 workers of 8 GPUs, 17 pods, one gang (KAI annotations mean nothing to
+    // Volcano). No networkTopology: master-0 comes first and the normal-pod score sends it to
+    // n17, whose r5 and s3 would be full (8/8); the workers then take n1-n16.
+    QTest::newRow("pytorchjob") << QStringLiteral("gangs/pytorchjob-segments.yaml")
+                                << QStringLiteral("n1,n2,n3,n4,n5,n6,n7,n8,n9,n10,n11,n12,n13,n14,n15,n16,n17")
+                                << list({"task master: n17", "task worker: n1,n2,n3,n4,n5,n6,n7,n8,n9,n10,n11,"
+                                                             "n12,n13,n14,n15,n16"})
+                                << 8;
+    // 8 workers of 8 GPUs and a driver that selects node-role=cpu (only n17, no GPUs): workers-0
+    // on n1, driver-0 on n17, then the workers fill r1 and r2 (the fuller HyperNodes).
+    QTest::newRow("jobset") << QStringLiteral("gangs/jobset-trainer.yaml")
+                            << QStringLiteral("n1,n2,n3,n4,n5,n6,n7,n8,n17")
+                            << list({"task workers: n1,n2,n3,n4,n5,n6,n7,n8", "task driver: n17"}) << 0;
+}
+
+void TestVolcano::mixed_manifests() {
+    QFETCH(QString, file);
+    QFETCH(QString, nodes);
+    QFETCH(QStringList, notes);
+    QFETCH(int, n17Gpus);
+    const std::string path = std::string(TOPODECK_TEST_DATA_DIR) + "/" + file.toStdString();
+    Result<std::vector<GangRequest>> gangs = readGangManifestFile(path);
+    QVERIFY2(gangs.ok(), gangs.ok() ? "" : gangs.error().message.c_str());
+    QCOMPARE(gangs->size(), std::size_t(1));
+    QVERIFY(gangs->front().heterogeneous());
+    auto cluster = n17Gpus < 0 ? gpuRackCpuRack() : twoSpines([&](std::vector<TestNode>& all) {
+        TestNode extra = testNode("n17", {"s3", "r5"}, n17Gpus);
+        extra.extraLabels = {{"node-role", "cpu"}};
+        all.push_back(extra);
+    });
+    const PlacementResult result = place(*cluster, gangs->front());
+    QVERIFY2(result.feasible, result.message.c_str());
+    QCOMPARE(nodesOf(result), nodes);
+    for (const QString& note : notes) QVERIFY2(hasNote(result, note.toStdString()), qPrintable(note));
 }
 
 QTEST_APPLESS_MAIN(TestVolcano)

@@ -59,6 +59,24 @@ struct WeightedResource {
     std::size_t requested = 0; // its index among the requested resources
 };
 
+// One kind of pod: a task of a Volcano Job (a part of the gang), or every pod when they are alike.
+struct PartShape {
+    std::string name;
+    std::int32_t pods = 0;
+    std::vector<__int128> perPod;       // by requested resource; 0 where this part requests none
+    std::vector<double> weightedPerPod; // by weighted resource
+    double weightSum = 0;               // the weights of the weighted resources this part requests
+    const std::vector<std::pair<std::string, std::string>>* nodeSelector = nullptr;
+    const std::vector<Toleration>* tolerations = nullptr;
+    bool bestEffort = false; // requests nothing: the allocate action skips it
+};
+
+// Consecutive pods of one part, in Volcano's task order.
+struct Run {
+    std::uint32_t part = 0;
+    std::int64_t pods = 0;
+};
+
 // A job's or partition's networkTopology after Volcano's session normalisation.
 struct TierLimit {
     bool present = false; // networkTopology is set: the network-topology-aware node score applies
@@ -71,11 +89,28 @@ struct SubJob {
     std::int32_t pods = 0;
     TierLimit limit;
     bool ownGradient = false; // a partition with a hard limit searches HyperNodes inside the job's
+    std::vector<std::int64_t> demand; // its pods per part
+    std::vector<Run> runs;            // its pods in task order
+    bool partition = false;
+    // One pod of the default subJob of a job that also has partitions: that subJob's minAvailable
+    // is 1, so Volcano places its pods one per round, each round searching from the HyperNode the
+    // subJob already holds and scoring HyperNodes by all its pods.
+    bool defaultPass = false;
+};
+
+// What the default subJob's rounds share within one trial of the job.
+struct DefaultRounds {
+    Id allocated = HyperNodeTree::kNone;
+    std::vector<std::int64_t> pending; // its pods not placed yet, per part
+    std::vector<std::int64_t> all;     // all its pods, per part: the HyperNode score's request
+    std::int64_t pods = 0;
+    bool failed = false; // a round found no room: the subJob is not pushed back
 };
 
 struct Placement {
     std::uint32_t node = 0; // session index
     std::int64_t pods = 0;
+    std::uint32_t part = 0;
 };
 
 // One try of a subJob's tasks in one HyperNode.
@@ -135,27 +170,35 @@ private:
     TierLimit normalise(const std::optional<VolcanoTopology>& topology, const char* what, const TierLimit* job);
     std::optional<std::int32_t> tierForName(const std::string& name) const;
 
-    Gradient gradient(Id root, std::int32_t limit, std::int64_t pods) const;
-    bool eligible(Id hyperNode, std::int64_t pods) const;
-    std::string demandText(std::int64_t pods) const;
+    Gradient gradient(Id root, std::int32_t limit, const std::vector<std::int64_t>& demand,
+                      bool prefilter = true) const;
+    bool eligible(Id hyperNode, const std::vector<std::int64_t>& demand) const;
+    std::string demandText(const std::vector<std::int64_t>& demand) const;
 
-    JobTrial tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, std::size_t required);
-    SubJobOutcome trySubJob(Id jobHyperNode, const SubJob& subJob);
-    Attempt placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore);
-    std::string fitError(Id hyperNode) const;
-    void nodeReasons(std::uint32_t s, std::int64_t gangPods, std::map<std::string, int>& reasons) const;
+    JobTrial tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, const std::vector<std::int64_t>& need);
+    SubJobOutcome trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultRounds* rounds = nullptr);
+    Attempt placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int64_t pods, bool topologyScore,
+                       Id allocated = HyperNodeTree::kNone);
+    std::string fitError(Id hyperNode, std::uint32_t part) const;
+    void nodeReasons(std::uint32_t s, std::uint32_t part, std::int64_t fill, std::map<std::string, int>& reasons) const;
+    std::int64_t room(std::uint32_t s, std::uint32_t part) const;
+    Predicate predicateOf(std::uint32_t s, std::uint32_t part) const;
+    Id searchRoot(Id jobHyperNode, std::int32_t limit, Id allocated) const;
+    std::vector<std::int64_t> unit(std::uint32_t part) const;
 
     void apply(const std::vector<Placement>& placements, int sign);
-    void applyOne(std::uint32_t s, std::int64_t pods, int sign);
-    double nodeBinpack(std::uint32_t s) const;
-    double hyperNodeBinpack(Id hyperNode, std::int64_t pods) const;
+    void applyOne(std::uint32_t s, std::uint32_t part, std::int64_t pods, int sign);
+    double nodeBinpack(std::uint32_t s, std::uint32_t part) const;
+    double hyperNodeBinpack(Id hyperNode, const std::vector<std::int64_t>& demand) const;
     double tierScore(std::int32_t tier) const;
 
-    void placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs, std::size_t required);
+    void setUpParts(const TierLimit& job, std::vector<SubJob>& subJobs, std::vector<std::int64_t>& need);
+    void placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs, const std::vector<std::int64_t>& need);
     void placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest);
     void placePlain(const SubJob& subJob);
     void fail(const std::string& failure, std::int64_t minAvailable);
     void report(const std::vector<Placement>& placements);
+    void reportParts();
     void addTrace(std::string level, std::string domain, bool taken, std::string reason);
     std::string tierLabel(std::int32_t tier) const { return m_tree.tierLabel(tier); }
     const HyperNodeTree::Entry& entry(Id id) const { return m_tree.entries[static_cast<std::size_t>(id)]; }
@@ -170,6 +213,13 @@ private:
     std::vector<RequestedResource> m_resources; // cpu, memory, then the rest by name
     std::vector<WeightedResource> m_weighted;
     double m_weightSum = 0;
+
+    std::vector<GangPart> m_gangParts; // the request's parts, or the whole gang as one
+    std::vector<PartShape> m_parts;
+    bool m_mixed = false;                   // the gang's pods are not all alike
+    std::vector<Predicate> m_partPredicate; // mixed only: by session node x part
+    std::vector<std::uint32_t> m_partTaint; // mixed only: by session node x part
+    std::vector<std::int64_t> m_placedPart; // mixed only: by session node x part, the current trial
 
     std::vector<SessionNode> m_session;
     std::vector<std::int32_t> m_sessionOf;                      // by NodeId, -1 outside the session
@@ -242,15 +292,22 @@ TierLimit Planner::normalise(const std::optional<VolcanoTopology>& topology, con
 }
 
 void Planner::setUpResources() {
-    for (const auto& [name, amount] : m_request.perPod) {
-        if (amount.nanos() <= 0 || name == "pods") continue;
-        m_resources.push_back({name, amount.nanos()});
-    }
+    m_gangParts = m_request.partsOrWhole();
+    m_mixed = m_gangParts.size() > 1;
+    // The resources any part requests; a uniform gang's are its pods' own.
+    for (const GangPart& part : m_gangParts)
+        for (const auto& [name, amount] : part.perPod) {
+            if (amount.nanos() <= 0 || name == "pods") continue;
+            if (std::none_of(m_resources.begin(), m_resources.end(),
+                             [&](const RequestedResource& r) { return r.name == name; }))
+                m_resources.push_back({name, m_mixed ? 0 : amount.nanos()});
+        }
     // Volcano's LessEqualWithResourcesName checks cpu, then memory, then the others.
     const auto order = [](const std::string& name) { return name == "cpu" ? 0 : name == "memory" ? 1 : 2; };
     std::stable_sort(
-        m_resources.begin(), m_resources.end(),
-        [&](const RequestedResource& a, const RequestedResource& b) { return order(a.name) < order(b.name); });
+        m_resources.begin(), m_resources.end(), [&](const RequestedResource& a, const RequestedResource& b) {
+            return order(a.name) < order(b.name) || (order(a.name) == order(b.name) && m_mixed && a.name < b.name);
+        });
 
     // hypernode.binpack.*: cpu and memory weigh 1 unless set; other resources only when listed.
     // Without a configuration, topodeck lists the GPU resources a GPU cluster's config would.
@@ -278,10 +335,30 @@ void Planner::setUpResources() {
         const auto it =
             std::find_if(weights.begin(), weights.end(), [&](const auto& w) { return w.first == resource.name; });
         if (it == weights.end() || it->second <= 0) continue;
-        m_weighted.push_back({resource.name, it->second, static_cast<double>(resource.perPod),
-                              static_cast<std::size_t>(&resource - m_resources.data())});
+        const auto requested = static_cast<std::size_t>(&resource - m_resources.data());
+        m_weighted.push_back({resource.name, it->second, static_cast<double>(resource.perPod), requested});
         m_weightSum += it->second;
         listed += (listed.empty() ? "" : ", ") + resource.name + "=" + formatScore(it->second);
+    }
+    for (const GangPart& part : m_gangParts) {
+        PartShape shape;
+        shape.name = part.name;
+        shape.pods = part.pods;
+        for (const RequestedResource& resource : m_resources)
+            shape.perPod.push_back(std::max<__int128>(part.perPod.get(resource.name).nanos(), 0));
+        for (const WeightedResource& resource : m_weighted) {
+            const __int128 perPod = shape.perPod[resource.requested];
+            shape.weightedPerPod.push_back(static_cast<double>(perPod));
+            if (perPod > 0) shape.weightSum += resource.weight;
+        }
+        shape.nodeSelector = &part.nodeSelector;
+        shape.tolerations = &part.tolerations;
+        shape.bestEffort = std::all_of(shape.perPod.begin(), shape.perPod.end(), [](__int128 v) { return v <= 0; });
+        m_parts.push_back(std::move(shape));
+    }
+    if (!m_mixed) {
+        m_parts.front().weightSum = m_weightSum;
+        for (std::size_t r = 0; r < m_resources.size(); ++r) m_resources[r].perPod = m_parts.front().perPod[r];
     }
     if (assumedGpus)
         m_result.notes.push_back("binpack weights " + listed +
@@ -334,9 +411,28 @@ void Planner::setUpSession() {
     m_sessionOf.assign(nodeSlots, -1);
     m_session.reserve(order.size());
     const Taint unschedulableTaint{std::string(kUnschedulableTaint), "", "NoSchedule"};
-    const auto tolerated = [&](const Taint& taint) {
-        return std::any_of(m_request.tolerations.begin(), m_request.tolerations.end(),
-                           [&](const Toleration& toleration) { return toleration.tolerates(taint); });
+    // kube-scheduler's filters as Volcano's predicates plugin runs them: NodeUnschedulable,
+    // NodeAffinity (nodeSelector), TaintToleration; the first that fails decides.
+    const auto predicate = [&](NodeId id, const Node& node, const PartShape& part, std::uint32_t& taintIndex) {
+        const auto tolerated = [&](const Taint& taint) {
+            return std::any_of(part.tolerations->begin(), part.tolerations->end(),
+                               [&](const Toleration& toleration) { return toleration.tolerates(taint); });
+        };
+        if ((node.unschedulable || m_cluster.drained(id)) && !tolerated(unschedulableTaint))
+            return Predicate::Unschedulable;
+        if (!std::all_of(part.nodeSelector->begin(), part.nodeSelector->end(), [&](const auto& term) {
+                const std::string* value = node.label(term.first);
+                return value && *value == term.second;
+            }))
+            return Predicate::Selector;
+        for (std::size_t t = 0; t < node.taints.size(); ++t) {
+            const Taint& taint = node.taints[t];
+            if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+            if (tolerated(taint)) continue;
+            taintIndex = static_cast<std::uint32_t>(t);
+            return Predicate::Taint;
+        }
+        return Predicate::Pass;
     };
     const std::size_t count = m_resources.size();
     m_nodeIdle.reserve(order.size() * count);
@@ -363,32 +459,22 @@ void Planner::setUpSession() {
         session.rank = rank[id];
         readNode(id, free.data(), allocatable.data(), session.slots);
         // podsThatFit(id, perPod, false): the fewest pods any requested resource allows.
+        // A mixed gang's room on a node is counted per part as it fills (room()).
         session.resourceFit = std::numeric_limits<std::int64_t>::max();
         for (std::size_t r = 0; r < count; ++r) {
             m_nodeIdle.push_back(free[r]);
+            if (m_mixed) continue;
             session.resourceFit = free[r] <= 0 ? 0
                                                : static_cast<std::int64_t>(std::min<__int128>(
                                                      free[r] / m_resources[r].perPod, session.resourceFit));
         }
-        // kube-scheduler's filters as Volcano's predicates plugin runs them: NodeUnschedulable,
-        // NodeAffinity (nodeSelector), TaintToleration; the first that fails decides.
-        if ((node.unschedulable || m_cluster.drained(id)) && !tolerated(unschedulableTaint)) {
-            session.predicate = Predicate::Unschedulable;
-        } else if (!std::all_of(m_request.nodeSelector.begin(), m_request.nodeSelector.end(), [&](const auto& term) {
-                       const std::string* value = node.label(term.first);
-                       return value && *value == term.second;
-                   })) {
-            session.predicate = Predicate::Selector;
-        } else {
-            for (std::size_t t = 0; t < node.taints.size(); ++t) {
-                const Taint& taint = node.taints[t];
-                if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
-                if (tolerated(taint)) continue;
-                session.predicate = Predicate::Taint;
-                session.taint = static_cast<std::uint32_t>(t);
-                break;
+        session.predicate = predicate(id, node, m_parts.front(), session.taint);
+        if (m_mixed)
+            for (const PartShape& part : m_parts) {
+                std::uint32_t taint = 0;
+                m_partPredicate.push_back(predicate(id, node, part, taint));
+                m_partTaint.push_back(taint);
             }
-        }
         m_sessionOf[id] = static_cast<std::int32_t>(m_session.size());
         m_session.push_back(session);
         for (const WeightedResource& resource : m_weighted) {
@@ -397,6 +483,7 @@ void Planner::setUpSession() {
         }
     }
     m_placed.assign(m_session.size(), 0);
+    if (m_mixed) m_placedPart.assign(m_session.size() * m_parts.size(), 0);
 }
 
 void Planner::setUpHyperNodes() {
@@ -423,23 +510,67 @@ void Planner::setUpHyperNodes() {
     }
 }
 
-bool Planner::eligible(Id hyperNode, std::int64_t pods) const {
+// Pods per part times each part's request, per requested resource.
+__int128 demandOf(const std::vector<PartShape>& parts, const std::vector<std::int64_t>& demand, std::size_t r) {
+    __int128 total = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) total += parts[p].perPod[r] * demand[p];
+    return total;
+}
+
+bool Planner::eligible(Id hyperNode, const std::vector<std::int64_t>& demand) const {
     // The gradient's pre-filter: the job's (or subJob's) minimum resources within the
     // HyperNode's aggregate idle.
     const std::size_t resources = m_resources.size();
     for (std::size_t r = 0; r < resources; ++r)
-        if (m_resources[r].perPod * pods > m_idle[static_cast<std::size_t>(hyperNode) * resources + r]) return false;
+        if (demandOf(m_parts, demand, r) > m_idle[static_cast<std::size_t>(hyperNode) * resources + r]) return false;
     return true;
 }
 
-std::string Planner::demandText(std::int64_t pods) const {
+std::string Planner::demandText(const std::vector<std::int64_t>& demand) const {
     std::string text;
-    for (const RequestedResource& resource : m_resources)
-        text += (text.empty() ? "" : ", ") + resource.name + "=" + quantityText(resource.perPod * pods);
+    for (std::size_t r = 0; r < m_resources.size(); ++r)
+        text += (text.empty() ? "" : ", ") + m_resources[r].name + "=" + quantityText(demandOf(m_parts, demand, r));
     return text;
 }
 
-Gradient Planner::gradient(Id root, std::int32_t limit, std::int64_t pods) const {
+std::vector<std::int64_t> Planner::unit(std::uint32_t part) const {
+    std::vector<std::int64_t> demand(m_parts.size(), 0);
+    demand[part] = 1;
+    return demand;
+}
+
+Predicate Planner::predicateOf(std::uint32_t s, std::uint32_t part) const {
+    return m_mixed ? m_partPredicate[s * m_parts.size() + part] : m_session[s].predicate;
+}
+
+std::int64_t Planner::room(std::uint32_t s, std::uint32_t part) const {
+    // Pods of this part the node still takes, the gang's pods of every part already there counted.
+    if (!m_mixed) return std::max<std::int64_t>(m_session[s].capacity() - m_placed[s], 0);
+    const std::size_t parts = m_parts.size();
+    if (m_partPredicate[s * parts + part] != Predicate::Pass) return 0;
+    __int128 fit = std::max<std::int64_t>(m_session[s].slots - m_placed[s], 0);
+    const std::size_t resources = m_resources.size();
+    for (std::size_t r = 0; r < resources; ++r) {
+        const __int128 need = m_parts[part].perPod[r];
+        if (need <= 0) continue;
+        __int128 free = m_nodeIdle[s * resources + r];
+        for (std::size_t q = 0; q < parts; ++q) free -= m_parts[q].perPod[r] * m_placedPart[s * parts + q];
+        if (free < need) return 0;
+        fit = std::min(fit, free / need);
+    }
+    return static_cast<std::int64_t>(fit);
+}
+
+Id Planner::searchRoot(Id jobHyperNode, std::int32_t limit, Id allocated) const {
+    // getSearchRoot: the highest HyperNode within the limit above what the subJob holds,
+    // intersected with the job's HyperNode.
+    Id highest = allocated;
+    while (entry(highest).parent != HyperNodeTree::kNone && entry(entry(highest).parent).tier <= limit)
+        highest = entry(highest).parent;
+    return m_tree.lca(jobHyperNode, highest) == jobHyperNode ? highest : jobHyperNode;
+}
+
+Gradient Planner::gradient(Id root, std::int32_t limit, const std::vector<std::int64_t>& demand, bool prefilter) const {
     Gradient out;
     std::map<std::int32_t, TierCount> counts;
     std::map<std::int32_t, std::vector<Id>> byTier;
@@ -451,7 +582,7 @@ Gradient Planner::gradient(Id root, std::int32_t limit, std::int64_t pods) const
             TierCount& count = counts[hn.tier];
             count.tier = hn.tier;
             ++count.seen;
-            if (eligible(id, pods)) {
+            if (!prefilter || eligible(id, demand)) {
                 ++count.eligible;
                 byTier[hn.tier].push_back(id);
             }
@@ -477,64 +608,94 @@ double Planner::tierScore(std::int32_t tier) const {
     return std::clamp(double(maxTier - tier) / double(maxTier - minTier), 0.0, 1.0);
 }
 
-double Planner::nodeBinpack(std::uint32_t s) const {
-    // The binpack plugin: sum over weighted resources of weight x (used + request) / allocatable,
-    // over the weights; the gang's pods already on the node count as used.
-    if (m_weightSum <= 0) return 0;
+double Planner::nodeBinpack(std::uint32_t s, std::uint32_t part) const {
+    // The binpack plugin: sum over the weighted resources the pod requests of weight x (used +
+    // request) / allocatable, over their weights; the gang's pods already on the node count as used.
+    const PartShape& shape = m_parts[part];
+    if (shape.weightSum <= 0) return 0;
     const std::size_t weighted = m_weighted.size();
+    const std::size_t parts = m_parts.size();
     double score = 0;
     for (std::size_t w = 0; w < weighted; ++w) {
         const double allocatable = m_nodeAllocatable[s * weighted + w];
-        const double used = m_nodeUsed[s * weighted + w] + double(m_placed[s] + 1) * m_weighted[w].perPod;
+        double used = 0;
+        if (!m_mixed) {
+            used = m_nodeUsed[s * weighted + w] + double(m_placed[s] + 1) * m_weighted[w].perPod;
+        } else {
+            if (shape.weightedPerPod[w] <= 0) continue;
+            double gang = shape.weightedPerPod[w];
+            for (std::size_t q = 0; q < parts; ++q)
+                gang += double(m_placedPart[s * parts + q]) * m_parts[q].weightedPerPod[w];
+            used = m_nodeUsed[s * weighted + w] + gang;
+        }
         if (allocatable <= 0 || used > allocatable) return 0;
         score += m_weighted[w].weight * used / allocatable;
     }
-    return score / m_weightSum;
+    return score / shape.weightSum;
 }
 
-double Planner::hyperNodeBinpack(Id hyperNode, std::int64_t pods) const {
+double Planner::hyperNodeBinpack(Id hyperNode, const std::vector<std::int64_t>& demand) const {
     // The plugin's HyperNode score: as the node one, over the HyperNode's aggregate, for the
-    // tasks' summed request; 0 when any weighted resource would be overused.
+    // tasks' summed request (the weighted resources they request); 0 when any would be overused.
     if (m_weightSum <= 0) return 0;
     const std::size_t weighted = m_weighted.size();
     double score = 0;
+    double weights = 0;
     for (std::size_t w = 0; w < weighted; ++w) {
+        double request = 0;
+        for (std::size_t p = 0; p < m_parts.size(); ++p) request += double(demand[p]) * m_parts[p].weightedPerPod[w];
+        if (request <= 0) continue;
         const double allocatable = m_allocatable[static_cast<std::size_t>(hyperNode) * weighted + w];
-        const double used =
-            m_used[static_cast<std::size_t>(hyperNode) * weighted + w] + double(pods) * m_weighted[w].perPod;
+        const double used = m_used[static_cast<std::size_t>(hyperNode) * weighted + w] + request;
         if (allocatable <= 0 || used > allocatable) return 0;
         score += m_weighted[w].weight * used / allocatable;
+        weights += m_weighted[w].weight;
     }
-    return score / m_weightSum;
+    if (!m_mixed) return score / m_weightSum;
+    return weights > 0 ? score / weights : 0;
 }
 
-void Planner::applyOne(std::uint32_t s, std::int64_t pods, int sign) {
+void Planner::applyOne(std::uint32_t s, std::uint32_t part, std::int64_t pods, int sign) {
     m_placed[s] += sign * pods;
+    if (m_mixed) m_placedPart[s * m_parts.size() + part] += sign * pods;
     const std::size_t weighted = m_weighted.size();
+    const std::vector<double>& perPod = m_parts[part].weightedPerPod;
     // Every HyperNode holding the node sees the pods as used (the plugin's AllocateFunc).
     for (Id h = m_tree.leafOf[m_session[s].id]; h != HyperNodeTree::kNone; h = entry(h).parent)
         for (std::size_t w = 0; w < weighted; ++w)
-            m_used[static_cast<std::size_t>(h) * weighted + w] += double(sign * pods) * m_weighted[w].perPod;
+            m_used[static_cast<std::size_t>(h) * weighted + w] += double(sign * pods) * perPod[w];
 }
 
 void Planner::apply(const std::vector<Placement>& placements, int sign) {
-    for (const Placement& placement : placements) applyOne(placement.node, placement.pods, sign);
+    for (const Placement& placement : placements) applyOne(placement.node, placement.part, placement.pods, sign);
 }
 
-void Planner::nodeReasons(std::uint32_t s, std::int64_t gangPods, std::map<std::string, int>& reasons) const {
+void Planner::nodeReasons(std::uint32_t s, std::uint32_t part, std::int64_t fill,
+                          std::map<std::string, int>& reasons) const {
+    // As if `fill` more pods of this part were on the node: the state when the failing pod comes.
     const SessionNode& node = m_session[s];
+    const std::int64_t gangPods = m_placed[s] + fill;
+    const std::size_t parts = m_parts.size();
     // The allocate action's resource check comes first and alone: the first short resource.
     for (std::size_t r = 0; r < m_resources.size(); ++r) {
         const RequestedResource& resource = m_resources[r];
-        const __int128 free = m_nodeIdle[s * m_resources.size() + r] - resource.perPod * gangPods;
-        if (free < resource.perPod) {
+        const __int128 need = m_parts[part].perPod[r];
+        __int128 free = m_nodeIdle[s * m_resources.size() + r];
+        if (!m_mixed) {
+            free -= resource.perPod * gangPods;
+        } else {
+            if (need <= 0) continue;
+            free -= need * fill;
+            for (std::size_t q = 0; q < parts; ++q) free -= m_parts[q].perPod[r] * m_placedPart[s * parts + q];
+        }
+        if (free < need) {
             ++reasons["Insufficient " + resource.name];
             return;
         }
     }
     // Then the predicates plugin: the pod count is noted and the filters still run.
     if (node.slots - gangPods <= 0) ++reasons["node(s) pod number exceeded"];
-    switch (node.predicate) {
+    switch (predicateOf(s, part)) {
     case Predicate::Pass:
         break;
     case Predicate::Unschedulable:
@@ -544,23 +705,21 @@ void Planner::nodeReasons(std::uint32_t s, std::int64_t gangPods, std::map<std::
         ++reasons["node(s) didn't match Pod's node affinity/selector"];
         break;
     case Predicate::Taint: {
-        const Taint& taint = m_cluster.node(node.id).taints[node.taint];
+        const Taint& taint =
+            m_cluster.node(node.id).taints[m_mixed ? m_partTaint[s * m_parts.size() + part] : node.taint];
         ++reasons["node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}"];
         break;
     }
     }
 }
 
-std::string Planner::fitError(Id hyperNode) const {
+std::string Planner::fitError(Id hyperNode, std::uint32_t part) const {
     // The task that finds no node is the one after every node has been filled: each node holds
     // what it can take, then nothing passes. Volcano's FitErrors.Error() sorts "count reason"
     // strings as text.
     const std::vector<std::uint32_t>& members = m_hyperNodeSession[static_cast<std::size_t>(hyperNode)];
     std::map<std::string, int> reasons;
-    for (std::uint32_t s : members) {
-        const std::int64_t fill = std::max<std::int64_t>(m_session[s].capacity() - m_placed[s], 0);
-        nodeReasons(s, m_placed[s] + fill, reasons);
-    }
+    for (std::uint32_t s : members) nodeReasons(s, part, room(s, part), reasons);
     std::vector<std::string> parts;
     for (const auto& [reason, count] : reasons) parts.push_back(std::to_string(count) + " " + reason);
     std::sort(parts.begin(), parts.end());
@@ -571,21 +730,25 @@ std::string Planner::fitError(Id hyperNode) const {
     return message;
 }
 
-Attempt Planner::placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore) {
+Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int64_t pods, bool topologyScore,
+                            Id allocated) {
     Attempt attempt;
     const std::vector<std::uint32_t>& members = m_hyperNodeSession[static_cast<std::size_t>(hyperNode)];
     if (members.empty()) return attempt; // Volcano returns before any task: no FitError either
-    std::int64_t room = 0;
-    for (std::uint32_t s : members) room += std::max<std::int64_t>(m_session[s].capacity() - m_placed[s], 0);
-    if (room < pods) {
-        attempt.failure = fitError(hyperNode);
-        return attempt;
+    if (!m_mixed) {
+        std::int64_t room = 0;
+        for (std::uint32_t s : members) room += this->room(s, 0);
+        if (room < pods) {
+            attempt.failure = fitError(hyperNode, 0);
+            return attempt;
+        }
     }
 
     // Tasks go one by one to the best-scoring node. A node's score only grows as it takes pods
     // and no other node's score grows more, so the best node keeps winning until it is full:
     // each step fills one node. Nodes are grouped by their lowest HyperNode, which decides the
-    // topology part of the score, and ordered by their binpack score within a group.
+    // topology part of the score, and ordered by their binpack score within a group. A mixed
+    // gang comes as runs of alike pods; each run orders the nodes again for its own request.
     const std::int32_t minTier = m_tree.tiers.front();
     const std::int32_t maxTier = m_tree.tiers.back();
     const auto tierSlots = static_cast<std::size_t>(maxTier - minTier + 1);
@@ -597,30 +760,6 @@ Attempt Planner::placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore)
         double topology = 0;
         std::vector<Id> byTier; // the node's HyperNode at each tier from minTier, for normal pods
     };
-    std::vector<Group> groups;
-    std::vector<std::int32_t> groupOf(m_tree.entries.size(), -1);
-    for (std::uint32_t s : members) {
-        if (m_session[s].capacity() - m_placed[s] <= 0) continue;
-        const Id leaf = m_tree.leafOf[m_session[s].id];
-        std::int32_t& group = groupOf[static_cast<std::size_t>(leaf)];
-        if (group < 0) {
-            group = static_cast<std::int32_t>(groups.size());
-            Group added;
-            added.leaf = leaf;
-            if (!topologyScore) {
-                added.byTier.assign(tierSlots, HyperNodeTree::kNone);
-                for (Id h = leaf; h != HyperNodeTree::kNone; h = entry(h).parent)
-                    added.byTier[static_cast<std::size_t>(entry(h).tier - minTier)] = h;
-            }
-            groups.push_back(std::move(added));
-        }
-        groups[static_cast<std::size_t>(group)].nodes.emplace_back(kMaxNodeScore * nodeBinpack(s), s);
-    }
-    for (Group& group : groups)
-        std::sort(group.nodes.begin(), group.nodes.end(), [&](const auto& a, const auto& b) {
-            if (!sameScore(a.first, b.first)) return a.first > b.first;
-            return m_session[a.second].rank < m_session[b.second].rank;
-        });
 
     // The normal-pod score weighs the binpack score of the node's HyperNode at each tier by
     // fading^(tier-1); a tier where the node has none scores 1. HyperNode scores are cached and
@@ -629,99 +768,157 @@ Attempt Planner::placeTasks(Id hyperNode, std::int64_t pods, bool topologyScore)
     double fadingSum = 0;
     for (std::size_t t = 0; t < tierSlots; ++t)
         fadingSum += fading[t] = std::pow(kNormalPodFading, minTier + int(t) - 1);
-    std::vector<double> cached;
-    if (!topologyScore) {
-        cached.assign(m_tree.entries.size(), -1);
-        for (const Group& group : groups)
-            for (Id h : group.byTier)
-                if (h != HyperNodeTree::kNone && cached[static_cast<std::size_t>(h)] < 0)
-                    cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, 1);
-    }
-    const auto normalPodScore = [&](const Group& group) {
-        double sum = 0;
-        for (std::size_t t = 0; t < tierSlots; ++t) {
-            const Id h = group.byTier[t];
-            sum += fading[t] * (h == HyperNodeTree::kNone ? 1.0 : cached[static_cast<std::size_t>(h)]);
-        }
-        return kMaxNodeScore * sum / fadingSum;
-    };
+    std::vector<std::int64_t> leafPods; // a mixed gang's pods per leaf, across runs
+    if (m_mixed) leafPods.assign(m_tree.entries.size(), 0);
 
-    Id allocated = HyperNodeTree::kNone; // the subJob's allocated HyperNode: the LCA of its nodes so far
-    std::int64_t remaining = pods;
-    while (remaining > 0) {
-        // The plugin splits ties by task count only when several nodes share the best LCA score.
-        double maxTopology = -1;
-        std::size_t atMax = 0;
-        if (topologyScore && allocated != HyperNodeTree::kNone) {
-            for (const Group& group : groups) {
-                if (group.cursor >= group.nodes.size()) continue;
-                const std::size_t left = group.nodes.size() - group.cursor;
-                if (sameScore(group.topology, maxTopology)) {
-                    atMax += left;
-                } else if (group.topology > maxTopology) {
-                    maxTopology = group.topology;
-                    atMax = left;
+    for (const Run& run : runs) {
+        const std::uint32_t part = run.part;
+        const std::vector<std::int64_t> one = unit(part);
+        std::vector<Group> groups;
+        std::vector<std::int32_t> groupOf(m_tree.entries.size(), -1);
+        for (std::uint32_t s : members) {
+            if (room(s, part) <= 0) continue;
+            const Id leaf = m_tree.leafOf[m_session[s].id];
+            std::int32_t& group = groupOf[static_cast<std::size_t>(leaf)];
+            if (group < 0) {
+                group = static_cast<std::int32_t>(groups.size());
+                Group added;
+                added.leaf = leaf;
+                if (!topologyScore) {
+                    added.byTier.assign(tierSlots, HyperNodeTree::kNone);
+                    for (Id h = leaf; h != HyperNodeTree::kNone; h = entry(h).parent)
+                        added.byTier[static_cast<std::size_t>(entry(h).tier - minTier)] = h;
+                }
+                if (m_mixed) {
+                    added.pods = leafPods[static_cast<std::size_t>(leaf)];
+                    if (topologyScore && allocated != HyperNodeTree::kNone)
+                        added.topology = leaf == allocated ? 1.0 : tierScore(entry(m_tree.lca(leaf, allocated)).tier);
+                }
+                groups.push_back(std::move(added));
+            }
+            groups[static_cast<std::size_t>(group)].nodes.emplace_back(kMaxNodeScore * nodeBinpack(s, part), s);
+        }
+        for (Group& group : groups)
+            std::sort(group.nodes.begin(), group.nodes.end(), [&](const auto& a, const auto& b) {
+                if (!sameScore(a.first, b.first)) return a.first > b.first;
+                return m_session[a.second].rank < m_session[b.second].rank;
+            });
+
+        std::vector<double> cached;
+        if (!topologyScore) {
+            cached.assign(m_tree.entries.size(), -1);
+            for (const Group& group : groups)
+                for (Id h : group.byTier)
+                    if (h != HyperNodeTree::kNone && cached[static_cast<std::size_t>(h)] < 0)
+                        cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, one);
+        }
+        const auto normalPodScore = [&](const Group& group) {
+            double sum = 0;
+            for (std::size_t t = 0; t < tierSlots; ++t) {
+                const Id h = group.byTier[t];
+                sum += fading[t] * (h == HyperNodeTree::kNone ? 1.0 : cached[static_cast<std::size_t>(h)]);
+            }
+            return kMaxNodeScore * sum / fadingSum;
+        };
+
+        // `allocated` is the subJob's allocated HyperNode: the LCA of its nodes so far.
+        std::int64_t remaining = run.pods;
+        while (remaining > 0) {
+            // The plugin splits ties by task count only when several nodes share the best LCA score.
+            double maxTopology = -1;
+            std::size_t atMax = 0;
+            if (topologyScore && allocated != HyperNodeTree::kNone) {
+                for (const Group& group : groups) {
+                    if (group.cursor >= group.nodes.size()) continue;
+                    const std::size_t left = group.nodes.size() - group.cursor;
+                    if (sameScore(group.topology, maxTopology)) {
+                        atMax += left;
+                    } else if (group.topology > maxTopology) {
+                        maxTopology = group.topology;
+                        atMax = left;
+                    }
                 }
             }
-        }
-        Group* best = nullptr;
-        double bestScore = 0;
-        std::uint32_t bestRank = 0;
-        for (Group& group : groups) {
-            if (group.cursor >= group.nodes.size()) continue;
-            const auto& [binpack, s] = group.nodes[group.cursor];
-            double score = binpack;
+            Group* best = nullptr;
+            double bestScore = 0;
+            std::uint32_t bestRank = 0;
+            for (Group& group : groups) {
+                if (group.cursor >= group.nodes.size()) continue;
+                const auto& [binpack, s] = group.nodes[group.cursor];
+                double score = binpack;
+                if (!topologyScore) {
+                    score += normalPodScore(group);
+                } else if (allocated != HyperNodeTree::kNone) {
+                    // LCA-tier score; the nodes sharing the best one split ties by the subJob's
+                    // tasks already in their HyperNode.
+                    double topology = group.topology;
+                    if (atMax > 1 && sameScore(topology, maxTopology)) topology += double(group.pods) / double(pods);
+                    score += kMaxNodeScore * topology;
+                }
+                const std::uint32_t rank = m_session[s].rank;
+                if (!best || (score > bestScore && !sameScore(score, bestScore)) ||
+                    (sameScore(score, bestScore) && rank < bestRank)) {
+                    best = &group;
+                    bestScore = score;
+                    bestRank = rank;
+                }
+            }
+            if (!best) {
+                // A mixed gang's pod that no node takes: its FitError, and the trial's pods go.
+                attempt.failure = fitError(hyperNode, part);
+                apply(attempt.placements, -1);
+                attempt.placements.clear();
+                return attempt;
+            }
+            const std::uint32_t s = best->nodes[best->cursor++].second;
+            const std::int64_t take = std::min(remaining, room(s, part));
+            applyOne(s, part, take, +1);
+            attempt.placements.push_back({s, take, part});
+            remaining -= take;
+            best->pods += take;
+            if (m_mixed) leafPods[static_cast<std::size_t>(best->leaf)] += take;
             if (!topologyScore) {
-                score += normalPodScore(group);
-            } else if (allocated != HyperNodeTree::kNone) {
-                // LCA-tier score; the nodes sharing the best one split ties by the subJob's
-                // tasks already in their HyperNode.
-                double topology = group.topology;
-                if (atMax > 1 && sameScore(topology, maxTopology)) topology += double(group.pods) / double(pods);
-                score += kMaxNodeScore * topology;
+                for (Id h : best->byTier)
+                    if (h != HyperNodeTree::kNone) cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, one);
+                continue;
             }
-            const std::uint32_t rank = m_session[s].rank;
-            if (!best || (score > bestScore && !sameScore(score, bestScore)) ||
-                (sameScore(score, bestScore) && rank < bestRank)) {
-                best = &group;
-                bestScore = score;
-                bestRank = rank;
-            }
+            const Id next = allocated == HyperNodeTree::kNone ? best->leaf : m_tree.lca(allocated, best->leaf);
+            if (next == allocated) continue;
+            allocated = next;
+            for (Group& group : groups)
+                group.topology =
+                    group.leaf == allocated ? 1.0 : tierScore(entry(m_tree.lca(group.leaf, allocated)).tier);
         }
-        const std::uint32_t s = best->nodes[best->cursor++].second;
-        const std::int64_t take = std::min(remaining, m_session[s].capacity() - m_placed[s]);
-        applyOne(s, take, +1);
-        attempt.placements.push_back({s, take});
-        remaining -= take;
-        best->pods += take;
-        if (!topologyScore) {
-            for (Id h : best->byTier)
-                if (h != HyperNodeTree::kNone) cached[static_cast<std::size_t>(h)] = hyperNodeBinpack(h, 1);
-            continue;
-        }
-        const Id next = allocated == HyperNodeTree::kNone ? best->leaf : m_tree.lca(allocated, best->leaf);
-        if (next == allocated) continue;
-        allocated = next;
-        for (Group& group : groups)
-            group.topology = group.leaf == allocated ? 1.0 : tierScore(entry(m_tree.lca(group.leaf, allocated)).tier);
     }
     attempt.ok = true;
     return attempt;
 }
 
-SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob) {
+SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultRounds* rounds) {
     SubJobOutcome outcome;
+    const bool round = subJob.defaultPass && rounds;
+    if (round && rounds->failed) return outcome;
     std::vector<std::vector<Id>> tiers;
-    if (subJob.ownGradient)
-        tiers = gradient(jobHyperNode, subJob.limit.tier, subJob.pods).tiers;
+    if (round && subJob.ownGradient && rounds->allocated != HyperNodeTree::kNone)
+        // Later rounds: no pre-filter, from the highest HyperNode the limit allows above the
+        // subJob's, within the job's.
+        tiers = gradient(searchRoot(jobHyperNode, subJob.limit.tier, rounds->allocated), subJob.limit.tier,
+                         subJob.demand, false)
+                    .tiers;
+    else if (subJob.ownGradient)
+        tiers = gradient(jobHyperNode, subJob.limit.tier, round ? rounds->pending : subJob.demand).tiers;
     else
         tiers = {{jobHyperNode}};
+    // The HyperNode score sums the requests of all the subJob's tasks.
+    const std::vector<std::int64_t>& scored = round ? rounds->all : subJob.demand;
+    const std::int64_t subJobPods = round ? rounds->pods : subJob.pods;
+    const Id allocated = round ? rounds->allocated : HyperNodeTree::kNone;
     for (const std::vector<Id>& candidates : tiers) {
         std::vector<std::pair<Id, double>> fits;
         std::vector<std::vector<Placement>> placements;
         for (Id candidate : candidates) {
-            const double score = kMaxNodeScore * hyperNodeBinpack(candidate, subJob.pods);
-            Attempt attempt = placeTasks(candidate, subJob.pods, subJob.limit.present);
+            const double score = kMaxNodeScore * hyperNodeBinpack(candidate, scored);
+            Attempt attempt = placeTasks(candidate, subJob.runs, subJobPods, subJob.limit.present, allocated);
             if (!attempt.ok) {
                 outcome.failure = std::move(attempt.failure);
                 continue;
@@ -743,28 +940,52 @@ SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob) {
         outcome.placements = std::move(placements[best]);
         outcome.failure.clear();
         apply(outcome.placements, +1);
+        if (round) {
+            rounds->allocated =
+                allocated == HyperNodeTree::kNone ? outcome.hyperNode : m_tree.lca(allocated, outcome.hyperNode);
+            for (std::size_t p = 0; p < m_parts.size(); ++p) rounds->pending[p] -= subJob.demand[p];
+        }
         return outcome;
     }
+    if (round) rounds->failed = true;
     return outcome;
 }
 
-JobTrial Planner::tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, std::size_t required) {
+JobTrial Planner::tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, const std::vector<std::int64_t>& need) {
     JobTrial trial;
+    // The job is ready when every part has the pods it needs: all of them, or a task's
+    // minPartitions partitions.
+    std::vector<std::int64_t> placed(m_parts.size(), 0);
+    const auto ready = [&] {
+        for (std::size_t p = 0; p < need.size(); ++p)
+            if (placed[p] < need[p]) return false;
+        return true;
+    };
+    DefaultRounds rounds;
+    rounds.pending.assign(m_parts.size(), 0);
+    for (const SubJob& subJob : subJobs)
+        if (subJob.defaultPass)
+            for (std::size_t p = 0; p < m_parts.size(); ++p) rounds.pending[p] += subJob.demand[p];
+    rounds.all = rounds.pending;
+    for (std::int64_t pods : rounds.all) rounds.pods += pods;
     for (const SubJob& subJob : subJobs) {
-        if (trial.placedSubJobs >= required) break; // the job is ready: Volcano stops here
+        if (ready()) break; // the job is ready: Volcano stops here
         ++trial.nextSubJob;
-        SubJobOutcome outcome = trySubJob(hyperNode, subJob);
+        SubJobOutcome outcome = trySubJob(hyperNode, subJob, &rounds);
         if (!outcome.ok) {
             if (trial.failure.empty()) trial.failure = std::move(outcome.failure);
             continue;
         }
-        ++trial.placedSubJobs;
+        for (std::size_t p = 0; p < m_parts.size(); ++p) placed[p] += subJob.demand[p];
         trial.score += outcome.score;
         if (outcome.tied > 0) ++trial.tiedSubJobs;
-        trial.subJobHyperNodes.push_back(outcome.hyperNode);
+        if (subJob.partition) {
+            ++trial.placedSubJobs;
+            trial.subJobHyperNodes.push_back(outcome.hyperNode);
+        }
         trial.placements.insert(trial.placements.end(), outcome.placements.begin(), outcome.placements.end());
     }
-    trial.ready = trial.placedSubJobs >= required;
+    trial.ready = ready();
     apply(trial.placements, -1);
     return trial;
 }
@@ -808,6 +1029,23 @@ void Planner::report(const std::vector<Placement>& placements) {
     }
 }
 
+void Planner::reportParts() {
+    // A mixed gang: where each task's pods went, nodes in natural order.
+    if (!m_mixed) return;
+    const std::size_t parts = m_parts.size();
+    const std::vector<NodeId>& order = m_cluster.nodesInOrder();
+    for (std::size_t p = 0; p < parts; ++p) {
+        std::map<std::uint32_t, std::int64_t> byRank;
+        for (std::size_t s = 0; s < m_session.size(); ++s)
+            if (const std::int64_t pods = m_placedPart[s * parts + p]; pods > 0) byRank[m_session[s].rank] += pods;
+        std::string text;
+        for (const auto& [rank, pods] : byRank)
+            text += (text.empty() ? "" : ",") + m_cluster.node(order[rank]).name +
+                    (pods == 1 ? std::string() : "x" + std::to_string(pods));
+        m_result.notes.push_back("task " + m_parts[p].name + ": " + (text.empty() ? std::string("not placed") : text));
+    }
+}
+
 void Planner::fail(const std::string& failure, std::int64_t minAvailable) {
     m_result.feasible = false;
     if (!failure.empty()) {
@@ -825,7 +1063,7 @@ void Planner::fail(const std::string& failure, std::int64_t minAvailable) {
 
 void Planner::placePlain(const SubJob& subJob) {
     // No hard topology and no partitions: Volcano's ordinary allocate, over every node.
-    Attempt attempt = placeTasks(m_tree.top, subJob.pods, subJob.limit.present);
+    Attempt attempt = placeTasks(m_tree.top, subJob.runs, subJob.pods, subJob.limit.present);
     if (!attempt.ok) {
         addTrace("", "", false, attempt.failure.empty() ? "the cluster has no Ready node" : attempt.failure);
         fail(attempt.failure, subJob.pods);
@@ -841,15 +1079,20 @@ void Planner::placePlain(const SubJob& subJob) {
              m_result.message + (subJob.limit.present ? ", nodes ordered by the binpack and LCA-tier scores"
                                                       : ", nodes ordered by the binpack and HyperNode binpack scores"));
     report(attempt.placements);
+    reportParts();
 }
 
-void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs, std::size_t required) {
+void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
+                       const std::vector<std::int64_t>& need) {
+    // The job's minResources: the pods it needs, of every part.
     std::int64_t requiredPods = 0;
-    for (std::size_t i = 0; i < required; ++i) requiredPods += subJobs[i].pods;
+    for (std::int64_t pods : need) requiredPods += pods;
+    const std::size_t partitions = static_cast<std::size_t>(
+        std::count_if(subJobs.begin(), subJobs.end(), [](const SubJob& subJob) { return subJob.partition; }));
 
     Gradient jobGradient;
     if (job.hard) {
-        jobGradient = gradient(m_tree.top, job.tier, requiredPods);
+        jobGradient = gradient(m_tree.top, job.tier, need);
     } else {
         jobGradient.tiers = {{m_tree.top}};
     }
@@ -860,7 +1103,7 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
         if (count.eligible < count.seen)
             addTrace(tierLabel(count.tier), "", false,
                      std::to_string(count.seen - count.eligible) + " of " + std::to_string(count.seen) +
-                         " HyperNodes lack the idle resources the job needs (" + demandText(requiredPods) + ")");
+                         " HyperNodes lack the idle resources the job needs (" + demandText(need) + ")");
 
     std::string lastFailure;
     for (const std::vector<Id>& candidates : jobGradient.tiers) {
@@ -868,11 +1111,11 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
         const std::size_t traceStart = m_result.trace.size();
         std::vector<std::size_t> traceOf;
         for (Id candidate : candidates) {
-            JobTrial trial = tryJob(candidate, subJobs, required);
+            JobTrial trial = tryJob(candidate, subJobs, need);
             traceOf.push_back(m_result.trace.size());
             if (trial.ready) {
                 std::string reason = "fits";
-                if (subJobs.size() > 1) {
+                if (partitions > 1) {
                     // Where the partitions went, the first few by name.
                     std::vector<std::string> where;
                     for (Id h : trial.subJobHyperNodes) where.push_back(entry(h).name);
@@ -881,7 +1124,7 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
                     std::string list;
                     for (std::size_t i = 0; i < where.size() && i < 4; ++i) list += (i ? ", " : "") + where[i];
                     if (where.size() > 4) list += ", ...";
-                    reason += " " + std::to_string(trial.placedSubJobs) + " of " + std::to_string(subJobs.size()) +
+                    reason += " " + std::to_string(trial.placedSubJobs) + " of " + std::to_string(partitions) +
                               " partitions (in " + list + ")";
                 }
                 reason += "; binpack score " + formatScore(trial.score);
@@ -931,7 +1174,8 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
         }
         if (trials[best].tiedSubJobs > 0)
             m_result.notes.push_back(std::to_string(trials[best].tiedSubJobs) +
-                                     " partition(s) had HyperNodes tied on score; Volcano picks at random, "
+                                     (m_mixed ? " subJob(s)" : " partition(s)") +
+                                     " had HyperNodes tied on score; Volcano picks at random, "
                                      "topodeck the first by name");
 
         std::vector<Placement> placements = trials[best].placements;
@@ -955,12 +1199,13 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
         for (std::size_t s = 0; s < m_placed.size(); ++s)
             if (m_placed[s] > 0) all.push_back({static_cast<std::uint32_t>(s), m_placed[s]});
         report(all);
+        reportParts();
         return;
     }
     if (jobGradient.tiers.empty())
         addTrace("", "", false,
                  "no HyperNode" + (job.hard ? " up to tier " + std::to_string(job.tier) : std::string()) +
-                     " has the idle resources the job needs (" + demandText(requiredPods) + "), so none is tried");
+                     " has the idle resources the job needs (" + demandText(need) + "), so none is tried");
     fail(lastFailure, requiredPods);
 }
 
@@ -1017,6 +1262,123 @@ void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vect
                                  " partition(s) beyond minPartitions find no room and stay pending");
 }
 
+void Planner::setUpParts(const TierLimit& job, std::vector<SubJob>& subJobs, std::vector<std::int64_t>& need) {
+    // One PodGroup for the whole job. A task with a partitionPolicy gives one subJob per
+    // partition (its subGroupPolicy); the other tasks' pods share the default subJob, which
+    // inherits the job's networkTopology. Pods follow Volcano's task order: no TaskOrderFn
+    // plugin orders them (the priority plugin compares pod priorities, which a task template
+    // without priorityClassName leaves equal), so CompareTask does: the pod index, the number
+    // ending the pod's name, then the creation time, then the uid. Tasks' pods come out by
+    // index, task by task within an index (the controller creates them in task order; on equal
+    // timestamps Volcano's uid order is random).
+    const std::size_t parts = m_parts.size();
+    need.assign(parts, 0);
+    struct Partition {
+        std::int32_t index = 0;
+        std::string uid; // "<task>-<index>": SubJobOrderFn's uid order within an index
+        std::uint32_t part = 0;
+        bool required = false;
+    };
+    std::vector<Partition> partitions;
+    std::vector<TierLimit> limits(parts);
+    std::vector<std::int64_t> unpartitioned(parts, 0);
+    for (std::uint32_t p = 0; p < parts; ++p) {
+        const GangPart& part = m_gangParts[p];
+        if (m_parts[p].bestEffort) {
+            m_result.notes.push_back("task " + part.name +
+                                     " requests no resources: Volcano's allocate action skips BestEffort pods (its "
+                                     "backfill action places them) and counts them as ready");
+            continue;
+        }
+        if (part.volcano.partitionSize <= 0) {
+            unpartitioned[p] = part.pods;
+            need[p] = part.pods;
+            continue;
+        }
+        limits[p] = normalise(part.volcano.partitionTopology, ("task " + part.name + " partition").c_str(), &job);
+        const std::int32_t count = part.pods / part.volcano.partitionSize;
+        const std::int32_t required = part.volcano.minPartitions > 0 ? part.volcano.minPartitions : count;
+        need[p] = std::int64_t(required) * part.volcano.partitionSize;
+        for (std::int32_t i = 0; i < count; ++i)
+            partitions.push_back(
+                {i, part.name + "-" + std::to_string(i), p, part.volcano.minPartitions > 0 && i < required});
+    }
+    // The subJobs needed first (a task's first minPartitions partitions), then by partition
+    // index and uid, where the default subJob (index 0, the job's uid, shorter than any
+    // partition's) comes first.
+    std::sort(partitions.begin(), partitions.end(), [](const Partition& a, const Partition& b) {
+        if (a.required != b.required) return a.required;
+        if (a.index != b.index) return a.index < b.index;
+        return a.uid < b.uid;
+    });
+    const auto partitionSubJob = [&](const Partition& partition) {
+        SubJob subJob;
+        subJob.pods = m_gangParts[partition.part].volcano.partitionSize;
+        subJob.limit = limits[partition.part];
+        subJob.ownGradient = subJob.limit.hard;
+        subJob.demand.assign(parts, 0);
+        subJob.demand[partition.part] = subJob.pods;
+        subJob.runs = {{partition.part, subJob.pods}};
+        subJob.partition = true;
+        return subJob;
+    };
+    std::size_t next = 0;
+    for (; next < partitions.size() && partitions[next].required; ++next)
+        subJobs.push_back(partitionSubJob(partitions[next]));
+
+    // The default subJob's pods in task order, as runs of one task's pods.
+    std::vector<Run> runs;
+    std::int64_t longest = 0;
+    for (std::int64_t pods : unpartitioned) longest = std::max(longest, pods);
+    for (std::int64_t index = 0; index < longest;) {
+        // Past the index where all but one task have run out, that one's pods come in one run.
+        std::uint32_t left = 0;
+        std::uint32_t last = 0;
+        for (std::uint32_t p = 0; p < parts; ++p)
+            if (unpartitioned[p] > index) ++left, last = p;
+        if (left == 1) {
+            if (!runs.empty() && runs.back().part == last)
+                runs.back().pods += unpartitioned[last] - index;
+            else
+                runs.push_back({last, unpartitioned[last] - index});
+            break;
+        }
+        for (std::uint32_t p = 0; p < parts; ++p) {
+            if (unpartitioned[p] <= index) continue;
+            if (!runs.empty() && runs.back().part == p)
+                ++runs.back().pods;
+            else
+                runs.push_back({p, 1});
+        }
+        ++index;
+    }
+    std::int64_t defaultPods = 0;
+    for (std::int64_t pods : unpartitioned) defaultPods += pods;
+    if (defaultPods > 0 && partitions.empty()) {
+        // No subGroupPolicy: the default subJob's minAvailable is the job's, and all its pods go
+        // in one round, straight to the job's HyperNode (as for a uniform gang).
+        SubJob subJob;
+        subJob.pods = static_cast<std::int32_t>(defaultPods);
+        subJob.limit = job;
+        subJob.demand = unpartitioned;
+        subJob.runs = std::move(runs);
+        subJobs.push_back(std::move(subJob));
+    } else if (defaultPods > 0) {
+        for (const Run& run : runs)
+            for (std::int64_t i = 0; i < run.pods; ++i) {
+                SubJob subJob;
+                subJob.pods = 1;
+                subJob.limit = job;
+                subJob.ownGradient = job.hard;
+                subJob.demand = unit(run.part);
+                subJob.runs = {{run.part, 1}};
+                subJob.defaultPass = true;
+                subJobs.push_back(std::move(subJob));
+            }
+    }
+    for (; next < partitions.size(); ++next) subJobs.push_back(partitionSubJob(partitions[next]));
+}
+
 void Planner::run() {
     setUpResources();
     setUpSession();
@@ -1024,35 +1386,76 @@ void Planner::run() {
 
     const TierLimit job = normalise(m_request.volcano.networkTopology, "job", nullptr);
     std::vector<SubJob> subJobs;
-    const bool partitioned = m_request.volcano.partitionSize > 0;
-    std::size_t required = 1;
-    if (partitioned) {
+    std::vector<std::int64_t> need;
+    bool partitioned = m_request.volcano.partitionSize > 0;
+    if (m_mixed) {
+        setUpParts(job, subJobs, need);
+        partitioned =
+            std::any_of(subJobs.begin(), subJobs.end(), [](const SubJob& subJob) { return subJob.partition; });
+    } else if (partitioned) {
         const std::int32_t count = m_request.pods / m_request.volcano.partitionSize;
         const TierLimit limit = normalise(m_request.volcano.partitionTopology, "partition", &job);
+        const std::int32_t size = m_request.volcano.partitionSize;
         for (std::int32_t i = 0; i < count; ++i)
-            subJobs.push_back({m_request.volcano.partitionSize, limit, limit.hard});
-        required = m_request.volcano.minPartitions > 0 ? static_cast<std::size_t>(m_request.volcano.minPartitions)
-                                                       : subJobs.size();
+            subJobs.push_back({size, limit, limit.hard, {size}, {{0, size}}, true});
+        const std::int32_t required = m_request.volcano.minPartitions > 0 ? m_request.volcano.minPartitions : count;
+        need = {std::int64_t(required) * size};
     } else {
         // The default subJob inherits the job's networkTopology. Inside a HyperNode of the job's
         // gradient it would first retry that HyperNode's lower tiers, which the job's gradient
         // already tried and found too small, so it goes straight to the HyperNode itself.
-        subJobs.push_back({m_request.pods, job, false});
+        subJobs.push_back({m_request.pods, job, false, {m_request.pods}, {{0, m_request.pods}}});
+        need = {m_request.pods};
     }
     m_result.notes.push_back("inside a HyperNode, tasks go to nodes by the binpack and network-topology-aware "
                              "scores; Volcano adds its nodeorder plugin's scores and breaks node ties at random "
                              "(topodeck: by node name)");
 
-    if (job.hard || partitioned)
-        placeJob(job, subJobs, required);
-    else
+    if (subJobs.empty()) {
+        // Every task is BestEffort (refused before this) or has no pods.
+        fail("", 0);
+    } else if (job.hard || partitioned) {
+        placeJob(job, subJobs, need);
+    } else {
         placePlain(subJobs.front());
+    }
     if (m_traceOmitted > 0)
         m_result.trace.push_back({"", "", false, std::to_string(m_traceOmitted) + " more entries not shown"});
 }
 
 bool usesTopology(const GangRequest& request) {
-    return request.volcano.networkTopology.has_value() || request.volcano.partitionTopology.has_value();
+    return request.volcano.networkTopology.has_value() || request.volcano.partitionTopology.has_value() ||
+           std::any_of(request.parts.begin(), request.parts.end(),
+                       [](const GangPart& part) { return part.volcano.partitionTopology.has_value(); });
+}
+
+bool requestsNothing(const ResourceList& perPod) {
+    return std::none_of(perPod.begin(), perPod.end(), [](const ResourceList::Entry& entry) {
+        return entry.second.nanos() > 0 && entry.first != "pods";
+    });
+}
+
+// A task's partitionPolicy as Volcano's webhook checks it; empty when valid.
+std::string partitionError(const VolcanoConstraint& volcano, std::int32_t pods, const std::string& prefix) {
+    if (volcano.partitionSize < 0) return prefix + "partitionSize must be at least 1";
+    if (volcano.partitionSize == 0) return {};
+    if (pods % volcano.partitionSize != 0)
+        return prefix + "partitionPolicy: totalPartitions x partitionSize must equal replicas (" +
+               std::to_string(pods) + "), and " + std::to_string(pods) + " is not a multiple of partitionSize " +
+               std::to_string(volcano.partitionSize);
+    if (volcano.minPartitions < 0 || volcano.minPartitions > pods / volcano.partitionSize)
+        return prefix + "partitionPolicy: minPartitions " + std::to_string(volcano.minPartitions) + " is outside 0.." +
+               std::to_string(pods / volcano.partitionSize);
+    return {};
+}
+
+std::string topologyError(const std::optional<VolcanoTopology>& topology) {
+    if (!topology) return {};
+    if (topology->highestTierAllowed && *topology->highestTierAllowed < 0)
+        return "highestTierAllowed must be 0 or more";
+    if (topology->highestTierAllowed && !topology->highestTierName.empty())
+        return "highestTierAllowed and highestTierName cannot be set together";
+    return {};
 }
 
 } // namespace
@@ -1079,12 +1482,25 @@ PlacementResult VolcanoEngine::place(const PlacementCluster& cluster, const Gang
         return result;
     };
     if (request.pods <= 0) return invalid("the gang needs at least one pod");
-    if (std::none_of(request.perPod.begin(), request.perPod.end(), [](const ResourceList::Entry& entry) {
-            return entry.second.nanos() > 0 && entry.first != "pods";
-        }))
+    const std::vector<GangPart> parts = request.partsOrWhole();
+    if (std::all_of(parts.begin(), parts.end(), [](const GangPart& part) { return requestsNothing(part.perPod); }))
         return invalid("the pods request no resources: Volcano's allocate action skips BestEffort pods "
                        "(its backfill action places them)");
     const VolcanoConstraint& volcano = request.volcano;
+    if (request.heterogeneous()) {
+        std::int64_t total = 0;
+        for (const GangPart& part : request.parts) {
+            if (part.pods <= 0) return invalid("task " + part.name + " needs at least one pod");
+            total += part.pods;
+            if (std::string error = partitionError(part.volcano, part.pods, "task " + part.name + " "); !error.empty())
+                return invalid(std::move(error));
+            if (std::string error = topologyError(part.volcano.partitionTopology); !error.empty())
+                return invalid(std::move(error));
+        }
+        if (total != request.pods)
+            return invalid("the tasks' pods (" + std::to_string(total) + ") do not add up to the gang's (" +
+                           std::to_string(request.pods) + ")");
+    }
     if (volcano.partitionSize < 0) return invalid("partitionSize must be at least 1");
     if (volcano.partitionSize > 0) {
         if (request.pods % volcano.partitionSize != 0)
