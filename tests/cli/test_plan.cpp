@@ -416,6 +416,11 @@ private Q_SLOTS:
         QTest::newRow("PyTorchJob") << QStringLiteral("gangs/pytorchjob-block.yaml") << QStringLiteral("kueue-tas")
                                     << QStringList{QStringLiteral("master@b1-r1-n1"), QStringLiteral("worker@b1-r1-n3"),
                                                    QStringLiteral("worker@b1-r2-n2")};
+        // Volcano: the whole job in one HyperNode of tier 2 or below (a block): b1 holds the ps
+        // beside the two free 8-GPU nodes.
+        QTest::newRow("Volcano Job") << QStringLiteral("gangs/volcano-multitask.yaml") << QStringLiteral("volcano")
+                                     << QStringList{QStringLiteral("ps@b1-r1-n1"), QStringLiteral("worker@b1-r1-n3"),
+                                                    QStringLiteral("worker@b1-r2-n2")};
         QTest::newRow("JobSet") << QStringLiteral("gangs/jobset-block.yaml") << QStringLiteral("kueue-tas")
                                 << QStringList{QStringLiteral("driver@b1-r1-n1"), QStringLiteral("workers@b1-r1-n3"),
                                                QStringLiteral("workers@b1-r2-n2")};
@@ -450,6 +455,19 @@ private Q_SLOTS:
         QCOMPARE(result.value(QStringLiteral("rulesVersionOrigin")).toString(), QStringLiteral("recorded in the snapshot"));
         const Run show = runCtl({QStringLiteral("show"), QStringLiteral("-f"), dir, QStringLiteral("--no-color")});
         QVERIFY2(show.exitCode == 0 && show.out.contains("spine › leaf"), show.out.constData());
+    }
+
+    // A heterogeneous gang placed first holds each part's own requests: after the PyTorchJob
+    // (its two workers take b1's free 8-GPU nodes), a 2-pod 8-GPU gang no longer fits in b1.
+    void whatIfAssumesEachPartsRequests() {
+        const Run run = runCtl({QStringLiteral("plan"), QStringLiteral("-f"), kCluster, QStringLiteral("--pods"),
+                                QStringLiteral("2"), QStringLiteral("--request"), QStringLiteral("nvidia.com/gpu=8"),
+                                QStringLiteral("--required"), QStringLiteral("block"), QStringLiteral("--then-place"),
+                                QStringLiteral("gangs/pytorchjob-block.yaml"), QStringLiteral("-o"),
+                                QStringLiteral("json")});
+        QVERIFY2(run.exitCode == 0 || run.exitCode == 3, run.err.constData());
+        for (const QString& node : nodeNames(parseObject(run)))
+            QVERIFY2(!node.startsWith(QStringLiteral("b1-")), qPrintable(node));
     }
 
     void gangPartAlone() {

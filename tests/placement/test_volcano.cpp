@@ -125,9 +125,17 @@ PlacementResult place(const TestCluster& cluster, const GangRequest& request, En
     return volcanoEngine().place(*cluster.cluster, request, options);
 }
 
+// Pods per node; a node holding pods of two tasks (one entry per task) counts them together.
 QString nodesOf(const PlacementResult& result) {
+    std::vector<std::pair<std::string, std::int64_t>> perNode;
+    for (const NodePods& n : result.nodes) {
+        if (!perNode.empty() && perNode.back().first == n.node)
+            perNode.back().second += n.pods;
+        else
+            perNode.emplace_back(n.node, n.pods);
+    }
     QStringList out;
-    for (const NodePods& n : result.nodes) out << qs(n.node + (n.pods == 1 ? "" : "x" + std::to_string(n.pods)));
+    for (const auto& [node, pods] : perNode) out << qs(node + (pods == 1 ? "" : "x" + std::to_string(pods)));
     return out.join(QStringLiteral(","));
 }
 

@@ -999,11 +999,15 @@ void Planner::addTrace(std::string level, std::string domain, bool taken, std::s
 }
 
 void Planner::report(const std::vector<Placement>& placements) {
-    std::map<std::uint32_t, std::int64_t> podsByRank;
-    for (const Placement& placement : placements) podsByRank[m_session[placement.node].rank] += placement.pods;
+    // By node, then part: a heterogeneous gang's pods say which task they are (what-ifs assume
+    // each task's own requests).
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t> podsByRank;
+    for (const Placement& placement : placements)
+        podsByRank[{m_session[placement.node].rank, placement.part}] += placement.pods;
     const std::vector<NodeId>& order = m_cluster.nodesInOrder();
-    for (const auto& [rank, pods] : podsByRank)
-        m_result.nodes.push_back({m_cluster.node(order[rank]).name, static_cast<std::int32_t>(pods)});
+    for (const auto& [at, pods] : podsByRank)
+        m_result.nodes.push_back({m_cluster.node(order[at.first]).name, static_cast<std::int32_t>(pods),
+                                  m_mixed ? m_parts[at.second].name : std::string()});
 
     // The assignment: per lowest HyperNode, its HyperNode at every real tier, highest first.
     std::vector<std::int32_t> tiers(m_tree.tiers.begin(), m_tree.tiers.end() - 1);
@@ -1012,8 +1016,8 @@ void Planner::report(const std::vector<Placement>& placements) {
     for (std::int32_t tier : tiers) m_result.assignment.levels.push_back(tierLabel(tier));
     std::map<Id, std::int64_t> byLeaf;
     std::vector<Id> leafOrder;
-    for (const auto& [rank, pods] : podsByRank) {
-        const Id leaf = m_tree.leafOf[order[rank]];
+    for (const auto& [at, pods] : podsByRank) {
+        const Id leaf = m_tree.leafOf[order[at.first]];
         if (byLeaf.emplace(leaf, 0).second) leafOrder.push_back(leaf);
         byLeaf[leaf] += pods;
     }
@@ -1196,8 +1200,11 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
                            std::vector<SubJob>(subJobs.begin() + static_cast<std::ptrdiff_t>(trials[best].nextSubJob),
                                                subJobs.end()));
         std::vector<Placement> all;
+        const std::size_t parts = m_mixed ? m_parts.size() : 1;
         for (std::size_t s = 0; s < m_placed.size(); ++s)
-            if (m_placed[s] > 0) all.push_back({static_cast<std::uint32_t>(s), m_placed[s]});
+            for (std::size_t p = 0; p < parts; ++p)
+                if (const std::int64_t pods = m_mixed ? m_placedPart[s * parts + p] : m_placed[s]; pods > 0)
+                    all.push_back({static_cast<std::uint32_t>(s), pods, static_cast<std::uint32_t>(p)});
         report(all);
         reportParts();
         return;
