@@ -274,9 +274,17 @@ PlacementResult place(const PlacementCluster& cluster, const Ask& ask, EngineOpt
 }
 
 // "a1:2 b2:1"
+// Pods per node; a node holding pods of two parts (an entry per part) counts them together.
 std::string nodesText(const PlacementResult& result) {
+    std::vector<std::pair<std::string, std::int32_t>> perNode;
+    for (const NodePods& n : result.nodes) {
+        if (!perNode.empty() && perNode.back().first == n.node)
+            perNode.back().second += n.pods;
+        else
+            perNode.emplace_back(n.node, n.pods);
+    }
     std::string text;
-    for (const NodePods& n : result.nodes) text += (text.empty() ? "" : " ") + n.node + ":" + std::to_string(n.pods);
+    for (const auto& [node, pods] : perNode) text += (text.empty() ? "" : " ") + node + ":" + std::to_string(pods);
     return text;
 }
 

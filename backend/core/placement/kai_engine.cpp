@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -985,8 +986,15 @@ void Planner::fillResult(PlacementResult& result, DomainId winner) const {
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     std::vector<std::pair<DomainId, std::int32_t>> leaves;
+    // A heterogeneous gang's pods say which part they are (what-ifs assume each part's requests).
+    std::map<std::pair<NodeId, std::size_t>, std::int32_t> podsByKind;
+    if (m_heterogeneous)
+        for (const Placement& entry : m_log) podsByKind[{entry.node, entry.kind}] += entry.pods;
     for (const auto& [rank, node] : used) {
-        result.nodes.push_back({m_cluster.node(node).name, m_placed[node]});
+        if (!m_heterogeneous) result.nodes.push_back({m_cluster.node(node).name, m_placed[node]});
+        for (std::size_t kind = 0; m_heterogeneous && kind < m_kinds.size(); ++kind)
+            if (const auto it = podsByKind.find({node, kind}); it != podsByKind.end() && it->second > 0)
+                result.nodes.push_back({m_cluster.node(node).name, it->second, m_kinds[kind].name});
         const DomainId leaf = leafOf(node);
         if (leaf == kNoDomain) continue;
         auto found = std::find_if(leaves.begin(), leaves.end(), [leaf](const auto& e) { return e.first == leaf; });
