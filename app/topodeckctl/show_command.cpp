@@ -169,8 +169,7 @@ private:
         bool topologyChanged = false;
         for (auto& event : events) {
             const AppliedEvent applied = m_shown->cluster->state.apply(std::move(event));
-            topologyChanged = topologyChanged || applied.topologiesChanged || applied.hyperNodesChanged ||
-                              (applied.nodeAdded && !m_shown->index.spec().readFromLabels());
+            topologyChanged = topologyChanged || mayChangeHierarchy(applied, m_shown->index.spec());
             m_shown->index.apply(m_shown->cluster->state, applied);
         }
         if (topologyChanged) rebuildIndex();

@@ -277,31 +277,34 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
         out += value;
         out += '\n';
     };
-    // Items joined by a separator, wrapped under the first one when the line gets long.
-    const auto listField = [&](std::string_view text, const std::vector<std::string>& items,
-                               std::string_view separator) {
+    // Items joined by a separator (words: by a space, when it is empty), wrapped under the first
+    // one when the line gets long; each line in `style`.
+    const auto listField = [&](std::string_view text, const std::vector<std::string>& items, std::string_view separator,
+                               std::string_view style = {}) {
         if (items.empty()) return;
         label(text);
+        const std::string gap = separator.empty() ? std::string(" ") : ' ' + std::string(separator) + ' ';
+        const std::string lineEnd = separator.empty() ? std::string() : ' ' + std::string(separator);
+        std::string line;
         std::size_t column = kHeaderLabelWidth;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const std::size_t width = displayWidth(items[i]);
             if (i > 0) {
-                if (column + 2 + displayWidth(separator) + width > kHeaderWrapWidth) {
-                    out += ' ';
-                    out += separator;
+                if (column + displayWidth(gap) + width > kHeaderWrapWidth) {
+                    styler.append(out, line + lineEnd, style);
                     out += '\n';
                     out.append(kHeaderLabelWidth, ' ');
                     column = kHeaderLabelWidth;
+                    line.clear();
                 } else {
-                    out += ' ';
-                    out += separator;
-                    out += ' ';
-                    column += 2 + displayWidth(separator);
+                    line += gap;
+                    column += displayWidth(gap);
                 }
             }
-            out += items[i];
+            line += items[i];
             column += width;
         }
+        styler.append(out, line, style);
         out += '\n';
     };
 
@@ -332,32 +335,14 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     }
     if (!index.spec().notice.empty()) {
         // Word-wrapped under its label: it names what was looked for, which runs long.
-        label("Notice:");
-        std::size_t column = kHeaderLabelWidth;
-        std::string line;
-        std::size_t start = 0;
-        const std::string& notice = index.spec().notice;
-        while (start < notice.size()) {
-            std::size_t end = notice.find(' ', start);
-            if (end == std::string::npos) end = notice.size();
-            const std::string_view word(notice.data() + start, end - start);
-            if (!line.empty() && column + 1 + displayWidth(word) > kHeaderWrapWidth) {
-                styler.append(out, line, ansi::yellow);
-                out += '\n';
-                out.append(kHeaderLabelWidth, ' ');
-                column = kHeaderLabelWidth;
-                line.clear();
-            }
-            if (!line.empty()) {
-                line += ' ';
-                ++column;
-            }
-            line += word;
-            column += displayWidth(word);
-            start = end + 1;
+        std::vector<std::string> words;
+        std::string_view rest = index.spec().notice;
+        while (!rest.empty()) {
+            const std::size_t space = std::min(rest.find(' '), rest.size());
+            words.emplace_back(rest.substr(0, space));
+            rest.remove_prefix(std::min(space + 1, rest.size()));
         }
-        styler.append(out, line, ansi::yellow);
-        out += '\n';
+        listField("Notice:", words, {}, ansi::yellow);
     }
     if (!index.spec().nvlinkLabel.empty()) {
         const std::size_t count = index.nvlinkDomainCount();

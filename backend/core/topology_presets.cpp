@@ -336,6 +336,10 @@ Result<TopologyIndex> HierarchyChoice::buildIndex(const ClusterState& state, con
     return TopologyIndex::build(state, std::move(*spec), gpus);
 }
 
+bool mayChangeHierarchy(const AppliedEvent& applied, const TopologySpec& shown) {
+    return applied.topologiesChanged || applied.hyperNodesChanged || (applied.nodeAdded && !shown.readFromLabels());
+}
+
 TopologySpec withHostnameLevel(TopologySpec spec, const ClusterState& state) {
     constexpr std::string_view hostname = "kubernetes.io/hostname";
     if (spec.origin == kNoTopologyOrigin) spec.levels.clear();

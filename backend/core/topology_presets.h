@@ -63,6 +63,11 @@ struct HierarchyChoice {
     Result<TopologyIndex> buildIndex(const ClusterState& state, const TopologySpec* sourceTopology = nullptr) const;
 };
 
+// Whether an applied event may change the hierarchy `shown` was resolved to, so that a live
+// follower resolves it again: a Topology object or HyperNode that came, changed or went, or a
+// node that arrived while the hierarchy places nodes by name.
+bool mayChangeHierarchy(const AppliedEvent& applied, const TopologySpec& shown);
+
 // For placement: a hierarchy that came from a demo, a preset or a topology object (HyperNodes, a
 // Slurm topology) gets kubernetes.io/hostname as its lowest level when every node carries it, as
 // Kueue's and KAI's docs configure their Topology, so that engines decide nodes and not only

@@ -251,8 +251,7 @@ void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
     bool topologiesChanged = false;
     for (ClusterEvent& event : events) {
         const AppliedEvent applied = m_state.apply(std::move(event));
-        topologiesChanged = topologiesChanged || applied.topologiesChanged || applied.hyperNodesChanged ||
-                            (applied.nodeAdded && !m_index.spec().readFromLabels());
+        topologiesChanged = topologiesChanged || mayChangeHierarchy(applied, m_index.spec());
         m_index.apply(m_state, applied);
     }
     // A Topology object or HyperNode that appeared, changed or went may change the hierarchy

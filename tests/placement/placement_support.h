@@ -4,6 +4,7 @@
 
 #include "core/cluster_state.h"
 #include "core/placement/placement_cluster.h"
+#include "core/placement/placement_result.h"
 #include "core/topology_index.h"
 
 #include <memory>
@@ -82,6 +83,22 @@ inline ResourceList gpus(int count) {
     ResourceList list;
     list.set("nvidia.com/gpu", Quantity::fromUnits(count));
     return list;
+}
+
+// The nodes of a result, comma-separated, as the Slurm tests compare them.
+inline std::string joinNodes(const PlacementResult& result) {
+    std::string out;
+    for (const NodePods& n : result.nodes) out += (out.empty() ? "" : ",") + n.node;
+    return out;
+}
+
+// A result's message, trace and notes, for a failing check's message.
+inline std::string dump(const PlacementResult& result) {
+    std::string out = "message: " + result.message + "\n";
+    for (const TraceEntry& e : result.trace)
+        out += "  [" + e.level + "] " + e.domain + (e.taken ? " + " : " - ") + e.reason + "\n";
+    for (const std::string& note : result.notes) out += "  note: " + note + "\n";
+    return out;
 }
 
 } // namespace topodeck::testing

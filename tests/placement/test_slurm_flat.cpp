@@ -319,20 +319,6 @@ const PlacementEngine& engineNamed(const std::string& name) {
     return name == "slurm-block" ? slurmBlockEngine() : slurmTreeEngine();
 }
 
-std::string joinNodes(const PlacementResult& result) {
-    std::string out;
-    for (const NodePods& n : result.nodes) out += (out.empty() ? "" : ",") + n.node;
-    return out;
-}
-
-std::string dump(const PlacementResult& result) {
-    std::string out = "message: " + result.message + "\n";
-    for (const TraceEntry& e : result.trace)
-        out += "  [" + e.level + "] " + e.domain + (e.taken ? " + " : " - ") + e.reason + "\n";
-    for (const std::string& note : result.notes) out += "  note: " + note + "\n";
-    return out;
-}
-
 bool hasNote(const PlacementResult& result, const std::string& prefix) {
     return std::any_of(result.notes.begin(), result.notes.end(),
                        [&prefix](const std::string& note) { return note.rfind(prefix, 0) == 0; });

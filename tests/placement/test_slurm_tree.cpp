@@ -369,24 +369,10 @@ EngineOptions optionsFor(const char* version, std::int64_t maxSwitchWait = 300) 
     return options;
 }
 
-std::string joinNodes(const PlacementResult& result) {
-    std::string out;
-    for (const NodePods& n : result.nodes) out += (out.empty() ? "" : ",") + n.node;
-    return out;
-}
-
 const TraceEntry* findTrace(const PlacementResult& result, const std::string& domain, const std::string& containing) {
     for (const TraceEntry& entry : result.trace)
         if (entry.domain == domain && entry.reason.find(containing) != std::string::npos) return &entry;
     return nullptr;
-}
-
-std::string dump(const PlacementResult& result) {
-    std::string out = "message: " + result.message + "\n";
-    for (const TraceEntry& e : result.trace)
-        out += "  [" + e.level + "] " + e.domain + (e.taken ? " + " : " - ") + e.reason + "\n";
-    for (const std::string& note : result.notes) out += "  note: " + note + "\n";
-    return out;
 }
 
 } // namespace

@@ -243,20 +243,6 @@ EngineOptions optionsFor(const char* version) {
     return options;
 }
 
-std::string joinNodes(const PlacementResult& result) {
-    std::string out;
-    for (const NodePods& n : result.nodes) out += (out.empty() ? "" : ",") + n.node;
-    return out;
-}
-
-std::string dump(const PlacementResult& result) {
-    std::string out = "message: " + result.message + "\n";
-    for (const TraceEntry& e : result.trace)
-        out += "  [" + e.level + "] " + e.domain + (e.taken ? " + " : " - ") + e.reason + "\n";
-    for (const std::string& note : result.notes) out += "  note: " + note + "\n";
-    return out;
-}
-
 GangRequest request(const char* line) {
     Result<GangRequest> gang = parseSbatchLine(line);
     if (!gang) qFatal("%s: %s", line, gang.error().message.c_str());

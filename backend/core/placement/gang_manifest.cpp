@@ -517,9 +517,7 @@ GangRequest combineParts(const std::vector<GangRequest>& parts, const std::strin
     gang.volcano = VolcanoConstraint{parts.front().volcano.networkTopology, 0, 0, std::nullopt};
     for (const GangRequest& part : parts)
         if (part.kai.segmentSize > 0) gang.kai = part.kai;
-    for (const GangRequest& part : parts)
-        gang.parts.push_back(
-            GangPart{part.name, part.pods, part.perPod, part.nodeSelector, part.tolerations, part.kueue, part.volcano});
+    for (const GangRequest& part : parts) gang.parts.push_back(part.asPart());
     return gang;
 }
 

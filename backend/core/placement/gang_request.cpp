@@ -10,7 +10,7 @@ bool Toleration::tolerates(const Taint& taint) const {
 
 std::vector<GangPart> GangRequest::partsOrWhole() const {
     if (!parts.empty()) return parts;
-    return {GangPart{name, pods, perPod, nodeSelector, tolerations, kueue, volcano}};
+    return {asPart()};
 }
 
 GangRequest GangRequest::onlyPart(std::size_t part) const {

@@ -134,6 +134,8 @@ struct GangRequest {
     bool heterogeneous() const { return !parts.empty(); }
     // The parts, or the whole gang as one part.
     std::vector<GangPart> partsOrWhole() const;
+    // This (uniform) gang's pods as one part of a larger gang.
+    GangPart asPart() const { return GangPart{name, pods, perPod, nodeSelector, tolerations, kueue, volcano}; }
     // This gang with only one of its parts (an index into partsOrWhole()), named "<gang>/<part>".
     GangRequest onlyPart(std::size_t part) const;
 
