@@ -1083,8 +1083,9 @@ PlacementResult Planner::run() {
     for (const GangPart& part : m_parts)
         for (const auto& [resource, amount] : part.perPod) {
             if (!isRequested(resource, amount)) continue;
+            // An init-capture: clang 14 cannot capture a structured binding itself.
             if (std::any_of(m_resources.begin(), m_resources.end(),
-                            [&resource](const Resource& known) { return known.name == resource; }))
+                            [&resource = resource](const Resource& known) { return known.name == resource; }))
                 continue;
             m_resources.push_back({resource, resource != "cpu" && resource != "memory" && !gpus.matches(resource)});
         }

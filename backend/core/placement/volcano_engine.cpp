@@ -298,8 +298,9 @@ void Planner::setUpResources() {
     for (const GangPart& part : m_gangParts)
         for (const auto& [name, amount] : part.perPod) {
             if (amount.nanos() <= 0 || name == "pods") continue;
+            // An init-capture: clang 14 cannot capture a structured binding itself.
             if (std::none_of(m_resources.begin(), m_resources.end(),
-                             [&](const RequestedResource& r) { return r.name == name; }))
+                             [&name = name](const RequestedResource& r) { return r.name == name; }))
                 m_resources.push_back({name, m_mixed ? 0 : amount.nanos()});
         }
     // Volcano's LessEqualWithResourcesName checks cpu, then memory, then the others.
@@ -323,7 +324,7 @@ void Planner::setUpResources() {
     } else {
         for (const auto& [name, weight] : m_options.volcanoBinpackWeights) {
             const auto it =
-                std::find_if(weights.begin(), weights.end(), [&](const auto& w) { return w.first == name; });
+                std::find_if(weights.begin(), weights.end(), [&name = name](const auto& w) { return w.first == name; });
             if (it != weights.end())
                 it->second = weight;
             else
