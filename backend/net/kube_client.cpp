@@ -1,5 +1,7 @@
 #include "net/kube_client.h"
 
+#include "net/watch_lines.h"
+
 namespace topodeck {
 
 namespace {
@@ -99,18 +101,9 @@ Result<long> KubeClient::watch(std::string_view pathAndQuery, std::chrono::milli
         KubeAuth auth;
         Result<HttpRequest> built = request(pathAndQuery, timeout, auth);
         if (!built) return built.error();
-        std::string pending;
-        std::string line;
+        WatchLineSplitter lines;
         Result<long> status = m_http.stream(*built, [&](std::string_view chunk) {
-            pending.append(chunk);
-            std::size_t start = 0;
-            for (auto end = pending.find('\n'); end != std::string::npos; end = pending.find('\n', start)) {
-                line.assign(pending, start, end - start);
-                start = end + 1;
-                if (!line.empty() && !onLine(line)) return false;
-            }
-            pending.erase(0, start);
-            return true;
+            return lines.feed(chunk, onLine);
         }, [&](long httpStatus) {
             // A 401 is answered again with fresh credentials; only the final answer counts.
             if (onHeaders && (httpStatus != 401 || attempt > 0)) onHeaders(httpStatus);
