@@ -1,0 +1,37 @@
+#pragma once
+
+// What a caller does with a cluster a reader produced (topodeckctl show, the GUI): the state,
+// its hierarchy (detected, or the HyperNode tree), the index over it, and both show reports.
+
+#include "core/cluster_state.h"
+#include "core/hierarchy_sources.h"
+#include "core/show_report.h"
+#include "core/snapshot.h"
+#include "core/topology_index.h"
+#include "core/topology_presets.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck::fuzz {
+
+inline void showState(const ClusterState& state) {
+    std::vector<std::string> warnings;
+    (void)hyperNodeHierarchy(state, &warnings);
+    const HierarchyChoice choice;
+    Result<TopologyIndex> index = choice.buildIndex(state);
+    if (!index) return;
+    ShowOptions options;
+    options.showNodes = true;
+    (void)renderShowTable(*index, state, options);
+    (void)renderShowJson(*index, state, options);
+}
+
+inline void showSnapshot(Snapshot&& snapshot) {
+    ClusterState state;
+    std::move(snapshot).applyTo(state);
+    showState(state);
+}
+
+} // namespace topodeck::fuzz

@@ -1,0 +1,27 @@
+// Quantity::parse: Kubernetes resource quantities. What parses prints canonically, and the
+// canonical form parses back to the same amount.
+#include "fuzz_support.h"
+
+#include "core/quantity.h"
+
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text = topodeck::fuzz::text(data, size);
+    topodeck::Result<topodeck::Quantity> quantity = topodeck::Quantity::parse(text);
+    if (!quantity) {
+        TOPODECK_FUZZ_CHECK(!quantity.error().message.empty(), "an error says what is wrong");
+        return 0;
+    }
+    const std::string canonical = quantity->toString();
+    topodeck::Result<topodeck::Quantity> again = topodeck::Quantity::parse(canonical);
+    TOPODECK_FUZZ_CHECK(again.ok(), "the canonical form parses");
+    TOPODECK_FUZZ_CHECK(*again == *quantity, "the canonical form is the same amount");
+    TOPODECK_FUZZ_CHECK(again->toString() == canonical, "the canonical form is canonical");
+    (void)quantity->value();
+    (void)quantity->milliValue();
+    topodeck::Quantity sum = *quantity + *quantity;
+    sum -= *quantity;
+    (void)sum.toString();
+    return 0;
+}
