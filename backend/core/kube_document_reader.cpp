@@ -66,7 +66,12 @@ public:
             kind.empty() || kind == "List" ? std::string_view() : kind.substr(0, kind.size() - 4);
         bool sawItems = false;
         Status s = root.forEachField([&](std::string_view key, V& field) -> Status {
-            if (key == "metadata" && m_out.listMeta) return readListMeta(field, *m_out.listMeta);
+            if (key == "metadata" && m_out.listMeta) {
+                const auto at = field.where();
+                if (Status meta = readListMeta(field, *m_out.listMeta); !meta)
+                    return Error{std::string(m_source) + field.locate(at) + ": " + meta.error().message};
+                return {};
+            }
             if (key != "items") return {};
             sawItems = true;
             const ValueType type = field.type();
@@ -83,7 +88,8 @@ public:
 
 private:
     Status readListMeta(V& value, ListMeta& meta) {
-        const Path path = Path().field("metadata");
+        const Path root; // named: a field's Path points at its parent
+        const Path path = root.field("metadata");
         std::string_view resourceVersion;
         std::string_view continueToken;
         bool present = false;
