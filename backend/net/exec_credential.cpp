@@ -82,6 +82,7 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_vi
 }
 
 Result<ExecCredential> parseExecCredential(std::string_view json, std::string_view expectedApiVersion) {
+    if (json.empty()) return Error{"its output is empty (no ExecCredential)"};
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (auto error = parser.parse(json.data(), json.size()).get(root))
