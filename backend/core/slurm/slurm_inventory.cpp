@@ -135,7 +135,10 @@ bool parseCount(std::string_view text, std::int64_t& out) {
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < 0) return false;
-    out = value * multiplier;
+    // A count that does not fit 64 bits with its multiplier ("4444444444444G") is no count.
+    std::int64_t count = 0;
+    if (__builtin_mul_overflow(value, multiplier, &count)) return false;
+    out = count;
     return true;
 }
 
