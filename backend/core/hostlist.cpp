@@ -9,7 +9,9 @@ namespace topodeck {
 namespace {
 
 constexpr std::uint64_t kMaxHostsPerRange = 65536;             // hostlist.c MAX_RANGE
-constexpr std::size_t kMaxHostsPerList = std::size_t{1} << 22; // keeps a typo from eating memory
+// Keeps a typo from eating memory and time: 4 times the largest cluster topodeck models (the
+// scale demo's 65,536 nodes), checked before names are made, not after.
+constexpr std::size_t kMaxHostsPerList = std::size_t{1} << 18;
 constexpr std::size_t kMaxNumberDigits = 19;                   // always fits an unsigned 64-bit value
 
 bool isDigit(char c) {
@@ -29,7 +31,8 @@ Error hostlistError(std::string_view hostlist, std::string_view why) {
     return Error{"invalid hostlist \"" + std::string(hostlist) + "\": " + std::string(why)};
 }
 
-// "1-3,07,10-12" -> the numbers, formatted with the width of each range's low end.
+// "1-3,07,10-12" -> the numbers, formatted with the width of each range's low end; at most
+// kMaxHostsPerList of them.
 bool expandRanges(std::string_view text, std::vector<std::string>& out, std::string& why) {
     std::size_t start = 0;
     while (true) {
@@ -57,13 +60,18 @@ bool expandRanges(std::string_view text, std::vector<std::string>& out, std::str
             why = "too many hosts in range '" + std::string(item) + "'";
             return false;
         }
+        if (out.size() + (high - low + 1) > kMaxHostsPerList) {
+            why = "too many hosts (more than " + std::to_string(kMaxHostsPerList) + ")";
+            return false;
+        }
         for (std::uint64_t n = low; n <= high; ++n) out.push_back(formatNumber(n, lo.size()));
         if (comma == std::string_view::npos) return true;
         start = comma + 1;
     }
 }
 
-// One entry without top-level separators: "gpu-[001-004]", "r[1-2]n[1-3]" or "login1".
+// One entry without top-level separators: "gpu-[001-004]", "r[1-2]n[1-3]" or "login1", appended
+// to `out` as long as it stays within kMaxHostsPerList names.
 bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::string& why) {
     std::vector<std::string> texts;               // P0, P1, ..., text between and before brackets
     std::vector<std::vector<std::string>> values; // the numbers of each bracket
@@ -101,17 +109,19 @@ bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::str
         if (!expandRanges(entry.substr(open + 1, close - open - 1), values.back(), why)) return false;
         pos = close + 1;
     }
+    const auto tooMany = [&] {
+        why = "too many hosts (more than " + std::to_string(kMaxHostsPerList) + ")";
+        return false;
+    };
     if (values.empty()) {
+        if (out.size() >= kMaxHostsPerList) return tooMany();
         out.emplace_back(entry);
         return true;
     }
     std::size_t total = 1;
     for (const auto& v : values) {
         total *= v.size();
-        if (total > kMaxHostsPerList) {
-            why = "too many hosts";
-            return false;
-        }
+        if (total > kMaxHostsPerList - out.size()) return tooMany();
     }
     // Slurm's order: the last bracket is the innermost loop; the others turn over like an
     // odometer read from the first bracket (fastest) to the last but one (slowest).
@@ -131,10 +141,6 @@ bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::str
             if (++at[i] < values[i].size()) break;
             at[i] = 0;
         }
-    }
-    if (out.size() > kMaxHostsPerList) {
-        why = "too many hosts";
-        return false;
     }
     return true;
 }
@@ -176,7 +182,6 @@ Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
         if (end && depth > 0) return hostlistError(hostlist, "missing ']'");
         if (i > start && !expandEntry(hostlist.substr(start, i - start), names, why))
             return hostlistError(hostlist, why);
-        if (names.size() > kMaxHostsPerList) return hostlistError(hostlist, "too many hosts");
         start = i + 1;
     }
     return names;

@@ -10,7 +10,8 @@ namespace topodeck {
 
 // Slurm hostlists: "gpu-[001-004,007],login1" <-> the names, in order. Expansion follows Slurm's
 // hostlist_create (22.05, checked with `scontrol show hostnames`): ',' or whitespace separate
-// entries, a range keeps the zero padding of its low end, at most 65,536 hosts per range, text
+// entries, a range keeps the zero padding of its low end, at most 65,536 hosts per range (and
+// 262,144 in all: an expansion is bounded before it is made), text
 // after the last ']' is invalid, and with several brackets the last one varies fastest and the
 // others from the first (faster) to the last but one (slowest): r[1-2]n[1-3] -> r1n1 r1n2 r1n3
 // r2n1 ... Errors quote the input. Compression merges neighbours with the same prefix the way
