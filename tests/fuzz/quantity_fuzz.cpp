@@ -1,5 +1,5 @@
-// Quantity::parse: Kubernetes resource quantities. What parses prints canonically, and the
-// canonical form parses back to the same amount.
+// Quantity::parse: Kubernetes resource quantities. What parses prints canonically, the canonical
+// form parses back to the same amount, and printing that settles.
 #include "fuzz_support.h"
 
 #include "core/quantity.h"
@@ -17,7 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     topodeck::Result<topodeck::Quantity> again = topodeck::Quantity::parse(canonical);
     TOPODECK_FUZZ_CHECK(again.ok(), "the canonical form parses");
     TOPODECK_FUZZ_CHECK(*again == *quantity, "the canonical form is the same amount");
-    TOPODECK_FUZZ_CHECK(again->toString() == canonical, "the canonical form is canonical");
+    // Not always the same text: like Kubernetes, 312.5Ki prints as 320000 (BinarySI without a
+    // suffix), which reads back as DecimalSI and prints as 320k; from there it holds.
+    const std::string second = again->toString();
+    topodeck::Result<topodeck::Quantity> third = topodeck::Quantity::parse(second);
+    TOPODECK_FUZZ_CHECK(third.ok() && *third == *quantity && third->toString() == second,
+                        "printing what the canonical form reads settles");
     (void)quantity->value();
     (void)quantity->milliValue();
     topodeck::Quantity sum = *quantity + *quantity;
