@@ -389,7 +389,8 @@ void FaultProxy::serve(int fd) {
         std::string held;
         // Between reads of a watch: a drop ends it (abruptly), a release sends what was held.
         const Abort watchAbort = [&] {
-            if (m_stopping || m_dropGeneration.load() != generation || client.peerClosed()) return true;
+            // A server that seems down carries no watch either, even one that began just as it went.
+            if (m_stopping || m_refusing || m_dropGeneration.load() != generation || client.peerClosed()) return true;
             if (!m_holding && !held.empty()) {
                 if (!client.write(held)) return true;
                 held.clear();

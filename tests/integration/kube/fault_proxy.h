@@ -46,7 +46,8 @@ public:
     void resume();
     // Closes every connection that is carrying a watch, mid-stream, without a last chunk.
     void dropWatches();
-    // While set, new connections are closed at once: the server seems down.
+    // While set, the server seems down: new connections are closed at once, and so is every
+    // connection at its next request or watch event.
     void refuseConnections(bool refuse);
     // While held, watch responses are read from the server but not passed on; releasing sends
     // everything held at once.
