@@ -4,6 +4,7 @@
 #include "core/natural_order.h"
 #include "core/text_file.h"
 #include "core/text_format.h"
+#include "core/yaml_document.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -596,8 +597,10 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
 }
 
 Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std::string_view sourceName) {
+    Result<YAML::Node> loaded = loadYamlDocument(text, sourceName);
+    if (!loaded) return loaded.error();
     try {
-        const YAML::Node root = YAML::Load(std::string(text));
+        const YAML::Node& root = *loaded;
         if (!root || root.IsNull()) return Error{where(sourceName, 0) + "no topologies"};
         if (!root.IsSequence()) return Error{yamlWhere(sourceName, root) + "expected a list of topologies"};
         std::vector<SlurmTopology> topologies;
