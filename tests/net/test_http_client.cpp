@@ -1,5 +1,6 @@
 #include "net/http_client.h"
 
+#include "net_test_support.h"
 #include "test_server.h"
 
 #include <QTest>
@@ -447,6 +448,41 @@ private Q_SLOTS:
         QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
         QCOMPARE(*status, 200L);
         QCOMPARE(lines, (std::vector<std::string>{"one", "two"}));
+    }
+
+    // The sizes an operator may give a limit in, and the variables that set them.
+    void byteSizes_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qulonglong>("bytes"); // 0: not a size
+        QTest::newRow("plain") << QStringLiteral("65536") << qulonglong(65536);
+        QTest::newRow("MiB") << QStringLiteral("512MiB") << qulonglong(512) * 1024 * 1024;
+        QTest::newRow("M") << QStringLiteral("512M") << qulonglong(512) * 1024 * 1024;
+        QTest::newRow("spaced GiB") << QStringLiteral(" 2 GiB ") << qulonglong(2) * 1024 * 1024 * 1024;
+        QTest::newRow("k") << QStringLiteral("64k") << qulonglong(64) * 1024;
+        QTest::newRow("bytes") << QStringLiteral("100b") << qulonglong(100);
+        QTest::newRow("unit only") << QStringLiteral("MiB") << qulonglong(0);
+        QTest::newRow("unknown unit") << QStringLiteral("5TB") << qulonglong(0);
+        QTest::newRow("negative") << QStringLiteral("-5") << qulonglong(0);
+        QTest::newRow("overflow") << QStringLiteral("99999999999999999999G") << qulonglong(0);
+    }
+    void byteSizes() {
+        QFETCH(QString, text);
+        QFETCH(qulonglong, bytes);
+        const std::optional<std::size_t> parsed = parseByteSize(text.toStdString());
+        QCOMPARE(parsed.value_or(0), std::size_t(bytes));
+    }
+    void limitsFromTheEnvironment() {
+        EnvGuard event(kMaxKubeEventVariable), reply(kMaxSlurmReplyVariable), response(kMaxKubeResponseVariable);
+        qputenv(kMaxKubeEventVariable, "32MiB");
+        qputenv(kMaxSlurmReplyVariable, "not a size");
+        qunsetenv(kMaxKubeResponseVariable);
+        const ReadLimits limits = ReadLimits::fromEnvironment();
+        QCOMPARE(limits.kubeEvent, std::size_t{32} << 20);
+        QCOMPARE(limits.slurmReply, ReadLimits{}.slurmReply); // an invalid value keeps the default
+        QCOMPARE(limits.kubeResponse, ReadLimits{}.kubeResponse);
+        QCOMPARE(KubeSourceOptions{}.limits.kubeEvent, std::size_t{32} << 20);
+        QCOMPARE(describeByteSize(std::size_t{16} << 20), std::string("16 MiB"));
+        QCOMPARE(describeByteSize(1000), std::string("1000 bytes"));
     }
 
     void gzipBodyIsDecoded() {
