@@ -387,6 +387,8 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
     if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo.get());
     if (!m_options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, m_options.proxy.c_str());
+    // A proxy's answer to CONNECT is not the server's: it must not start the low-speed check.
+    curl_easy_setopt(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
     if (!m_options.unixSocket.empty()) curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, m_options.unixSocket.c_str());
     applyTls(easy, tls);
 
