@@ -8,7 +8,7 @@ build_packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libvulkan-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libsimdjson-dev
+  libyaml-cpp-dev libyaml-dev libre2-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libsimdjson-dev
 )
 # The real-Slurm integration test runs its own munged, slurmctld and slurmd daemons (Debian 12
 # ships Slurm 22.05). Not slurm-wlm-emulator: it replaces slurmctld/slurmd system-wide with

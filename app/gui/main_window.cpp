@@ -9,6 +9,7 @@
 #include "views/map_legend.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/occupancy_notice.h"
+#include "views/open_failure_banner.h"
 #include "views/source_status_label.h"
 #include "views/topology_map_view.h"
 
@@ -115,6 +116,8 @@ void MainWindow::buildPages() {
     auto* mapLayout = new QVBoxLayout(mapPane);
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->setSpacing(0);
+    m_openFailure = new OpenFailureBanner(mapPane);
+    mapLayout->addWidget(m_openFailure);
     m_notice = new OccupancyNotice(mapPane);
     mapLayout->addWidget(m_notice);
     mapLayout->addWidget(m_map, 1);
@@ -281,6 +284,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     m_details->setSnapshot(snapshot);
     showStatus(snapshot->status);
     if (newSource) {
+        m_openFailure->hide();
         setWindowTitle(
             tr("%1 — topodeck").arg(snapshot->title.isEmpty() ? snapshot->status.sourceName : snapshot->title));
         expandInitialLevels(snapshot->index);
@@ -325,6 +329,12 @@ void MainWindow::fitTreeColumns(bool growOnly) {
 }
 
 void MainWindow::showStatus(const SourceStatus& status) {
+    // A source that failed to open while another is shown: the error goes above the map, and the
+    // status bar describes again what the window shows (it said "reading …" meanwhile).
+    const bool failedBesideShown = status.health == SourceHealth::Error && m_shown && status.sourceName != m_shown->status.sourceName;
+    if (status.health == SourceHealth::Error && (failedBesideShown || !m_shown))
+        m_openFailure->showFailure(status.sourceName, status.detail, m_shown ? m_shown->status.sourceName : QString());
+    if (failedBesideShown) return showStatus(m_shown->status);
     m_stateLabel->setStatus(status);
     // A live cluster's first problem (no permission to list pods, say) matters enough to show as is.
     const auto warnings = static_cast<qsizetype>(status.warnings.size());

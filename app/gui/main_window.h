@@ -19,6 +19,7 @@ class ClusterSession;
 class ClusterTotalsLabel;
 class DetailsPanel;
 class OccupancyNotice;
+class OpenFailureBanner;
 class SourceStatusLabel;
 class TopologyMapView;
 class TopologyTreeModel;
@@ -91,6 +92,7 @@ private:
     ClusterTotalsLabel* m_totalsLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
     OccupancyNotice* m_notice = nullptr; // above the map: what the picture cannot be trusted for
+    OpenFailureBanner* m_openFailure = nullptr; // above the map: what could not be opened, and why
     // How this window was opened (the hierarchy, the cluster last connected to): a window opened
     // from it reads the same, and the connect dialog starts from that kubeconfig or Slurm cluster.
     std::unique_ptr<LaunchOptions> m_launch;

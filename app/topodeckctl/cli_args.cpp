@@ -178,18 +178,28 @@ std::vector<std::string> splitList(std::string_view commaSeparated) {
     return out;
 }
 
+namespace {
+
+// Messages quote files and servers: nothing in them may drive the terminal.
+void printMessage(std::string_view prefix, std::string_view message) {
+    const std::string shown = visibleText(message, true);
+    std::fprintf(stderr, "%.*s%s\n", static_cast<int>(prefix.size()), prefix.data(), shown.c_str());
+}
+
+} // namespace
+
 int usageError(std::string_view message) {
-    std::fprintf(stderr, "topodeckctl: error: %.*s\n", static_cast<int>(message.size()), message.data());
+    printMessage("topodeckctl: error: ", message);
     return kExitUsage;
 }
 
 int runtimeError(std::string_view message) {
-    std::fprintf(stderr, "topodeckctl: error: %.*s\n", static_cast<int>(message.size()), message.data());
+    printMessage("topodeckctl: error: ", message);
     return kExitFailure;
 }
 
 void printWarning(std::string_view message) {
-    std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()), message.data());
+    printMessage("warning: ", message);
 }
 
 } // namespace topodeck::cli

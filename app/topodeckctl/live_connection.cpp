@@ -41,9 +41,7 @@ Result<std::unique_ptr<LiveConnection>> LiveConnection::open(const LiveTarget& t
         ExecEnvironment exec;
         exec.terminalAvailable = ::isatty(STDIN_FILENO) == 1;
         // What a credential plugin says on stderr (a device-login code, say) is for the person here.
-        exec.onMessage = [](std::string_view line) {
-            std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
-        };
+        exec.onMessage = [](std::string_view line) { std::fprintf(stderr, "%s\n", visibleText(line).c_str()); };
         live->m_source = std::make_unique<KubeSource>(live->m_connection, std::move(exec));
     }
     LiveConnection* self = live.get();
@@ -99,7 +97,7 @@ void LiveConnection::showProgress(const LiveStatus& status) {
         line += ' ' + resource.title + ' ' + groupThousands(static_cast<std::int64_t>(resource.objects));
         if (resource.state != ResourceHealth::State::Synced) line += '*';
     }
-    std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    std::fprintf(stderr, "\r%s\x1b[K", visibleText(line).c_str());
     m_progressShown = true;
 }
 

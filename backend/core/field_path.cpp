@@ -1,5 +1,7 @@
 #include "core/field_path.h"
 
+#include "core/text_format.h"
+
 #include <utility>
 
 namespace topodeck::object_reader {
@@ -41,7 +43,7 @@ void Path::append(std::string& out) const {
         break;
     case Kind::Key:
         out += "[\"";
-        out += m_text;
+        out += visibleText(m_text); // a key from the input, shown in messages
         out += "\"]";
         break;
     case Kind::Index:

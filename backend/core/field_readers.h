@@ -5,9 +5,11 @@
 // absent are the same, as to Kubernetes. Internal to backend/core.
 
 #include "core/field_path.h"
+#include "core/json_text.h"
 #include "core/quantity.h"
 #include "core/resource_list.h"
 #include "core/result.h"
+#include "core/text_format.h"
 
 #include <charconv>
 #include <cstdint>
@@ -16,6 +18,19 @@
 #include <vector>
 
 namespace topodeck::object_reader {
+
+// Names and labels are printable by Kubernetes' validation, but a file or a server may hold
+// anything: text that is not UTF-8 or holds a control character (an escape sequence for the
+// terminal) is refused, naming the field. Line breaks and tabs are text in annotations.
+inline Status checkPrintable(std::string_view text, const Path& path, std::string_view what = "value") {
+    const std::size_t at = unprintableAt(text, true);
+    if (at == std::string_view::npos) return {};
+    return Error{path.str() + ": the " + std::string(what) + " holds " +
+                 (validSequenceLength(text, at) == 0 && static_cast<unsigned char>(text[at]) >= 0x80
+                      ? "a byte that is not UTF-8"
+                      : "a control character") +
+                 " at byte " + std::to_string(at + 1) + ": \"" + visibleText(text) + '"'};
+}
 
 template <class V> Status readScalar(V& value, const Path& path, std::string_view& out) {
     const ValueType type = value.type();
@@ -26,7 +41,7 @@ template <class V> Status readScalar(V& value, const Path& path, std::string_vie
     case ValueType::String:
     case ValueType::Number:
     case ValueType::Bool:
-        if (value.text(type, out)) return {};
+        if (value.text(type, out)) return checkPrintable(out, path);
         return Error{"invalid input"};
     case ValueType::Invalid:
         return Error{"invalid input"};
@@ -67,6 +82,7 @@ template <class V, class F> Status readStringMap(V& value, const Path& path, F&&
     bool present = false;
     if (Status s = expectObject(value, path, "a map of strings", present); !s || !present) return s;
     return value.forEachField([&](std::string_view key, V& entry) -> Status {
+        if (Status s = checkPrintable(key, path.key(key), "key"); !s) return s;
         std::string_view text;
         if (Status s = readScalar(entry, path.key(key), text); !s) return s;
         onEntry(key, text);

@@ -1,13 +1,15 @@
 #include "core/hypernode_tree.h"
 
 #include "core/cluster_state.h"
+#include "core/text_format.h"
 #include "core/topology_index.h"
+
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <functional>
 #include <numeric>
 #include <optional>
-#include <regex>
 #include <unordered_map>
 
 namespace topodeck {
@@ -398,17 +400,18 @@ Result<HyperNodeTree> resolveHyperNodes(const std::vector<HyperNode>& hyperNodes
             }
             case HyperNodeMember::Selector::Regex: {
                 // Go's regexp.MatchString, which Volcano uses, finds the pattern anywhere in the
-                // name: a search, not a full match.
-                std::regex pattern;
-                try {
-                    pattern = std::regex(member.value, std::regex::ECMAScript);
-                } catch (const std::regex_error& e) {
-                    badSelectors.push_back("HyperNode " + hyperNodes[i].name + ": regexMatch pattern \"" +
-                                           member.value + "\" does not compile (" + e.what() + "); it selects no node");
+                // name: a search, not a full match. RE2 is Go's syntax and, like Go's, runs in
+                // time linear in the name whatever the pattern (std::regex backtracks, and
+                // recurses per character: a hostile pattern could hang or overflow the stack).
+                const RE2 pattern(member.value, RE2::Quiet);
+                if (!pattern.ok()) {
+                    badSelectors.push_back("HyperNode " + hyperNodes[i].name + ": regexMatch pattern " +
+                                           inQuotes(member.value) + " does not compile (" + pattern.error() +
+                                           "); it selects no node");
                     continue;
                 }
                 for (std::uint32_t id : allNodes)
-                    if (std::regex_search(state.record(id).node->name, pattern)) nodes.push_back(id);
+                    if (RE2::PartialMatch(state.record(id).node->name, pattern)) nodes.push_back(id);
                 break;
             }
             case HyperNodeMember::Selector::Label: {

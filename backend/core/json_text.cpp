@@ -16,8 +16,8 @@ bool wordNeedsCare(std::uint64_t word) {
     return (control | hasZeroByte(word ^ (kOnes * '"')) | hasZeroByte(word ^ (kOnes * '\\')) | (word & kHigh)) != 0;
 }
 
-// Length of the valid UTF-8 sequence starting at text[i] (no overlongs, no surrogates,
-// at most U+10FFFF), or 0 when it is not valid.
+} // namespace
+
 std::size_t validSequenceLength(std::string_view text, std::size_t i) {
     const auto lead = static_cast<unsigned char>(text[i]);
     std::size_t length = 0;
@@ -40,8 +40,6 @@ std::size_t validSequenceLength(std::string_view text, std::size_t i) {
     return valid ? length : 0;
 }
 
-} // namespace
-
 void appendJsonString(std::string& out, std::string_view text) {
     static constexpr char kHex[] = "0123456789abcdef";
     out += '"';
@@ -62,8 +60,20 @@ void appendJsonString(std::string& out, std::string_view text) {
             continue;
         }
         if (c >= 0x80) {
-            if (const std::size_t length = validSequenceLength(text, i)) {
+            const std::size_t length = validSequenceLength(text, i);
+            // C1 controls (U+0080..U+009F, C2 80..C2 9F) are escaped: terminals obey some of them.
+            const bool c1 = length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+            if (length != 0 && !c1) {
                 i += length;
+                continue;
+            }
+            if (c1) {
+                out.append(text.substr(plainStart, i - plainStart));
+                out += "\\u00";
+                out += kHex[static_cast<unsigned char>(text[i + 1]) >> 4];
+                out += kHex[static_cast<unsigned char>(text[i + 1]) & 0xF];
+                i += 2;
+                plainStart = i;
                 continue;
             }
         }

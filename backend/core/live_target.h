@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,58 @@ struct KubeTarget {
     bool inCluster = false; // the pod's service account instead of a kubeconfig
 };
 
+// How much a live source accepts from a server or a command before it refuses the answer with an
+// error that names the limit, instead of growing memory without bound; and how slow an answer may
+// arrive once it has begun. Sized for clusters of 100,000 nodes. Every limit can be raised with an
+// environment variable of the same meaning (a number of bytes, or with KiB/MiB/GiB: "512MiB"),
+// read by fromEnvironment(), which the options below default to.
+struct ReadLimits {
+    // One Kubernetes response read whole: a list page or a discovery document. A page holds
+    // KubeSourceOptions::pageSize objects (2,000): 2,000 pods are some 5 MB, and 2,000 fat GPU
+    // nodes (status.images, managedFields, many labels; 20-50 KB each) up to about 100 MB. The
+    // limit gives that 2.5 times room, and bounds what a hostile page could be: 2,000 objects of
+    // the 1.5 MiB etcd allows each, 3 GB. TOPODECK_MAX_KUBE_RESPONSE.
+    std::size_t kubeResponse = std::size_t{256} << 20;
+    // One watch event, a line of the watch stream holding one object. etcd refuses objects larger
+    // than 1.5 MiB (--max-request-bytes) and the API server request bodies above 3 MiB, so no
+    // honest event is near this. An event above it ends the watch, and the source relists.
+    // TOPODECK_MAX_KUBE_EVENT.
+    std::size_t kubeEvent = std::size_t{16} << 20;
+    // One Slurm reply: slurmrestd's /nodes or /jobs, or the output of sinfo/squeue --json or
+    // scontrol. The replies of tests/data/slurm are 2.6-3.3 KB per node and 9-20 KB per job as
+    // slurmrestd and the commands print them (indented JSON): 100,000 nodes are about 330 MB, and
+    // 1 GiB holds three times that, or a queue of some 100,000 jobs. TOPODECK_MAX_SLURM_REPLY.
+    std::size_t slurmReply = std::size_t{1} << 30;
+    // What a kubeconfig's exec credential plugin prints: an ExecCredential with a token or a
+    // client certificate and key, a few KB. TOPODECK_MAX_CREDENTIAL_OUTPUT.
+    std::size_t credentialOutput = std::size_t{1} << 20;
+    // An answer that has begun (a list page or a slurmrestd reply from its first header byte on;
+    // a watch event from its first byte to its newline) must bring at least lowSpeedLimit bytes
+    // a second, averaged over lowSpeedTime, or it fails: a server that stalls or trickles
+    // mid-body. A working server sends a begun answer at network speed (the API server writes an
+    // event or a page at once), so 1 KiB/s only catches one that has stopped; 30 s rides out a
+    // garbage-collection pause or a congested link. A watch's silence between events is not
+    // checked: the server's timeoutSeconds bounds it. Commands have their deadline.
+    std::size_t lowSpeedLimit = 1024;
+    std::chrono::milliseconds lowSpeedTime{30000};
+
+    // The defaults, with each TOPODECK_MAX_* variable that is set (and valid) over its limit.
+    static ReadLimits fromEnvironment();
+};
+
+// The environment variables that raise each limit.
+inline constexpr const char* kMaxKubeResponseVariable = "TOPODECK_MAX_KUBE_RESPONSE";
+inline constexpr const char* kMaxKubeEventVariable = "TOPODECK_MAX_KUBE_EVENT";
+inline constexpr const char* kMaxSlurmReplyVariable = "TOPODECK_MAX_SLURM_REPLY";
+inline constexpr const char* kMaxCredentialOutputVariable = "TOPODECK_MAX_CREDENTIAL_OUTPUT";
+
+// "16 MiB", "1 GiB", "64 KiB", "1000 bytes".
+std::string describeByteSize(std::size_t bytes);
+// "512MiB", "512M", "2 GiB", "65536": bytes; nullopt when it is none of these.
+std::optional<std::size_t> parseByteSize(std::string_view text);
+// "; raise it with TOPODECK_MAX_KUBE_EVENT (e.g. TOPODECK_MAX_KUBE_EVENT=32MiB)", twice the limit.
+std::string raiseLimitHint(std::string_view variable, std::size_t limit);
+
 struct KubeSourceOptions {
     // Objects per list page. The API server spends tens of ms on a request before its first
     // object, so pages larger than client-go's 500 list a big cluster faster (50,000 pods: 3.5 s
@@ -51,6 +104,7 @@ struct KubeSourceOptions {
     std::chrono::milliseconds rediscoverEvery{60000};
     // How often a list that was forbidden (403) is tried again, in case RBAC changed.
     std::chrono::milliseconds forbiddenRetry{60000};
+    ReadLimits limits = ReadLimits::fromEnvironment();
 };
 
 // Which Slurm cluster to follow, and how.
@@ -87,6 +141,7 @@ struct SlurmSourceOptions {
     std::chrono::milliseconds backoffInitial{500};
     std::chrono::milliseconds backoffMax{30000};
     std::chrono::milliseconds topologyEvery{60000}; // how often the topology is read again
+    ReadLimits limits = ReadLimits::fromEnvironment();
 };
 
 } // namespace topodeck

@@ -2,6 +2,7 @@
 
 #include "core/kube_document_reader.h"
 #include "core/slurm/slurm_snapshot.h"
+#include "core/yaml_document.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -38,24 +39,16 @@ Result<Snapshot> readJson(const simdjson::padded_string& input, std::string_view
 }
 
 Result<Snapshot> readYaml(std::string_view text, std::string_view source) {
-    const std::string sourceName(source);
-    try {
-        const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-        SnapshotBuilder builder;
-        const bool several = documents.size() > 1;
-        for (std::size_t i = 0; i < documents.size(); ++i) {
-            YamlValue root(documents[i]);
-            if (Status s = readKubeDocument(root, builder, source, several ? static_cast<int>(i + 1) : 0); !s)
-                return s.error();
-        }
-        return builder.finish();
-    } catch (const YAML::Exception& e) {
-        std::string message = sourceName;
-        if (!e.mark.is_null())
-            message += ':' + std::to_string(e.mark.line + 1) + ':' + std::to_string(e.mark.column + 1);
-        message += ": invalid YAML: " + e.msg;
-        return Error{std::move(message)};
+    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source);
+    if (!documents) return documents.error();
+    SnapshotBuilder builder;
+    const bool several = documents->size() > 1;
+    for (std::size_t i = 0; i < documents->size(); ++i) {
+        YamlValue root((*documents)[i]);
+        if (Status s = readKubeDocument(root, builder, source, several ? static_cast<int>(i + 1) : 0); !s)
+            return s.error();
     }
+    return builder.finish();
 }
 
 Result<Snapshot> readPadded(const simdjson::padded_string& input, std::string_view source) {

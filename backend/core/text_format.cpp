@@ -14,6 +14,60 @@ std::string inQuotes(std::string_view text) {
     return out;
 }
 
+namespace {
+
+// The length of the printable character at text[i], or 0 when it is not one.
+std::size_t printableLength(std::string_view text, std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) return c >= 0x20 && c != 0x7f ? 1 : 0;
+    const std::size_t length = validSequenceLength(text, i);
+    // U+0080..U+009F, the C1 controls, are C2 80..C2 9F.
+    if (length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) return 0;
+    return length;
+}
+
+} // namespace
+
+std::string visibleText(std::string_view text, bool keepLineBreaks) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (const std::size_t length = printableLength(text, i)) {
+            out.append(text.substr(i, length));
+            i += length;
+            continue;
+        }
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (keepLineBreaks && (c == '\n' || c == '\t' || c == '\r')) {
+            out += static_cast<char>(c);
+        } else if (c == 0xC2 && validSequenceLength(text, i) == 2) { // a C1 control
+            out += "\\u00";
+            out += kHex[static_cast<unsigned char>(text[i + 1]) >> 4];
+            out += kHex[static_cast<unsigned char>(text[i + 1]) & 0xF];
+            i += 2;
+            continue;
+        } else {
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+        }
+        ++i;
+    }
+    return out;
+}
+
+std::size_t unprintableAt(std::string_view text, bool allowLineBreaks) {
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t length = printableLength(text, i);
+        if (length == 0 && allowLineBreaks && (text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) length = 1;
+        if (length == 0) return i;
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
 std::string_view trimWhitespace(std::string_view text) {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     while (!text.empty() && blank(text.front())) text.remove_prefix(1);

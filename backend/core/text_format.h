@@ -11,6 +11,14 @@ namespace topodeck {
 // and kubectl quote names in messages), and safe to print whatever the input holds.
 std::string inQuotes(std::string_view text);
 
+// Text from outside (a label, a node's reason, a server's message) as it may be shown on a
+// terminal or in a log: bytes that are not UTF-8 and control characters, C0, DEL and C1, become
+// visible escapes (\xff, \x1b, \u009b), so that no input can move the cursor, retitle the
+// window or forge a line. Tabs and line breaks are kept when asked (our own multi-line messages).
+std::string visibleText(std::string_view text, bool keepLineBreaks = false);
+// The offset of the first byte of text that visibleText would escape, or npos when there is none.
+std::size_t unprintableAt(std::string_view text, bool allowLineBreaks = false);
+
 // The text without leading and trailing blanks (space, tab, CR, LF).
 std::string_view trimWhitespace(std::string_view text);
 

@@ -1,5 +1,7 @@
 #include "net/child_process.h"
 
+#include "core/live_target.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <utility>
 
 extern char** environ;
 
@@ -187,12 +190,16 @@ ChildProcessResult runChildProcess(const ChildProcessRequest& request) {
         if (outOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(out.read(), buffer.data(), buffer.size());
             if (n > 0) {
-                result.out.append(buffer.data(), static_cast<std::size_t>(n));
-                if (result.out.size() > request.maxStdout) {
+                // What would pass the limit is not kept: memory stays within it.
+                if (static_cast<std::size_t>(n) > request.maxStdout - result.out.size()) {
                     failed = ChildProcessResult::Outcome::OutputTooLarge;
-                    result.failure = "its output is larger than " + std::to_string(request.maxStdout >> 20) + " MiB";
+                    result.failure = "printed more than the limit of " + describeByteSize(request.maxStdout) +
+                                     " and was stopped" +
+                                     (request.limitVariable.empty() ? std::string()
+                                                                    : raiseLimitHint(request.limitVariable, request.maxStdout));
                     break;
                 }
+                result.out.append(buffer.data(), static_cast<std::size_t>(n));
             } else if (n == 0 || errno != EINTR) {
                 outOpen = false;
             }
@@ -207,6 +214,8 @@ ChildProcessResult runChildProcess(const ChildProcessRequest& request) {
                     takeStderrLine(stderrPending.substr(0, nl));
                     stderrPending.erase(0, nl + 1);
                 }
+                // A line without end is handed on in pieces, not gathered without bound.
+                if (stderrPending.size() > kMaxStderr) takeStderrLine(std::exchange(stderrPending, std::string()));
             } else if (n == 0 || errno != EINTR) {
                 errOpen = false;
             }

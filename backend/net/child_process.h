@@ -21,7 +21,10 @@ struct ChildProcessRequest {
     // and the child gets a process group of its own so that a timeout stops what it started too.
     bool inheritStdin = false;
     std::chrono::milliseconds timeout{30000};
+    // More on stdout than this kills the child (OutputTooLarge); the failure names the limit and
+    // limitVariable, the setting that raises it.
     std::size_t maxStdout = std::size_t{1} << 20;
+    std::string limitVariable{};
     const std::atomic<bool>* cancelled = nullptr; // stops the child when set
     // Each line written to stderr, as it comes (a device-login code to show, say).
     std::function<void(std::string_view line)> onStderrLine{};

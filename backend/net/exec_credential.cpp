@@ -136,6 +136,8 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
     request.setEnvironment.emplace_back("KUBERNETES_EXEC_INFO", execInfo);
     request.inheritStdin = interactive;
     request.timeout = environment.timeout;
+    request.maxStdout = environment.maxOutput;
+    request.limitVariable = kMaxCredentialOutputVariable;
     request.cancelled = environment.cancelled;
     request.onStderrLine = environment.onMessage;
     const ChildProcessResult ran = runChildProcess(request);

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/live_target.h"
 #include "core/result.h"
 #include "net/kubeconfig.h"
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -32,6 +34,8 @@ struct ExecEnvironment {
     // failed). Called on the thread that runs the plugin.
     std::function<void(std::string_view line)> onMessage;
     std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+    // Output beyond this stops the plugin: an ExecCredential is a few KB (ReadLimits).
+    std::size_t maxOutput = ReadLimits{}.credentialOutput;
     const std::atomic<bool>* cancelled = nullptr; // stops the plugin when set
 };
 

@@ -1,12 +1,15 @@
 #include "net/http_client.h"
 
 #include "core/text_format.h"
+#include "net/child_process.h"
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <optional>
 #include <csignal>
 #include <cstring>
 
@@ -128,12 +131,56 @@ struct HttpClient::Handles {
 // State shared with libcurl's callbacks during one transfer.
 struct HttpClient::Transfer {
     CURL* easy = nullptr;
+    const HttpRequest* request = nullptr;
+    std::string where; // "GET <redacted url>"
     HttpResponse response;
-    std::function<bool(std::string_view)> onData; // set: stream(); unset: send() buffers the body
+    bool buffered = false;                        // send(): the body is kept, up to request->maxBody
+    std::function<bool(std::string_view)> onData; // stream()
+    std::function<bool(std::string&)> onLine;     // streamLines()
+    std::string pending;                          // streamLines(): the line so far
     std::function<void(long)> onHeaders;
     std::string* errorBody = nullptr;
     bool stoppedByCaller = false;
     bool callbackFailed = false;
+    bool begun = false;       // a header line has arrived
+    std::size_t received = 0; // body bytes so far, decoded
+    std::string refusal;      // set: why the transfer was abandoned (a limit or a deadline)
+    bool refusedBySize = false;
+
+    void refuse(std::string why) {
+        refusal = std::move(why);
+        refusedBySize = true;
+    }
+    std::string hint() const {
+        return request->limitVariable.empty() ? std::string() : raiseLimitHint(request->limitVariable, request->maxBody);
+    }
+    // Whether an answer is under way that must keep coming (the low-speed check).
+    bool midAnswer() const { return buffered ? begun : onLine && !pending.empty(); }
+
+    // Splits a chunk of a 2xx body into lines for onLine; false stops the transfer.
+    bool takeLines(std::string_view chunk) {
+        while (!chunk.empty()) {
+            const std::size_t newline = chunk.find('\n');
+            const std::string_view piece = chunk.substr(0, newline);
+            if (piece.size() > request->maxBody - pending.size()) {
+                refuse("refused a line of the response to " + where + ": it is longer than the limit of " +
+                       describeByteSize(request->maxBody) + hint());
+                pending.clear();
+                return false;
+            }
+            pending.append(piece);
+            if (newline == std::string_view::npos) break;
+            chunk.remove_prefix(newline + 1);
+            if (pending.empty()) continue;
+            const bool more = onLine(pending);
+            pending.clear();
+            if (!more) {
+                stoppedByCaller = true;
+                return false;
+            }
+        }
+        return true;
+    }
 };
 
 namespace {
@@ -143,11 +190,26 @@ size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
     HttpResponse& response = transfer.response;
     const std::string_view line(data, size * count);
     try {
+        // libcurl bounds the head itself (300 KiB in all); the body is ours to bound.
+        transfer.begun = true;
         if (line.starts_with("HTTP/")) {
             response.headers.clear(); // a new response after `100 Continue` or a proxy's CONNECT
         } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
-            response.headers.emplace_back(trimWhitespace(line.substr(0, colon)),
-                                          trimWhitespace(line.substr(colon + 1)));
+            const std::string_view name = trimWhitespace(line.substr(0, colon));
+            const std::string_view value = trimWhitespace(line.substr(colon + 1));
+            if (transfer.buffered && transfer.request->method != "HEAD" && equalsIgnoreCase(name, "Content-Length")) {
+                unsigned long long length = 0;
+                const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), length);
+                const bool tooLong = error == std::errc::result_out_of_range ||
+                                     (error == std::errc() && length > transfer.request->maxBody);
+                if (tooLong) {
+                    transfer.refuse("refused the response to " + transfer.where + ": its Content-Length of " +
+                                    std::string(value) + " bytes is above the limit of " +
+                                    describeByteSize(transfer.request->maxBody) + transfer.hint());
+                    return 0;
+                }
+            }
+            response.headers.emplace_back(name, value);
         } else if (trimWhitespace(line).empty() && transfer.onHeaders) {
             long status = 0;
             curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
@@ -157,6 +219,40 @@ size_t onHeader(char* data, size_t size, size_t count, void* userdata) {
         return 0;
     }
     return line.size();
+}
+
+size_t onBody(char* data, size_t size, size_t count, void* userdata) {
+    auto& t = *static_cast<HttpClient::Transfer*>(userdata);
+    const std::string_view chunk(data, size * count);
+    try {
+        t.received += chunk.size();
+        if (t.buffered) {
+            // Never more than the limit in memory: the chunk that would pass it is not kept.
+            if (chunk.size() > t.request->maxBody - t.response.body.size()) {
+                t.refuse("refused the response to " + t.where + ": its body is larger than the limit of " +
+                         describeByteSize(t.request->maxBody) + t.hint());
+                return 0;
+            }
+            t.response.body.append(chunk);
+            return chunk.size();
+        }
+        long status = 0;
+        curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+        if (status < 200 || status > 299) {
+            t.errorBody->append(chunk.substr(0, kMaxErrorBody - std::min(kMaxErrorBody, t.errorBody->size())));
+            return chunk.size();
+        }
+        if (t.onLine) {
+            if (t.takeLines(chunk)) return chunk.size();
+        } else if (t.onData(chunk)) {
+            return chunk.size();
+        } else {
+            t.stoppedByCaller = true;
+        }
+    } catch (...) {
+        t.callbackFailed = true; // an exception must not unwind through libcurl's C frames
+    }
+    return 0; // anything but chunk.size() aborts the transfer
 }
 
 std::string failureMessage(CURL* easy, CURLcode code, const char* errorBuffer, const HttpRequest& request,
@@ -222,8 +318,20 @@ void HttpClient::resetCancel() {
 
 Result<HttpResponse> HttpClient::send(const HttpRequest& request) {
     Transfer transfer;
+    transfer.buffered = true;
     if (Status status = perform(request, transfer); !status) return status.error();
     return std::move(transfer.response);
+}
+
+Result<long> HttpClient::streamLines(const HttpRequest& request, std::function<bool(std::string& line)> onLine,
+                                     std::function<void(long status)> onHeaders) {
+    m_errorBody.clear();
+    Transfer transfer;
+    transfer.onLine = std::move(onLine);
+    transfer.onHeaders = std::move(onHeaders);
+    transfer.errorBody = &m_errorBody;
+    if (Status status = perform(request, transfer); !status) return status.error();
+    return transfer.response.status;
 }
 
 Result<long> HttpClient::stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData,
@@ -239,6 +347,9 @@ Result<long> HttpClient::stream(const HttpRequest& request, std::function<bool(s
 
 Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     const std::string where = request.method + ' ' + redactUrl(request.url);
+    m_refusedByLimit = false;
+    transfer.request = &request;
+    transfer.where = where;
     if (!m_handles->easy || !m_handles->multi) return Error{"cannot initialise libcurl for " + where};
     if (m_cancelled) return Error{"cancelled: " + where};
 
@@ -276,6 +387,8 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
     if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo.get());
     if (!m_options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, m_options.proxy.c_str());
+    // A proxy's answer to CONNECT is not the server's: it must not start the low-speed check.
+    curl_easy_setopt(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
     if (!m_options.unixSocket.empty()) curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, m_options.unixSocket.c_str());
     applyTls(easy, tls);
 
@@ -304,30 +417,18 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(
-        easy, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* userdata) -> size_t {
-            auto& t = *static_cast<Transfer*>(userdata);
-            const std::string_view chunk(data, size * count);
-            try {
-                if (!t.onData) {
-                    t.response.body.append(chunk);
-                    return chunk.size();
-                }
-                long status = 0;
-                curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
-                if (status < 200 || status > 299) {
-                    t.errorBody->append(chunk.substr(0, kMaxErrorBody - std::min(kMaxErrorBody, t.errorBody->size())));
-                    return chunk.size();
-                }
-                if (t.onData(chunk)) return chunk.size();
-                t.stoppedByCaller = true;
-            } catch (...) {
-                t.callbackFailed = true; // an exception must not unwind through libcurl's C frames
-            }
-            return 0; // anything but chunk.size() aborts the transfer
-        });
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
 
-    const auto started = std::chrono::steady_clock::now();
+    // The low-speed check: each window of lowSpeedTime while an answer is under way must bring
+    // lowSpeedLimit bytes a second. libcurl's own (CURLOPT_LOW_SPEED_*) cannot tell a watch's
+    // silence between events from a stall inside one, and counts in whole seconds.
+    using Clock = std::chrono::steady_clock;
+    const bool checkSpeed = request.lowSpeedLimit > 0 && request.lowSpeedTime.count() > 0;
+    std::optional<Clock::time_point> windowStart;
+    std::size_t windowFrom = 0;
+    const int pollMs = checkSpeed ? static_cast<int>(std::clamp<long long>(request.lowSpeedTime.count() / 4, 10, 1000)) : 1000;
+
+    const auto started = Clock::now();
     CURLcode code = CURLE_OK;
     bool done = false;
     curl_multi_add_handle(m_handles->multi, easy);
@@ -349,22 +450,48 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
             code = CURLE_ABORTED_BY_CALLBACK;
             break;
         }
-        curl_multi_poll(m_handles->multi, nullptr, 0, 1000, nullptr);
+        if (checkSpeed) {
+            const auto now = Clock::now();
+            if (!transfer.midAnswer()) {
+                windowStart.reset();
+            } else if (!windowStart) {
+                windowStart = now;
+                windowFrom = transfer.received;
+            } else if (now - *windowStart >= request.lowSpeedTime) {
+                const std::size_t got = transfer.received - windowFrom;
+                const double seconds = std::chrono::duration<double>(now - *windowStart).count();
+                if (static_cast<double>(got) < static_cast<double>(request.lowSpeedLimit) * seconds) {
+                    const auto lasted = std::chrono::duration_cast<std::chrono::milliseconds>(now - *windowStart);
+                    transfer.refusal =
+                        got == 0 ? "the server stalled in the middle of the response to " + where + ": nothing for " +
+                                       describeDuration(lasted)
+                                 : "the server is too slow in the middle of the response to " + where + ": " +
+                                       std::to_string(got) + " bytes in " + describeDuration(lasted) +
+                                       ", under the least of " + describeByteSize(request.lowSpeedLimit) + "/s";
+                    code = CURLE_OPERATION_TIMEDOUT;
+                    break;
+                }
+                windowStart = now;
+                windowFrom = transfer.received;
+            }
+        }
+        curl_multi_poll(m_handles->multi, nullptr, 0, pollMs, nullptr);
     }
     curl_multi_remove_handle(m_handles->multi, easy); // mid-transfer this closes the connection
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &transfer.response.status);
     long version = 0;
     curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
     transfer.response.httpVersion = version == CURL_HTTP_VERSION_2_0 ? 2 : version == CURL_HTTP_VERSION_1_1 ? 11 : 10;
-    const auto elapsedMs =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    const auto elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
 
     if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedByCaller)) {
         spdlog::debug("http {} -> {} in {} ms", where, transfer.response.status, elapsedMs);
         return {};
     }
 
+    m_refusedByLimit = transfer.refusedBySize;
     std::string message = m_cancelled && code == CURLE_ABORTED_BY_CALLBACK ? "cancelled: " + where
+                          : !transfer.refusal.empty()                     ? transfer.refusal
                           : transfer.callbackFailed ? "failed while receiving the response of " + where
                                                     : failureMessage(easy, code, errorBuffer, request, where);
     // libcurl's own text could echo a URL or header; make sure no secret survives.

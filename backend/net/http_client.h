@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,6 +28,16 @@ struct HttpRequest {
     std::chrono::milliseconds connectTimeout{10000};
     // Whole transfer; 0 means no limit (a watch bounded by the server's timeoutSeconds).
     std::chrono::milliseconds timeout{30000};
+    // The most send() keeps of a body, and streamLines() of one line; beyond it the transfer stops
+    // with an error that names the limit and limitVariable (the setting that raises it). A
+    // Content-Length above it is refused at the headers. stream() leaves sizes to its caller.
+    std::size_t maxBody = ReadLimits{}.kubeResponse;
+    std::string limitVariable{};
+    // Once the answer has begun (send(): from its first header byte; streamLines(): while a line
+    // is incomplete), fewer than lowSpeedLimit bytes a second over lowSpeedTime fail it: a server
+    // that stalls or trickles. lowSpeedLimit 0: no such check.
+    std::size_t lowSpeedLimit = ReadLimits{}.lowSpeedLimit;
+    std::chrono::milliseconds lowSpeedTime = ReadLimits{}.lowSpeedTime;
 };
 
 struct HttpClientOptions {
@@ -75,7 +86,16 @@ public:
     // server accepted is established before its first event arrives.
     Result<long> stream(const HttpRequest& request, std::function<bool(std::string_view chunk)> onData,
                         std::function<void(long status)> onHeaders = {});
+    // stream() in lines: each complete line without its '\n' (empty ones skipped) to onLine, which
+    // may move from it; false stops cleanly. A line longer than request.maxBody fails the transfer
+    // (refusedByLimit()), as does a line that stalls or trickles (see lowSpeedLimit).
+    Result<long> streamLines(const HttpRequest& request, std::function<bool(std::string& line)> onLine,
+                             std::function<void(long status)> onHeaders = {});
     const std::string& errorBody() const { return m_errorBody; }
+
+    // Whether the last transfer failed because its answer was larger than a limit (a body, a line
+    // or the headers): the server answered, but not something to keep.
+    bool refusedByLimit() const { return m_refusedByLimit; }
 
     // Aborts the running transfer promptly; this and every later transfer fail with a "cancelled"
     // error until resetCancel(), so a cancel that races with the start of a request is not lost.
@@ -92,6 +112,7 @@ private:
     std::unique_ptr<Handles> m_handles;
     std::atomic<bool> m_cancelled{false};
     std::string m_errorBody{};
+    bool m_refusedByLimit = false;
 };
 
 } // namespace topodeck

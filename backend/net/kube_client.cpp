@@ -1,7 +1,5 @@
 #include "net/kube_client.h"
 
-#include "net/watch_lines.h"
-
 namespace topodeck {
 
 namespace {
@@ -51,8 +49,8 @@ std::string describeKubeStatus(long status, std::string_view body) {
     return text;
 }
 
-KubeClient::KubeClient(std::shared_ptr<KubeCredentials> credentials)
-    : m_credentials(std::move(credentials)), m_http(clientOptions(m_credentials->connection())) {}
+KubeClient::KubeClient(std::shared_ptr<KubeCredentials> credentials, ReadLimits limits)
+    : m_credentials(std::move(credentials)), m_limits(limits), m_http(clientOptions(m_credentials->connection())) {}
 
 Result<HttpRequest> KubeClient::request(std::string_view pathAndQuery, std::chrono::milliseconds timeout,
                                         KubeAuth& auth) {
@@ -60,6 +58,10 @@ Result<HttpRequest> KubeClient::request(std::string_view pathAndQuery, std::chro
     HttpRequest request;
     request.url = connection.server + std::string(pathAndQuery);
     request.timeout = timeout;
+    request.maxBody = m_limits.kubeResponse;
+    request.limitVariable = kMaxKubeResponseVariable;
+    request.lowSpeedLimit = m_limits.lowSpeedLimit;
+    request.lowSpeedTime = m_limits.lowSpeedTime;
     request.headers = {{"Accept", "application/json"}, {"User-Agent", kubeUserAgent()}};
     if (!connection.secure()) return request;
     Result<KubeAuth> current = m_credentials->current();
@@ -101,10 +103,9 @@ Result<long> KubeClient::watch(std::string_view pathAndQuery, std::chrono::milli
         KubeAuth auth;
         Result<HttpRequest> built = request(pathAndQuery, timeout, auth);
         if (!built) return built.error();
-        WatchLineSplitter lines;
-        Result<long> status = m_http.stream(*built, [&](std::string_view chunk) {
-            return lines.feed(chunk, onLine);
-        }, [&](long httpStatus) {
+        built->maxBody = m_limits.kubeEvent; // one line of the stream is one event
+        built->limitVariable = kMaxKubeEventVariable;
+        Result<long> status = m_http.streamLines(*built, [&](std::string& line) { return onLine(line); }, [&](long httpStatus) {
             // A 401 is answered again with fresh credentials; only the final answer counts.
             if (onHeaders && (httpStatus != 401 || attempt > 0)) onHeaders(httpStatus);
         });

@@ -18,17 +18,22 @@ namespace topodeck {
 // token, a re-read token file) and tries once more, as client-go does.
 class KubeClient {
 public:
-    explicit KubeClient(std::shared_ptr<KubeCredentials> credentials);
+    // Responses are read within `limits`: a list page or discovery document up to kubeResponse,
+    // a watch event up to kubeEvent, each refused beyond it (refusedByLimit()).
+    explicit KubeClient(std::shared_ptr<KubeCredentials> credentials, ReadLimits limits = {});
 
     // GET server + pathAndQuery. Non-2xx answers are values (see describeKubeStatus).
     Result<HttpResponse> get(std::string_view pathAndQuery, std::chrono::milliseconds timeout);
     // A watch: streams the response, handing each complete line to onLine (false stops); onHeaders
     // hears the status as soon as the server answers. Returns the HTTP status; for a non-2xx one
-    // the body is in errorBody().
+    // the body is in errorBody(). An event longer than the limit, or one that stalls or trickles
+    // once begun, ends the watch with an error; silence between events is the server's to end.
     Result<long> watch(std::string_view pathAndQuery, std::chrono::milliseconds timeout,
                        const std::function<bool(std::string& line)>& onLine,
                        const std::function<void(long status)>& onHeaders = {});
     const std::string& errorBody() const { return m_http.errorBody(); }
+    // Whether the last get() or watch() failed because the answer was larger than its limit.
+    bool refusedByLimit() const { return m_http.refusedByLimit(); }
 
     void cancel() { m_http.cancel(); }
     void resetCancel() { m_http.resetCancel(); }
@@ -39,6 +44,7 @@ private:
     Result<HttpRequest> request(std::string_view pathAndQuery, std::chrono::milliseconds timeout, KubeAuth& auth);
 
     std::shared_ptr<KubeCredentials> m_credentials;
+    ReadLimits m_limits;
     HttpClient m_http;
     std::string m_execCertificate; // the exec plugin's client certificate m_http is set up with
 };

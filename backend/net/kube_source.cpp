@@ -154,6 +154,7 @@ public:
     Impl(KubeConnection connection, ExecEnvironment exec, KubeSourceOptions options)
         : m_options(options), m_origin("context " + connection.contextName + " (" + connection.server + ')') {
         exec.cancelled = &m_stopping;
+        exec.maxOutput = options.limits.credentialOutput;
         m_credentials = std::make_shared<KubeCredentials>(std::move(connection), std::move(exec));
         for (const ResourceKind& kind : resourceKinds()) {
             ResourceHealth health;
@@ -462,7 +463,10 @@ private:
             if (!continueToken.empty()) query += "&continue=" + urlEncode(continueToken);
             if (query.size() > 1 && query[1] == '&') query.erase(1, 1);
             Result<HttpResponse> response = m_client.get(m_path + (query.size() > 1 ? query : ""), options.requestTimeout);
-            if (!response) return {Outcome::Unreachable, response.error().message, milliseconds(0)};
+            // A page too large to keep is the server's answer, not a lost connection.
+            if (!response)
+                return {m_client.refusedByLimit() ? Outcome::Retry : Outcome::Unreachable, response.error().message,
+                        milliseconds(0)};
             if (response->status == 410 && !continueToken.empty()) {
                 // The continue token expired (etcd compacted past it): start over, as a new pass
                 // so that what only the abandoned pass saw is not kept; after two such restarts
@@ -543,6 +547,13 @@ private:
         });
         if (!status) {
             if (outcome.kind != Outcome::Done) return outcome;
+            // An event too large to keep would come again on a watch resumed before it: relist
+            // (the object comes in a list page, under its own limit), after the backoff, so that a
+            // server sending such events does not have the source relisting in a loop.
+            if (m_client.refusedByLimit()) {
+                m_needList = true;
+                return {Outcome::Retry, "watch ended: " + status.error().message, milliseconds(0)};
+            }
             return {Outcome::Unreachable, "watch lost: " + status.error().message, milliseconds(0)};
         }
         if (outcome.kind != Outcome::Done) return outcome;
@@ -622,7 +633,7 @@ void KubeSource::Impl::start(std::function<void()> notify) {
     m_stopping = false;
     const auto& kinds = resourceKinds();
     // Every client before any thread: the threads read m_clients.
-    for (std::size_t i = 0; i < kinds.size(); ++i) m_clients.push_back(std::make_unique<KubeClient>(m_credentials));
+    for (std::size_t i = 0; i < kinds.size(); ++i) m_clients.push_back(std::make_unique<KubeClient>(m_credentials, m_options.limits));
     for (std::size_t i = 0; i < kinds.size(); ++i)
         m_threads.emplace_back([this, i] { Watcher(*this, resourceKinds()[i], i, *m_clients[i]).run(); });
 }

@@ -4,6 +4,7 @@
 #include "core/json_writer.h"
 #include "core/text_file.h"
 #include "core/text_format.h"
+#include "core/yaml_document.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -322,14 +323,9 @@ std::vector<std::string> KubeconfigLocation::files() const {
 Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string& path) {
     Kubeconfig config;
     config.files.push_back(path);
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(yaml));
-    } catch (const YAML::Exception& e) {
-        std::string where = path;
-        if (!e.mark.is_null()) where += ':' + std::to_string(e.mark.line + 1) + ':' + std::to_string(e.mark.column + 1);
-        return Error{where + ": invalid YAML: " + e.msg};
-    }
+    Result<YAML::Node> loaded = loadYamlDocument(yaml, path);
+    if (!loaded) return loaded.error();
+    const YAML::Node& root = *loaded;
     if (!root || root.IsNull()) return config; // an empty file is an empty config, as for kubectl
     const FileReader reader(path);
     if (!root.IsMap()) return reader.error(root, "kubeconfig", "expected a map (apiVersion: v1, kind: Config)");

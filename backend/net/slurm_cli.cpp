@@ -8,9 +8,6 @@ namespace {
 
 using State = ResourceHealth::State;
 
-// Replies of 20,000 nodes are tens of MB.
-constexpr std::size_t kMaxOutput = std::size_t{1} << 30;
-
 bool mentionsController(const std::string& text) {
     return text.find("Unable to contact slurm controller") != std::string::npos ||
            text.find("Socket timed out") != std::string::npos || text.find("Connection refused") != std::string::npos;
@@ -18,8 +15,9 @@ bool mentionsController(const std::string& text) {
 
 } // namespace
 
-SlurmCli::SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled)
-    : m_target(target), m_timeout(timeout), m_cancelled(cancelled) {}
+SlurmCli::SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled,
+                   std::size_t maxOutput)
+    : m_target(target), m_timeout(timeout), m_cancelled(cancelled), m_maxOutput(maxOutput) {}
 
 std::string SlurmCli::describe() const {
     return m_target.describe();
@@ -31,7 +29,8 @@ ChildProcessRequest SlurmCli::commandRequest(std::vector<std::string> argv) cons
     if (!m_target.slurmConf.empty()) request.setEnvironment.emplace_back("SLURM_CONF", m_target.slurmConf);
     request.timeout = m_timeout;
     request.cancelled = m_cancelled;
-    request.maxStdout = kMaxOutput;
+    request.maxStdout = m_maxOutput;
+    request.limitVariable = kMaxSlurmReplyVariable;
     return request;
 }
 
@@ -39,6 +38,7 @@ SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
     const std::string command = argv.front() + (argv.size() > 1 ? " " + argv[1] : std::string());
     const ChildProcessRequest request = commandRequest(std::move(argv));
     ChildProcessResult ran = runChildProcess(request);
+    m_lastTooLarge = ran.outcome == ChildProcessResult::Outcome::OutputTooLarge;
     if (ran.succeeded()) {
         SlurmFetch fetch;
         fetch.outcome = SlurmFetch::Outcome::Fresh;
@@ -60,7 +60,9 @@ SlurmFetch SlurmCli::run(std::vector<std::string> argv) {
 
 SlurmFetch SlurmCli::nodes() {
     SlurmFetch fetch = run({"sinfo", "--json"});
-    if (fetch.outcome != SlurmFetch::Outcome::Failed || fetch.failure == State::Unreachable) return fetch;
+    // Too much output is no sign of a Slurm without --json: scontrol would print as much.
+    if (fetch.outcome != SlurmFetch::Outcome::Failed || fetch.failure == State::Unreachable || m_lastTooLarge)
+        return fetch;
     SlurmFetch text = run({"scontrol", "-o", "-d", "show", "nodes"});
     if (text.outcome != SlurmFetch::Outcome::Fresh) return fetch; // sinfo's failure says more
     text.format = SlurmFetch::Format::ScontrolNodes;

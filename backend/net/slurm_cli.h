@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/live_target.h"
 #include "core/slurm/slurm_text.h"
 #include "net/child_process.h"
 #include "net/slurm_fetch.h"
@@ -7,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,9 @@ namespace topodeck {
 // else Failing, with the end of its stderr.
 class SlurmCli {
 public:
-    SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled);
+    // A command that prints more than maxOutput is stopped, and its answer refused (see ReadLimits).
+    SlurmCli(const SlurmTarget& target, std::chrono::milliseconds timeout, const std::atomic<bool>* cancelled,
+             std::size_t maxOutput = ReadLimits::fromEnvironment().slurmReply);
 
     // sinfo --json; where it has no --json (Slurm before 21.08, or no data_parser plugin),
     // `scontrol -o -d show nodes` instead.
@@ -47,6 +51,8 @@ private:
     SlurmTarget m_target;
     std::chrono::milliseconds m_timeout;
     const std::atomic<bool>* m_cancelled;
+    std::size_t m_maxOutput;
+    bool m_lastTooLarge = false; // the last run() was stopped for printing too much
 };
 
 } // namespace topodeck

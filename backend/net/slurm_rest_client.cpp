@@ -131,8 +131,8 @@ Result<SlurmJwtClaims> readSlurmJwt(std::string_view token) {
     return claims;
 }
 
-SlurmRestClient::SlurmRestClient(const SlurmTarget& target, std::chrono::milliseconds timeout)
-    : m_target(target), m_timeout(timeout), m_http([&] {
+SlurmRestClient::SlurmRestClient(const SlurmTarget& target, std::chrono::milliseconds timeout, ReadLimits limits)
+    : m_target(target), m_timeout(timeout), m_limits(limits), m_http([&] {
           HttpClientOptions options;
           options.tls = target.tls;
           if (target.url.starts_with("unix:")) {
@@ -190,11 +190,17 @@ SlurmFetch SlurmRestClient::send(const std::string& path) {
     request.url = m_baseUrl + path;
     request.timeout = m_timeout;
     request.connectTimeout = std::min(m_timeout, std::chrono::milliseconds(10000));
+    request.maxBody = m_limits.slurmReply;
+    request.limitVariable = kMaxSlurmReplyVariable;
+    request.lowSpeedLimit = m_limits.lowSpeedLimit;
+    request.lowSpeedTime = m_limits.lowSpeedTime;
     if (!m_token.empty()) {
         request.headers.emplace_back("X-SLURM-USER-NAME", m_user);
         request.headers.emplace_back("X-SLURM-USER-TOKEN", m_token);
     }
     Result<HttpResponse> response = m_http.send(request);
+    // A reply too large to keep is an answer, not a server out of reach.
+    if (!response && m_http.refusedByLimit()) return SlurmFetch::failed(State::Failing, describe() + ": " + response.error().message);
     if (!response) return SlurmFetch::failed(State::Unreachable, "cannot reach " + describe() + ": " + response.error().message);
     SlurmFetch fetch;
     const long status = response->status;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/live_target.h"
 #include "core/result.h"
 #include "net/http_client.h"
 #include "net/slurm_fetch.h"
@@ -33,7 +34,10 @@ Result<SlurmJwtClaims> readSlurmJwt(std::string_view token);
 // thread-safe but for cancel().
 class SlurmRestClient {
 public:
-    SlurmRestClient(const SlurmTarget& target, std::chrono::milliseconds timeout);
+    // A reply larger than limits.slurmReply is refused (Failing, with the limit and how to raise
+    // it), as is one that stalls or trickles once begun.
+    SlurmRestClient(const SlurmTarget& target, std::chrono::milliseconds timeout,
+                    ReadLimits limits = ReadLimits::fromEnvironment());
 
     // The API version to use: the target's, or the newest one /openapi lists that we read.
     SlurmFetch discoverVersion();
@@ -51,6 +55,7 @@ private:
 
     SlurmTarget m_target;
     std::chrono::milliseconds m_timeout;
+    ReadLimits m_limits;
     std::string m_baseUrl; // scheme://host:port[/prefix], no trailing '/'
     HttpClient m_http;
     std::string m_version;

@@ -60,9 +60,9 @@ public:
         }
         m_health[kNodes].required = true;
         if (m_target.kind == SlurmTarget::Kind::Rest)
-            m_rest = std::make_unique<SlurmRestClient>(m_target, m_options.requestTimeout);
+            m_rest = std::make_unique<SlurmRestClient>(m_target, m_options.requestTimeout, m_options.limits);
         else
-            m_cli = std::make_unique<SlurmCli>(m_target, m_options.requestTimeout, &m_stopping);
+            m_cli = std::make_unique<SlurmCli>(m_target, m_options.requestTimeout, &m_stopping, m_options.limits.slurmReply);
     }
 
     ~Impl() { stop(); }

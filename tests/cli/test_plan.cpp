@@ -100,6 +100,14 @@ private Q_SLOTS:
         QTest::newRow("bad manifest") << QStringList{f, kCluster, QStringLiteral("--manifest"),
                                                      QStringLiteral("plan/bad-manifest.yaml")}
                                       << "bad-manifest.yaml";
+        // Single edits of gangs/job.json that yaml-cpp 0.7 loops on: refused at once, naming the place.
+        for (const char* name : {"job-leading-comma.json:1:1: invalid YAML", "job-brace-for-colon.json:2:17: invalid YAML",
+                                 "job-ampersand-for-brace.json:4:16: invalid YAML", "job-trailing-comma.json:12:2: invalid YAML"}) {
+            const QString where = QString::fromUtf8(name);
+            QTest::newRow(name) << QStringList{f, kCluster, QStringLiteral("--manifest"),
+                                               QStringLiteral("fuzz-regressions/yaml-loops/") + where.section(u':', 0, 0)}
+                                << where;
+        }
         QTest::newRow("missing manifest")
             << QStringList{f, kCluster, QStringLiteral("--manifest"), QStringLiteral("plan/nope.yaml")} << "nope.yaml";
         QTest::newRow("bad drain") << QStringList{f,

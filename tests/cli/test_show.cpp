@@ -292,6 +292,26 @@ private Q_SLOTS:
         QVERIFY2(err.contains(QStringLiteral("eight")), qPrintable(err));
     }
 
+    // A file that is just ",": yaml-cpp 0.7 loops on it; topodeckctl names the file and place.
+    void loopingYamlIsRefused() {
+        const Run run = runCtl({QStringLiteral("show"), QStringLiteral("-f"), QStringLiteral("fuzz-regressions/yaml-loops/comma.yaml")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith("topodeckctl: error: fuzz-regressions/yaml-loops/comma.yaml:1:1: invalid YAML: "), run.err.constData());
+    }
+
+    // No escape sequence from a file reaches the terminal: a label holding one is refused, and
+    // the message shows it escaped.
+    void escapeSequencesNeverReachTheTerminal() {
+        const QByteArray json = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Node\","
+                                "\"metadata\":{\"name\":\"gpu-1\",\"labels\":{\"rack\":\"r1\\u001b]0;owned\\u0007\\u001b[2J\"}}}]}";
+        const Run run = runCtl({QStringLiteral("show"), QStringLiteral("-f"), QStringLiteral("-")}, json);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(!run.err.contains('\x1b') && !run.err.contains('\x07'));
+        QVERIFY2(run.err.contains("metadata.labels[\"rack\"]: the value holds a control character at byte 3: "
+                                  "\"r1\\x1b]0;owned\\x07\\x1b[2J\""),
+                 run.err.constData());
+    }
+
     void stdinInput() {
         QFile file(kDataDir + QStringLiteral("/show-small.yaml"));
         QVERIFY(file.open(QIODevice::ReadOnly));

@@ -1,7 +1,7 @@
 // The KubeSource (and topodeckctl) against a real kube-apiserver through FaultProxy: dropped
 // watches, 410 Gone injected and from real etcd compaction (a watch from a compacted
-// resourceVersion, an expired continue token), 5xx, slow answers, 403, and the server gone for a
-// while. After each, the source's state must equal the server's, no event may be applied twice
+// resourceVersion, an expired continue token), 5xx, slow answers, 403, the server gone for a
+// while, and answers past the source's limits, stalled halfway or trickled. After each, the source's state must equal the server's, no event may be applied twice
 // (a reconnect without changes emits nothing), and the status must say what happened.
 
 #include "kube_test_support.h"
@@ -39,6 +39,14 @@ std::set<std::string> contentOf(const ClusterState& state) {
     for (const auto& [name, hyperNode] : state.hyperNodes()) out.insert("hypernode " + name);
     for (const auto& [name, flavor] : state.resourceFlavors()) out.insert("flavor " + name);
     return out;
+}
+
+bool hasLabel(const ClusterState& state, std::string_view node, std::string_view key) {
+    const std::optional<NodeId> id = state.findNode(node);
+    if (!id || !state.record(*id).present) return false;
+    for (const auto& [name, value] : state.record(*id).node->labels)
+        if (name == key) return true;
+    return false;
 }
 
 QString describe(const std::set<std::string>& a, const std::set<std::string>& b) {
@@ -250,6 +258,118 @@ private Q_SLOTS:
         QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-13", R"({"spec":{"unschedulable":false}})").ok());
     }
 
+    // A list page larger than the limit is refused: the nodes say so, naming the limit and how to
+    // raise it, and the next page (the fault gone) is read as usual.
+    void oversizeListPageIsRefusedAndRetried() {
+        KubeSourceOptions options = limitOptions();
+        m_proxy->inflateNext("GET /api/v1/nodes?limit", 512 * 1024);
+        FollowedSource followed(m_proxied, options);
+        const std::string refusal = "refused the response to GET " + m_proxy->url() + "/api/v1/nodes?limit=";
+        const std::string limit = ": its body is larger than the limit of 256 KiB; raise it with TOPODECK_MAX_KUBE_RESPONSE "
+                                  "(e.g. TOPODECK_MAX_KUBE_RESPONSE=512KiB)";
+        std::string said;
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            const ResourceHealth nodes = followed.resource("nodes");
+            if (nodes.state == ResourceHealth::State::Failing && nodes.message.starts_with(refusal)) said = nodes.message;
+            return !said.empty();
+        }));
+        QVERIFY2(said.find(limit) != std::string::npos, said.c_str());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QVERIFY(m_proxy->count("GET /api/v1/nodes?limit") >= 2);
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+    }
+
+    // A watch event larger than the limit ends the watch with the reason (reconnecting, nothing
+    // shown lost), and the source relists: the change that event carried arrives with the list.
+    void oversizeWatchEventEndsTheWatchAndRelists() {
+        FollowedSource followed(m_proxied, limitOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        const int nodeLists = m_proxy->count("GET /api/v1/nodes?limit");
+        m_proxy->inflateNext("GET /api/v1/nodes?watch=1", 128 * 1024);
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-12", R"({"metadata":{"labels":{"inflated":"yes"}}})").ok());
+        const std::string refusal = "watch ended: refused a line of the response to GET " + m_proxy->url() + "/api/v1/nodes?watch=1";
+        const std::string limit = ": it is longer than the limit of 64 KiB; raise it with TOPODECK_MAX_KUBE_EVENT "
+                                  "(e.g. TOPODECK_MAX_KUBE_EVENT=128KiB)";
+        LiveStatus said;
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            const LiveStatus status = followed.status();
+            if (status.state == LinkState::Reconnecting && status.message.find(refusal) != std::string::npos) said = status;
+            return !said.message.empty();
+        }));
+        QVERIFY2(said.message.find(limit) != std::string::npos, said.message.c_str());
+        QCOMPARE(followed.state.presentNodeCount(), std::size_t(kNodes)); // nothing already shown is lost
+        QVERIFY(followed.waitUntil([](const ClusterState& s) { return hasLabel(s, "gpu-12", "inflated"); }));
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QCOMPARE(m_proxy->count("GET /api/v1/nodes?limit"), nodeLists + 1); // one relist
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-12", R"({"metadata":{"labels":{"inflated":null}}})").ok());
+    }
+
+    // A list page that stalls halfway or trickles fails at the low-speed deadline, far sooner
+    // than the request timeout, and is asked again.
+    void slowListPageFailsAndIsRetried_data() {
+        QTest::addColumn<bool>("trickle");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("stall") << false << QStringLiteral("the server stalled in the middle of the response to GET ");
+        QTest::newRow("trickle") << true << QStringLiteral("the server is too slow in the middle of the response to GET ");
+    }
+    void slowListPageFailsAndIsRetried() {
+        QFETCH(bool, trickle);
+        QFETCH(QString, says);
+        if (trickle)
+            m_proxy->trickleNext("GET /api/v1/pods?limit", 200);
+        else
+            m_proxy->stallNext("GET /api/v1/pods?limit");
+        const auto started = std::chrono::steady_clock::now();
+        FollowedSource followed(m_proxied, limitOptions());
+        const std::string expected = says.toStdString() + m_proxy->url() + "/api/v1/pods?limit=";
+        std::string said;
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            const ResourceHealth pods = followed.resource("pods");
+            if (pods.message.starts_with(expected)) said = pods.message;
+            return !said.empty();
+        }));
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QVERIFY(std::chrono::steady_clock::now() - started < 8s); // the request timeout is 10 s
+        QVERIFY(m_proxy->count("GET /api/v1/pods?limit") >= 2);
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+    }
+
+    // A watch event that stalls halfway or trickles loses the watch (reconnecting, with the
+    // reason); the watch resumes where it was and the event comes again, whole.
+    void slowWatchEventLosesTheWatch_data() {
+        QTest::addColumn<bool>("trickle");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("stall") << false << QStringLiteral("watch lost: the server stalled in the middle of the response to GET ");
+        QTest::newRow("trickle") << true
+                                 << QStringLiteral("watch lost: the server is too slow in the middle of the response to GET ");
+    }
+    void slowWatchEventLosesTheWatch() {
+        QFETCH(bool, trickle);
+        QFETCH(QString, says);
+        FollowedSource followed(m_proxied, limitOptions());
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        const int nodeLists = m_proxy->count("GET /api/v1/nodes?limit");
+        if (trickle)
+            m_proxy->trickleNext("GET /api/v1/nodes?watch=1", 200);
+        else
+            m_proxy->stallNext("GET /api/v1/nodes?watch=1");
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-11", R"({"metadata":{"labels":{"slow":"yes"}}})").ok());
+        const std::string expected = says.toStdString() + m_proxy->url() + "/api/v1/nodes?watch=1";
+        LiveStatus said;
+        QVERIFY(followed.waitUntil([&](const ClusterState&) {
+            const LiveStatus status = followed.status();
+            if (status.state == LinkState::Reconnecting && status.message.find(expected) != std::string::npos) said = status;
+            return !said.message.empty();
+        }));
+        QCOMPARE(followed.state.presentNodeCount(), std::size_t(kNodes));
+        QVERIFY(followed.waitUntil([](const ClusterState& s) { return hasLabel(s, "gpu-11", "slow"); }));
+        QVERIFY(followed.waitForStatus(LinkState::Synced));
+        QCOMPARE(m_proxy->count("GET /api/v1/nodes?limit"), nodeLists); // resumed, not relisted
+        QVERIFY2(converges(followed), qPrintable(m_lastDifference));
+        QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-11", R"({"metadata":{"labels":{"slow":null}}})").ok());
+    }
+
     // A CRD installed while watching is found; one removed takes its objects with it.
     void crdsComeAndGo() {
         KubeSourceOptions options = fastOptions();
@@ -331,6 +451,18 @@ private:
         options.backoffInitial = 100ms;
         options.backoffMax = 1000ms;
         options.requestTimeout = 10000ms;
+        return options;
+    }
+
+    // Small limits and a short low-speed window, so that a fault shows in a second; a backoff
+    // long enough that the state it leaves is seen by a test that looks every 20 ms.
+    static KubeSourceOptions limitOptions() {
+        KubeSourceOptions options = fastOptions();
+        options.backoffInitial = 1200ms;
+        options.backoffMax = 1200ms;
+        options.limits.kubeResponse = 256 * 1024;
+        options.limits.kubeEvent = 64 * 1024;
+        options.limits.lowSpeedTime = 600ms;
         return options;
     }
 

@@ -614,7 +614,36 @@ private Q_SLOTS:
         const Result<ExecCredential> credential = runExecPlugin(execConfig(plugin), "", quietEnvironment());
         QVERIFY2(!credential, "expected an error");
         QVERIFY2(contains(credential.error().message, plugin), why(credential));
-        QVERIFY2(contains(credential.error().message, "larger than"), why(credential));
+        QVERIFY2(contains(credential.error().message,
+                          "printed more than the limit of 1 MiB and was stopped; raise it with TOPODECK_MAX_CREDENTIAL_OUTPUT "
+                          "(e.g. TOPODECK_MAX_CREDENTIAL_OUTPUT=2MiB)"),
+                 why(credential));
+    }
+
+    // A plugin that prints forever is stopped as soon as it passes the limit, long before its
+    // deadline, and so is a stderr line without end (it is handed on in pieces, not gathered).
+    void endlessOutputStopsThePlugin_data() {
+        QTest::addColumn<QString>("stream");
+        QTest::newRow("stdout") << QStringLiteral("");
+        QTest::newRow("stderr without newlines, then stdout") << QStringLiteral("stderr");
+    }
+    void endlessOutputStopsThePlugin() {
+        QFETCH(QString, stream);
+        QTemporaryDir dir;
+        const std::string pidFile = pathIn(dir, "plugin.pid");
+        const std::string flood = stream.isEmpty() ? "" : "head -c 4000000 /dev/zero | tr '\\000' 'e' >&2\n";
+        const std::string plugin = writeScript(dir, "plugin", "echo $$ > '" + pidFile + "'\n" + flood + "exec yes\n");
+        ExecEnvironment environment = quietEnvironment(20s);
+        environment.maxOutput = 64 * 1024;
+        std::size_t longestMessage = 0;
+        environment.onMessage = [&](std::string_view line) { longestMessage = std::max(longestMessage, line.size()); };
+        const auto start = Clock::now();
+        const Result<ExecCredential> credential = runExecPlugin(execConfig(plugin), "", environment);
+        QVERIFY2(!credential, "expected an error");
+        QVERIFY(millisSince(start) < 5000);
+        QVERIFY2(contains(credential.error().message, "printed more than the limit of 64 KiB and was stopped"), why(credential));
+        QVERIFY2(processEnds(std::atoi(readText(pidFile).c_str()), 2s), "the plugin outlived its refusal");
+        QVERIFY2(longestMessage <= 128 * 1024, std::to_string(longestMessage).c_str());
     }
 
     // ---- parseExecCredential ------------------------------------------------------------------

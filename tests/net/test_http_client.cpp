@@ -1,5 +1,6 @@
 #include "net/http_client.h"
 
+#include "net_test_support.h"
 #include "test_server.h"
 
 #include <QTest>
@@ -228,6 +229,260 @@ private Q_SLOTS:
         const auto afterReset = client.send(HttpRequest{.url = "http://127.0.0.1:" + std::to_string(closedPort())});
         QVERIFY(!afterReset.ok());
         QVERIFY(afterReset.error().message.find("cancelled") == std::string::npos);
+    }
+
+    // ---- limits and deadlines ----------------------------------------------------------------
+
+    // A Content-Length above the limit is refused at the headers: the body is not waited for
+    // (the server would take forever), and the error names the limit and how to raise it, but no
+    // secret.
+    void oversizeContentLengthIsRefusedAtTheHeaders_data() {
+        QTest::addColumn<QString>("length");
+        QTest::newRow("10 GiB") << QStringLiteral("10737418240");
+        QTest::newRow("beyond 64 bits") << QStringLiteral("99999999999999999999999");
+    }
+    void oversizeContentLengthIsRefusedAtTheHeaders() {
+        QFETCH(QString, length);
+        TestServer server(1, [&](int fd, const std::string&) {
+            if (writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: " + length.toStdString() + "\r\n\r\n" + std::string(1000, 'x')))
+                holdUntilClosed(fd);
+            return false;
+        });
+        HttpClient client({.bearerToken = "s3cr3t-token"});
+        const auto start = Clock::now();
+        const auto response = client.send(HttpRequest{.url = server.url("/api/v1/nodes?token=t0ken-value"),
+                                                      .maxBody = 1 << 20,
+                                                      .limitVariable = "TOPODECK_MAX_KUBE_RESPONSE"});
+        QVERIFY(!response.ok());
+        QVERIFY(millisSince(start) < 2000);
+        QVERIFY(client.refusedByLimit());
+        const std::string& message = response.error().message;
+        QVERIFY2(message.starts_with("refused the response to GET " + server.url("/api/v1/nodes?token=REDACTED")),
+                 message.c_str());
+        QVERIFY2(message.find("its Content-Length of " + length.toStdString() + " bytes is above the limit of 1 MiB") !=
+                     std::string::npos,
+                 message.c_str());
+        QVERIFY2(message.ends_with("; raise it with TOPODECK_MAX_KUBE_RESPONSE (e.g. TOPODECK_MAX_KUBE_RESPONSE=2MiB)"),
+                 message.c_str());
+        for (const char* secret : {"s3cr3t-token", "t0ken-value"}) QVERIFY2(message.find(secret) == std::string::npos, message.c_str());
+    }
+
+    // Without a length, the body is refused as it passes the limit and the transfer stops: the
+    // server's writes fail soon after, and what it managed to send is bounded by the socket
+    // buffers, not by how long it keeps sending.
+    void oversizeChunkedBodyIsRefused() {
+        std::atomic<std::size_t> written{0};
+        std::atomic<bool> hungUp{false};
+        TestServer server(1, [&](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader);
+            const std::string piece = chunk(std::string(64 * 1024, 'n'));
+            const auto deadline = Clock::now() + kServerPatience;
+            while (ok && Clock::now() < deadline) {
+                ok = writeAll(fd, piece);
+                if (ok) written += piece.size();
+            }
+            hungUp = !ok;
+            return false;
+        });
+        HttpClient client;
+        const auto response = client.send(HttpRequest{.url = server.url("/slurm/v0.0.40/nodes"),
+                                                      .maxBody = 256 * 1024,
+                                                      .limitVariable = "TOPODECK_MAX_SLURM_REPLY"});
+        QVERIFY(!response.ok());
+        QVERIFY(client.refusedByLimit());
+        QVERIFY2(response.error().message ==
+                     "refused the response to GET " + server.url("/slurm/v0.0.40/nodes") +
+                         ": its body is larger than the limit of 256 KiB; raise it with TOPODECK_MAX_SLURM_REPLY "
+                         "(e.g. TOPODECK_MAX_SLURM_REPLY=512KiB)",
+                 response.error().message.c_str());
+        QTRY_VERIFY_WITH_TIMEOUT(hungUp.load(), 3000);
+        QVERIFY2(written < std::size_t{32} << 20, std::to_string(written.load()).c_str());
+
+        // The client is fine afterwards, on a new connection.
+        TestServer next(1, [](int fd, const std::string&) { return writeAll(fd, httpResponse(200, "small")); });
+        const auto again = client.send(HttpRequest{.url = next.url("/"), .maxBody = 256 * 1024});
+        QVERIFY(again.ok());
+        QCOMPARE(again->body, std::string("small"));
+        QVERIFY(!client.refusedByLimit());
+    }
+
+    // A head of two million bytes is no server's: libcurl refuses it (at 300 KiB), rather than
+    // keep reading.
+    void hugeHeadIsRefused() {
+        TestServer server(1, [](int fd, const std::string&) {
+            bool ok = writeAll(fd, "HTTP/1.1 200 OK\r\n");
+            const std::string line = "X-Padding: " + std::string(1000, 'p') + "\r\n";
+            for (int i = 0; ok && i < 2000; ++i) ok = writeAll(fd, line);
+            if (ok) holdUntilClosed(fd);
+            return false;
+        });
+        HttpClient client;
+        const auto start = Clock::now();
+        const auto response = client.send(HttpRequest{.url = server.url("/")});
+        QVERIFY(!response.ok());
+        QVERIFY2(response.error().message.find("Too large response headers") != std::string::npos,
+                 response.error().message.c_str());
+        QVERIFY(millisSince(start) < 2000);
+    }
+
+    // streamLines: a line beyond the limit ends the stream with an error; the lines before it
+    // arrived, one exactly at the limit among them.
+    void oversizeLineIsRefused() {
+        TestServer server(1, [](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader) && writeAll(fd, chunk("first\n\n")) &&
+                      writeAll(fd, chunk(std::string(1024, 'a') + "\n"));
+            const std::string piece = chunk(std::string(16 * 1024, 'b'));
+            const auto deadline = Clock::now() + kServerPatience;
+            while (ok && Clock::now() < deadline) ok = writeAll(fd, piece);
+            return false;
+        });
+        HttpClient client;
+        std::vector<std::string> lines;
+        const auto status = client.streamLines(
+            HttpRequest{.url = server.url("/api/v1/nodes?watch=1"), .timeout = 0ms, .maxBody = 1024,
+                        .limitVariable = "TOPODECK_MAX_KUBE_EVENT"},
+            [&](std::string& line) {
+                lines.push_back(std::move(line));
+                return true;
+            });
+        QVERIFY(!status.ok());
+        QVERIFY(client.refusedByLimit());
+        QVERIFY2(status.error().message == "refused a line of the response to GET " + server.url("/api/v1/nodes?watch=1") +
+                                               ": it is longer than the limit of 1 KiB; raise it with TOPODECK_MAX_KUBE_EVENT "
+                                               "(e.g. TOPODECK_MAX_KUBE_EVENT=2KiB)",
+                 status.error().message.c_str());
+        QCOMPARE(lines.size(), std::size_t(2));
+        QCOMPARE(lines[0], std::string("first"));
+        QCOMPARE(lines[1], std::string(1024, 'a'));
+    }
+
+    // A body that trickles (10 bytes a second) or stops halfway fails once a low-speed window has
+    // passed, long before the whole-transfer timeout.
+    void slowBodyHitsTheLowSpeedDeadline_data() {
+        QTest::addColumn<bool>("trickle");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("trickle") << true << QStringLiteral("the server is too slow in the middle of the response to GET ");
+        QTest::newRow("stall") << false << QStringLiteral("the server stalled in the middle of the response to GET ");
+    }
+    void slowBodyHitsTheLowSpeedDeadline() {
+        QFETCH(bool, trickle);
+        QFETCH(QString, says);
+        TestServer server(1, [trickle](int fd, const std::string&) {
+            bool ok = writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + std::string(500, 'x'));
+            if (!trickle) {
+                if (ok) holdUntilClosed(fd);
+                return false;
+            }
+            const auto deadline = Clock::now() + kServerPatience;
+            while (ok && Clock::now() < deadline) {
+                std::this_thread::sleep_for(100ms);
+                ok = writeAll(fd, "x");
+            }
+            return false;
+        });
+        HttpClient client;
+        const auto start = Clock::now();
+        const auto response = client.send(HttpRequest{.url = server.url("/slurm/v0.0.40/jobs"), .timeout = 20s,
+                                                      .lowSpeedLimit = 1024, .lowSpeedTime = 500ms});
+        const qint64 took = millisSince(start);
+        QVERIFY(!response.ok());
+        QVERIFY(!client.refusedByLimit());
+        QVERIFY2(QString::fromStdString(response.error().message).startsWith(says), response.error().message.c_str());
+        QVERIFY2(took >= 450 && took < 3000, std::to_string(took).c_str());
+    }
+
+    // A streamed line that stops or trickles halfway fails the same way, after the lines before it.
+    void slowLineHitsTheLowSpeedDeadline_data() {
+        QTest::addColumn<bool>("trickle");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("trickle") << true << QStringLiteral("the server is too slow in the middle of the response to GET ");
+        QTest::newRow("stall") << false << QStringLiteral("the server stalled in the middle of the response to GET ");
+    }
+    void slowLineHitsTheLowSpeedDeadline() {
+        QFETCH(bool, trickle);
+        QFETCH(QString, says);
+        TestServer server(1, [trickle](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader) && writeAll(fd, chunk("{\"type\":\"ADDED\"}\n{\"type\":\"MOD"));
+            const auto deadline = Clock::now() + kServerPatience;
+            if (!trickle) {
+                if (ok) holdUntilClosed(fd);
+                return false;
+            }
+            while (ok && Clock::now() < deadline) {
+                std::this_thread::sleep_for(100ms);
+                ok = writeAll(fd, chunk("I"));
+            }
+            return false;
+        });
+        HttpClient client;
+        std::vector<std::string> lines;
+        const auto start = Clock::now();
+        const auto status = client.streamLines(
+            HttpRequest{.url = server.url("/watch"), .timeout = 0ms, .lowSpeedLimit = 1024, .lowSpeedTime = 400ms},
+            [&](std::string& line) {
+                lines.push_back(line);
+                return true;
+            });
+        const qint64 took = millisSince(start);
+        QVERIFY(!status.ok());
+        QVERIFY2(QString::fromStdString(status.error().message).startsWith(says), status.error().message.c_str());
+        QCOMPARE(lines, std::vector<std::string>{"{\"type\":\"ADDED\"}"});
+        QVERIFY2(took >= 350 && took < 3000, std::to_string(took).c_str());
+    }
+
+    // A watch's silence between lines is not a stall: only a line begun must keep coming.
+    void silenceBetweenLinesIsNoStall() {
+        TestServer server(1, [](int fd, const std::string&) {
+            bool ok = writeAll(fd, kChunkedHeader) && writeAll(fd, chunk("one\n"));
+            std::this_thread::sleep_for(1200ms);
+            return ok && writeAll(fd, chunk("two\n")) && writeAll(fd, "0\r\n\r\n");
+        });
+        HttpClient client;
+        std::vector<std::string> lines;
+        const auto status = client.streamLines(
+            HttpRequest{.url = server.url("/watch"), .timeout = 0ms, .lowSpeedLimit = 1024, .lowSpeedTime = 300ms},
+            [&](std::string& line) {
+                lines.push_back(line);
+                return true;
+            });
+        QVERIFY2(status.ok(), status.ok() ? "" : status.error().message.c_str());
+        QCOMPARE(*status, 200L);
+        QCOMPARE(lines, (std::vector<std::string>{"one", "two"}));
+    }
+
+    // The sizes an operator may give a limit in, and the variables that set them.
+    void byteSizes_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qulonglong>("bytes"); // 0: not a size
+        QTest::newRow("plain") << QStringLiteral("65536") << qulonglong(65536);
+        QTest::newRow("MiB") << QStringLiteral("512MiB") << qulonglong(512) * 1024 * 1024;
+        QTest::newRow("M") << QStringLiteral("512M") << qulonglong(512) * 1024 * 1024;
+        QTest::newRow("spaced GiB") << QStringLiteral(" 2 GiB ") << qulonglong(2) * 1024 * 1024 * 1024;
+        QTest::newRow("k") << QStringLiteral("64k") << qulonglong(64) * 1024;
+        QTest::newRow("bytes") << QStringLiteral("100b") << qulonglong(100);
+        QTest::newRow("unit only") << QStringLiteral("MiB") << qulonglong(0);
+        QTest::newRow("unknown unit") << QStringLiteral("5TB") << qulonglong(0);
+        QTest::newRow("negative") << QStringLiteral("-5") << qulonglong(0);
+        QTest::newRow("overflow") << QStringLiteral("99999999999999999999G") << qulonglong(0);
+    }
+    void byteSizes() {
+        QFETCH(QString, text);
+        QFETCH(qulonglong, bytes);
+        const std::optional<std::size_t> parsed = parseByteSize(text.toStdString());
+        QCOMPARE(parsed.value_or(0), std::size_t(bytes));
+    }
+    void limitsFromTheEnvironment() {
+        EnvGuard event(kMaxKubeEventVariable), reply(kMaxSlurmReplyVariable), response(kMaxKubeResponseVariable);
+        qputenv(kMaxKubeEventVariable, "32MiB");
+        qputenv(kMaxSlurmReplyVariable, "not a size");
+        qunsetenv(kMaxKubeResponseVariable);
+        const ReadLimits limits = ReadLimits::fromEnvironment();
+        QCOMPARE(limits.kubeEvent, std::size_t{32} << 20);
+        QCOMPARE(limits.slurmReply, ReadLimits{}.slurmReply); // an invalid value keeps the default
+        QCOMPARE(limits.kubeResponse, ReadLimits{}.kubeResponse);
+        QCOMPARE(KubeSourceOptions{}.limits.kubeEvent, std::size_t{32} << 20);
+        QCOMPARE(describeByteSize(std::size_t{16} << 20), std::string("16 MiB"));
+        QCOMPARE(describeByteSize(1000), std::string("1000 bytes"));
     }
 
     void gzipBodyIsDecoded() {

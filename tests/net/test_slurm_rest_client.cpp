@@ -9,7 +9,10 @@
 #include "net_test_support.h"
 #include "test_server.h"
 
+#include <QElapsedTimer>
 #include <QTest>
+
+#include <atomic>
 
 using namespace topodeck;
 using namespace nettest;
@@ -211,6 +214,75 @@ private Q_SLOTS:
         SlurmRestClient client(target, std::chrono::milliseconds(300));
         const SlurmFetch fetch = client.get("nodes", 0);
         QCOMPARE(fetch.failure, State::Unreachable);
+    }
+
+    // A reply larger than the limit is refused, with or without a Content-Length: Failing (the
+    // server answered), naming the limit and how to raise it, never the token; the next reply
+    // within the limit is read as usual.
+    void oversizeReplyIsRefused_data() {
+        QTest::addColumn<bool>("chunked");
+        QTest::newRow("with a length") << false;
+        QTest::newRow("chunked") << true;
+    }
+    void oversizeReplyIsRefused() {
+        QFETCH(bool, chunked);
+        QTemporaryDir dir;
+        const std::string jwt = token("root", inAnHour());
+        const std::string file = writeFile(dir, "jwt", jwt);
+        std::atomic<int> answered{0};
+        TestServer server(2, [&](int fd, const std::string&) {
+            if (answered++ > 0) return writeAll(fd, httpResponse(200, R"({"nodes":[]})"));
+            const std::string nodes = "{\"nodes\":[" + std::string(200 * 1024, ' ') + "]}";
+            if (!chunked) return writeAll(fd, httpResponse(200, nodes)) && false;
+            bool ok = writeAll(fd, kChunkedHeader);
+            for (std::size_t at = 0; ok && at < nodes.size(); at += 8192) ok = writeAll(fd, chunk(nodes.substr(at, 8192)));
+            return ok && writeAll(fd, "0\r\n\r\n") && false;
+        });
+        SlurmTarget target = restTarget(server, file);
+        target.apiVersion = "v0.0.38";
+        ReadLimits limits;
+        limits.slurmReply = 100 * 1024;
+        SlurmRestClient client(target, std::chrono::seconds(5), limits);
+        const SlurmFetch fetch = client.get("nodes", 0);
+        QCOMPARE(fetch.outcome, SlurmFetch::Outcome::Failed);
+        QCOMPARE(fetch.failure, State::Failing);
+        QVERIFY(fetch.body.empty());
+        const std::string expected = chunked ? "its body is larger than the limit of 100 KiB"
+                                             : "its Content-Length of " + std::to_string(200 * 1024 + 12) +
+                                                   " bytes is above the limit of 100 KiB";
+        QVERIFY2(fetch.message.starts_with("slurmrestd " + server.url("") + ": refused the response to GET " +
+                                           server.url("/slurm/v0.0.38/nodes") + ": " + expected),
+                 fetch.message.c_str());
+        QVERIFY2(fetch.message.ends_with("; raise it with TOPODECK_MAX_SLURM_REPLY (e.g. TOPODECK_MAX_SLURM_REPLY=200KiB)"),
+                 fetch.message.c_str());
+        QVERIFY(fetch.message.find(jwt) == std::string::npos);
+
+        const SlurmFetch next = client.get("nodes", 0);
+        QCOMPARE(next.outcome, SlurmFetch::Outcome::Fresh);
+        QCOMPARE(QString::fromStdString(next.body), QStringLiteral(R"({"nodes":[]})"));
+    }
+
+    // A reply that stops halfway fails at the low-speed deadline, well before the request timeout.
+    void stalledReplyFails() {
+        QTemporaryDir dir;
+        const std::string file = writeFile(dir, "jwt", token("root", inAnHour()));
+        TestServer server(1, [](int fd, const std::string&) {
+            if (writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{\"nodes\":[")) holdUntilClosed(fd);
+            return false;
+        });
+        SlurmTarget target = restTarget(server, file);
+        target.apiVersion = "v0.0.38";
+        ReadLimits limits;
+        limits.lowSpeedTime = std::chrono::milliseconds(400);
+        SlurmRestClient client(target, std::chrono::seconds(20), limits);
+        QElapsedTimer timer;
+        timer.start();
+        const SlurmFetch fetch = client.get("nodes", 0);
+        QVERIFY(timer.elapsed() < 3000);
+        QCOMPARE(fetch.failure, State::Unreachable);
+        QVERIFY2(fetch.message.find("the server stalled in the middle of the response to GET " +
+                                    server.url("/slurm/v0.0.38/nodes")) != std::string::npos,
+                 fetch.message.c_str());
     }
 
     // The token is checked before anything is sent: none, unreadable, not a JWT, expired.

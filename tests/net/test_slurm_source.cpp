@@ -170,6 +170,47 @@ private Q_SLOTS:
         QCOMPARE(countLines(log, "sinfo --version"), 1);
         QCOMPARE(countLines(log, "scontrol version"), sinfoVersion.isEmpty() ? 1 : 0);
     }
+
+    // A command that prints without end is stopped at the limit: the source says so (failing,
+    // with the limit and how to raise it) and does not ask scontrol instead; once the command
+    // behaves again, the source syncs.
+    void endlessCommandOutputIsRefused() {
+        QTemporaryDir dir;
+        const std::string bin = fakeCommands(dir, "slurm-wlm 22.05.8", "slurm-wlm 22.05.8");
+        const std::string log = pathIn(dir, "calls.log");
+        const std::string flood = writeFile(dir, "flood", "");
+        const std::string sinfo = writeFile(
+            dir, "bin/sinfo",
+            "#!/bin/sh\necho \"sinfo $*\" >> '" + log + "'\ncase \"$*\" in\n  --version) echo 'slurm-wlm 22.05.8' ;;\n"
+            "  --json) [ -e '" + flood + "' ] && exec yes\n    cat '" + std::string(TOPODECK_TEST_DATA_DIR) +
+            "/slurm/live/nodes-v0.0.38.json' ;;\n  *) exit 2 ;;\nesac\n");
+        std::filesystem::permissions(sinfo, std::filesystem::perms::owner_all);
+        EnvGuard path("PATH");
+        qputenv("PATH", QByteArray::fromStdString(bin + ":" + qEnvironmentVariable("PATH").toStdString()));
+        SlurmTarget target;
+        target.kind = SlurmTarget::Kind::Cli;
+        SlurmSourceOptions options = quick();
+        options.limits.slurmReply = std::size_t{1} << 20;
+        SlurmSource source(target, options);
+        source.start([] {});
+        const std::string refusal = "sinfo --json printed more than the limit of 1 MiB and was stopped; raise it with "
+                                    "TOPODECK_MAX_SLURM_REPLY (e.g. TOPODECK_MAX_SLURM_REPLY=2MiB)";
+        QElapsedTimer timer;
+        timer.start();
+        LiveStatus status = source.status();
+        while (timer.elapsed() < 10000 && status.message.find(refusal) == std::string::npos) {
+            QTest::qWait(20);
+            status = source.status();
+        }
+        QVERIFY2(status.message.find(refusal) != std::string::npos, status.message.c_str());
+        QVERIFY(status.state != LinkState::Synced);
+        QCOMPARE(countLines(log, "scontrol -o -d show nodes"), 0);
+
+        std::filesystem::remove(flood);
+        status = syncedStatus(source);
+        source.stop();
+        QCOMPARE(status.state, LinkState::Synced);
+    }
 };
 
 QTEST_GUILESS_MAIN(SlurmSourceTest)

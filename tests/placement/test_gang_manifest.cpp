@@ -398,7 +398,7 @@ void TestGangManifest::rejects_data() {
                                       "kind: List\nitems:\n- {apiVersion: batch/v1, kind: Job, metadata: {name: x}}\n")
                                << std::string("Job x (items[0]): spec: is missing");
     QTest::newRow("invalid yaml") << std::string("kind: Job\nmetadata:\n\tname: n\n")
-                                  << std::string("test.yaml:3:6: invalid YAML: illegal map value");
+                                  << std::string("test.yaml:3:1: invalid YAML: found character that cannot start any token");
     QTest::newRow("nothing to place") << std::string("# empty\n")
                                       << std::string("test.yaml: no gang to place; expected one of batch/v1 Job");
 }

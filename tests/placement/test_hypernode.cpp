@@ -155,6 +155,11 @@ void TestHyperNode::resolve_regexIsASearch_data() {
     QTest::newRow("anchored") << QStringLiteral("^gpu-a[12]$") << names({"gpu-a1", "gpu-a2"});
     QTest::newRow("suffix") << QStringLiteral("1$") << names({"cpu-1", "gpu-a1", "gpu-b1"});
     QTest::newRow("alternation") << QStringLiteral("^(cpu-2|gpu-b2)$") << names({"cpu-2", "gpu-b2"});
+    // Go's syntax (RE2), not ECMAScript's: inline flags and Unicode classes.
+    QTest::newRow("go flags") << QStringLiteral("(?i)^GPU-B") << names({"gpu-b1", "gpu-b2"});
+    QTest::newRow("go classes") << QStringLiteral("^\\pL+-\\pL?\\d$") << names({"cpu-1", "cpu-2", "gpu-a1", "gpu-a2", "gpu-b1", "gpu-b2"});
+    // Nested quantifiers that make a backtracking matcher take exponential time run in linear time.
+    QTest::newRow("nested quantifiers") << QStringLiteral("^(([a-z]+-?)+)+[0-9]{2}$") << names({"gpu-a10"});
 }
 
 void TestHyperNode::resolve_regexIsASearch() {

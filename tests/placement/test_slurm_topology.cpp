@@ -319,7 +319,7 @@ void TestSlurmTopology::badFiles_data() {
     QTest::newRow("yaml bad sizes") << "topology-bad-sizes.yaml"
                                     << "topology-bad-sizes.yaml:3: Invalid BlockSizes value: 24";
     QTest::newRow("yaml syntax") << "topology-broken.yaml"
-                                 << "topology-broken.yaml:3: ";
+                                 << "topology-broken.yaml:3:1: invalid YAML: did not find expected ',' or ']'";
     QTest::newRow("missing file") << "no-such-file.conf"
                                   << "cannot read ";
 }

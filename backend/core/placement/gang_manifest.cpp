@@ -2,6 +2,7 @@
 
 #include "core/pod_requests.h"
 #include "core/quantity.h"
+#include "core/yaml_document.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -289,12 +290,9 @@ std::vector<SliceLayer> readSliceConstraints(const Reader& reader, const PodTemp
     const std::string path = pod.annotationPath(kKueueSliceConstraints);
     const YAML::Node at = pod.annotationNode(kKueueSliceConstraints);
     const std::string& json = pod.annotations.at(kKueueSliceConstraints);
-    YAML::Node list;
-    try {
-        list = YAML::Load(json);
-    } catch (const YAML::Exception& e) {
-        reader.fail(at, path, "must be a valid JSON array: " + e.msg);
-    }
+    Result<YAML::Node> loaded = loadYamlDocument(json, "the annotation");
+    if (!loaded) reader.fail(at, path, "must be a valid JSON array: " + loaded.error().message);
+    const YAML::Node list = *loaded;
     if (!list.IsSequence()) reader.fail(at, path, "must be a valid JSON array, got " + describe(list));
     if (list.size() == 0 || list.size() > 3) reader.fail(at, path, "must have between 1 and 3 layers");
     std::vector<SliceLayer> layers;
@@ -783,19 +781,16 @@ void readDocument(const YAML::Node& root, std::string_view source, int document,
 
 Result<std::vector<GangRequest>> readGangManifests(std::string_view text, std::string_view sourceName) {
     std::vector<GangRequest> gangs;
+    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, sourceName);
+    if (!documents) return documents.error();
     try {
-        const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-        const bool several = documents.size() > 1;
-        for (std::size_t i = 0; i < documents.size(); ++i)
-            readDocument(documents[i], sourceName, several ? static_cast<int>(i + 1) : 0, gangs);
+        const bool several = documents->size() > 1;
+        for (std::size_t i = 0; i < documents->size(); ++i)
+            readDocument((*documents)[i], sourceName, several ? static_cast<int>(i + 1) : 0, gangs);
     } catch (const Failure& failure) {
         return Error{failure.message};
     } catch (const YAML::Exception& e) {
-        std::string message(sourceName);
-        if (!e.mark.is_null())
-            message += ':' + std::to_string(e.mark.line + 1) + ':' + std::to_string(e.mark.column + 1);
-        message += ": invalid YAML: " + e.msg;
-        return Error{std::move(message)};
+        return Error{std::string(sourceName) + ": " + e.what()};
     }
     if (gangs.empty())
         return Error{std::string(sourceName) + ": no gang to place; expected one of " + std::string(kSupportedKinds)};

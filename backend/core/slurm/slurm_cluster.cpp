@@ -2,6 +2,7 @@
 
 #include "core/hostlist.h"
 #include "core/quantity.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -181,7 +182,22 @@ void SlurmClusterMapper::setTopology(std::shared_ptr<const SlurmTopology> topolo
     m_nodesDirty = true;
 }
 
+namespace {
+
+// What Slurm reports is free text in places (a node's reason, a job's name) and shown on
+// terminals: control characters and bytes that are not UTF-8 are made visible escapes, once,
+// here, so that every name made from these strings (pods "job@node", node names) agrees.
+void makeVisible(std::string& text) {
+    if (unprintableAt(text) != std::string_view::npos) text = visibleText(text);
+}
+
+} // namespace
+
 void SlurmClusterMapper::setNodes(std::vector<SlurmNode> nodes) {
+    for (SlurmNode& node : nodes) {
+        for (std::string* text : {&node.name, &node.gpuType, &node.reason, &node.features}) makeVisible(*text);
+        for (std::string& partition : node.partitions) makeVisible(partition);
+    }
     m_nodes = std::move(nodes);
     m_nodesDirty = true;
     m_jobsDirty = true; // the remainder pods follow the nodes' counters
@@ -191,6 +207,9 @@ void SlurmClusterMapper::setJobs(std::vector<SlurmJob> jobs) {
     // A job Slurm listed without per-node details holds its nodes with the GPUs it asked per
     // node; its CPUs and memory are left to the nodes' remainder.
     for (SlurmJob& job : jobs) {
+        for (std::string* text : {&job.name, &job.user, &job.partition, &job.state, &job.stateReason, &job.nodes})
+            makeVisible(*text);
+        for (SlurmJobAllocation& allocation : job.allocations) makeVisible(allocation.node);
         if (!job.allocations.empty() || !job.holdsNodes()) continue;
         Result<std::vector<std::string>> names = expandHostlist(job.nodes);
         if (!names) continue;

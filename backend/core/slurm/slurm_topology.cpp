@@ -4,6 +4,7 @@
 #include "core/natural_order.h"
 #include "core/text_file.h"
 #include "core/text_format.h"
+#include "core/yaml_document.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -517,6 +518,11 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
     std::vector<int> blockLines;
     bool haveBlockSizes = false;
     for (const LogicalLine& line : logicalLines(text)) {
+        // Names from here are shown on terminals: no control characters, nothing but UTF-8.
+        if (const std::size_t bad = unprintableAt(line.text, true); bad != std::string_view::npos)
+            return Error{where(sourceName, line.line) + "holds " +
+                         (static_cast<unsigned char>(line.text[bad]) < 0x80 ? "a control character" : "text that is not UTF-8") +
+                         ": " + inQuotes(line.text)};
         auto pairs = splitPairs(line.text);
         if (!pairs) return Error{where(sourceName, line.line) + pairs.error().message};
         const std::string at = where(sourceName, line.line);
@@ -596,8 +602,10 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
 }
 
 Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std::string_view sourceName) {
+    Result<YAML::Node> loaded = loadYamlDocument(text, sourceName);
+    if (!loaded) return loaded.error();
     try {
-        const YAML::Node root = YAML::Load(std::string(text));
+        const YAML::Node& root = *loaded;
         if (!root || root.IsNull()) return Error{where(sourceName, 0) + "no topologies"};
         if (!root.IsSequence()) return Error{yamlWhere(sourceName, root) + "expected a list of topologies"};
         std::vector<SlurmTopology> topologies;

@@ -68,6 +68,38 @@ std::string chunk(std::string_view data) {
     return size + std::string(data) + "\r\n";
 }
 
+// `json` with `bytes` of padding in a string field of its first object.
+std::string inflated(const std::string& json, std::size_t bytes) {
+    const std::size_t brace = json.find('{');
+    if (brace == std::string::npos) return json + std::string(bytes, ' ');
+    std::string out = json.substr(0, brace + 1);
+    out += "\"topodeckTestPadding\":\"" + std::string(bytes, 'p') + "\",";
+    out += json.substr(brace + 1);
+    return out;
+}
+
+// A response head for a body sent chunked, whatever framing the server used.
+std::string chunkedHead(const std::string& head) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < head.size()) {
+        const std::size_t end = head.find("\r\n", start);
+        const std::string line = head.substr(start, end - start);
+        start = end == std::string::npos ? head.size() : end + 2;
+        if (line.empty()) continue;
+        const std::string name = lower(line.substr(0, line.find(':')));
+        if (name == "content-length" || name == "transfer-encoding") continue;
+        out += line + "\r\n";
+    }
+    return out + "Transfer-Encoding: chunked\r\n\r\n";
+}
+
+std::string chunkSize(std::size_t size) {
+    char text[20];
+    std::snprintf(text, sizeof text, "%zx\r\n", size);
+    return text;
+}
+
 // One side of a proxied connection: a TLS session over a blocking socket, read through a buffer.
 class TlsStream {
 public:
@@ -252,6 +284,25 @@ void FaultProxy::resume() {
     m_resumed.notify_all();
 }
 
+void FaultProxy::inflateNext(std::string match, std::size_t bytes) {
+    std::lock_guard lock(m_mutex);
+    Rule rule{Rule::Kind::Inflate, std::move(match), 0, {}, 1};
+    rule.bytes = bytes;
+    m_rules.push_back(std::move(rule));
+}
+
+void FaultProxy::stallNext(std::string match) {
+    std::lock_guard lock(m_mutex);
+    m_rules.push_back({Rule::Kind::Stall, std::move(match), 0, {}, 1});
+}
+
+void FaultProxy::trickleNext(std::string match, std::size_t bytesPerSecond) {
+    std::lock_guard lock(m_mutex);
+    Rule rule{Rule::Kind::Trickle, std::move(match), 0, {}, 1};
+    rule.bytes = std::max<std::size_t>(bytesPerSecond, 10);
+    m_rules.push_back(std::move(rule));
+}
+
 void FaultProxy::dropWatches() {
     ++m_dropGeneration;
 }
@@ -275,10 +326,11 @@ int FaultProxy::count(std::string_view match) const {
                                           [&](const std::string& line) { return line.find(match) != std::string::npos; }));
 }
 
-bool FaultProxy::takeRule(const std::string& requestLine, Rule& out) {
+bool FaultProxy::takeRule(const std::string& requestLine, Rule& out, bool isWatch, bool forEvent) {
     std::lock_guard lock(m_mutex);
     for (auto it = m_rules.begin(); it != m_rules.end(); ++it) {
         if (requestLine.find(it->match) == std::string::npos) continue;
+        if (forEvent ? !it->altersBody() : isWatch && it->altersBody()) continue;
         out = *it;
         if (--it->remaining <= 0) m_rules.erase(it);
         return true;
@@ -329,8 +381,14 @@ void FaultProxy::serve(int fd) {
                              requestLine.find("watch=true") != std::string::npos;
 
         Rule rule{};
-        if (takeRule(requestLine, rule)) {
+        bool alterBody = false;
+        if (takeRule(requestLine, rule, isWatch)) {
             switch (rule.kind) {
+            case Rule::Kind::Inflate:
+            case Rule::Kind::Stall:
+            case Rule::Kind::Trickle:
+                alterBody = true;
+                break;
             case Rule::Kind::Fail: {
                 const std::string status = std::to_string(rule.status);
                 const std::string json = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
@@ -389,7 +447,8 @@ void FaultProxy::serve(int fd) {
         std::string held;
         // Between reads of a watch: a drop ends it (abruptly), a release sends what was held.
         const Abort watchAbort = [&] {
-            if (m_stopping || m_dropGeneration.load() != generation || client.peerClosed()) return true;
+            // A server that seems down carries no watch either, even one that began just as it went.
+            if (m_stopping || m_refusing || m_dropGeneration.load() != generation || client.peerClosed()) return true;
             if (!m_holding && !held.empty()) {
                 if (!client.write(held)) return true;
                 held.clear();
@@ -400,9 +459,60 @@ void FaultProxy::serve(int fd) {
         std::size_t responseHeadEnd = 0;
         if (!upstream->readUntil("\r\n\r\n", responseHeadEnd, abort)) return;
         const std::string responseHead = upstream->take(responseHeadEnd);
-        if (!client.write(responseHead)) return;
+        if (!alterBody && !client.write(responseHead)) return; // an altered body comes with a head of its own
         const bool chunked = headerValue(responseHead, "transfer-encoding").find("chunked") != std::string::npos;
         const std::string responseLength = headerValue(responseHead, "content-length");
+        // Waits, sending nothing, until the client gives up on what it was sent.
+        const auto holdUntilClientGoes = [&] {
+            while (!abort() && !client.peerClosed()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        };
+        // Sends `data` at the rule's rate; false when the client went away.
+        const auto trickle = [&](std::string_view data, std::size_t bytesPerSecond, bool asChunks) {
+            const std::size_t step = std::max<std::size_t>(1, bytesPerSecond / 10);
+            for (std::size_t at = 0; at < data.size(); at += step) {
+                const std::string_view piece = data.substr(at, step);
+                if (!client.write(asChunks ? chunk(piece) : std::string(piece))) return false;
+                const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+                while (std::chrono::steady_clock::now() < until) {
+                    if (abort() || client.peerClosed()) return false;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                }
+            }
+            return true;
+        };
+        if (alterBody) {
+            // The whole body from the server, then sent on chunked as the rule says.
+            std::string answer;
+            if (chunked) {
+                while (true) {
+                    std::size_t lineEnd = 0;
+                    if (!upstream->readUntil("\r\n", lineEnd, abort)) return;
+                    const std::size_t size = std::stoul(upstream->buffer().substr(0, lineEnd - 2), nullptr, 16);
+                    if (!upstream->readAtLeast(lineEnd + size + 2, abort)) return;
+                    answer += upstream->take(lineEnd + size + 2).substr(lineEnd, size);
+                    if (size == 0) break;
+                }
+            } else if (!responseLength.empty()) {
+                const std::size_t size = std::stoul(responseLength);
+                if (!upstream->readAtLeast(size, abort)) return;
+                answer = upstream->take(size);
+            }
+            if (!client.write(chunkedHead(responseHead))) return;
+            if (rule.kind == Rule::Kind::Stall) {
+                if (client.write(chunk(answer.substr(0, answer.size() / 2)))) holdUntilClientGoes();
+                return;
+            }
+            if (rule.kind == Rule::Kind::Trickle) {
+                if (!trickle(answer, rule.bytes, true)) return;
+            } else {
+                answer = inflated(answer, rule.bytes);
+                for (std::size_t at = 0; at < answer.size(); at += 65536)
+                    if (!client.write(chunk(std::string_view(answer).substr(at, 65536)))) return;
+            }
+            if (!client.write("0\r\n\r\n")) return;
+            if (headerValue(responseHead, "connection") == "close") return;
+            continue;
+        }
         if (chunked) {
             while (true) {
                 std::size_t lineEnd = 0;
@@ -410,6 +520,23 @@ void FaultProxy::serve(int fd) {
                 const std::size_t size = std::stoul(upstream->buffer().substr(0, lineEnd - 2), nullptr, 16);
                 if (!upstream->readAtLeast(lineEnd + size + 2, abort)) return;
                 std::string piece = upstream->take(lineEnd + size + 2);
+                Rule eventRule{};
+                if (isWatch && size > 0 && takeRule(requestLine, eventRule, true, true)) {
+                    const std::string event = piece.substr(lineEnd, size);
+                    if (eventRule.kind == Rule::Kind::Inflate) {
+                        piece = chunk(inflated(event, eventRule.bytes));
+                    } else if (eventRule.kind == Rule::Kind::Stall) {
+                        if (client.write(held) && client.write(chunkSize(size) + event.substr(0, size / 2)))
+                            holdUntilClientGoes();
+                        return;
+                    } else {
+                        if (!client.write(held) || !client.write(chunkSize(size)) || !trickle(event, eventRule.bytes, false) ||
+                            !client.write("\r\n"))
+                            return;
+                        held.clear();
+                        continue;
+                    }
+                }
                 if (isWatch && m_holding) {
                     held += piece;
                 } else {

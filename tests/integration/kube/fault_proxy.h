@@ -13,7 +13,8 @@
 
 // A TLS proxy between a client under test and a real kube-apiserver that injects, on demand, the
 // faults a real server will not produce when asked: dropped watches, 410 Gone, 5xx, slow answers,
-// 403, refused connections, and a watch stream held back and then released at once. It terminates
+// 403, refused connections, a watch stream held back and then released at once, and answers
+// inflated past a limit, stalled halfway or trickled. It terminates
 // TLS on both sides (its own certificate for the client, the server's CA upstream) and speaks
 // HTTP/1.1 to both, forwarding requests and responses byte for byte unless a fault says otherwise.
 // It logs request lines, never headers, so tokens stay out of test output.
@@ -44,9 +45,18 @@ public:
     // The next matching request waits until resume().
     void pauseNext(std::string match);
     void resume();
+    // Body faults: the next matching response (a list page, a discovery document) or, on a watch,
+    // the next event, also on a watch already open, is changed on its way to the client.
+    // Inflated: `bytes` of padding in a JSON string field up front (the JSON stays valid).
+    void inflateNext(std::string match, std::size_t bytes);
+    // Stalled: the first half is sent, then nothing until the client goes away.
+    void stallNext(std::string match);
+    // Trickled: sent at `bytesPerSecond`, a tenth of it every 100 ms.
+    void trickleNext(std::string match, std::size_t bytesPerSecond);
     // Closes every connection that is carrying a watch, mid-stream, without a last chunk.
     void dropWatches();
-    // While set, new connections are closed at once: the server seems down.
+    // While set, the server seems down: new connections are closed at once, and so is every
+    // connection at its next request or watch event.
     void refuseConnections(bool refuse);
     // While held, watch responses are read from the server but not passed on; releasing sends
     // everything held at once.
@@ -60,17 +70,22 @@ public:
 
 private:
     struct Rule {
-        enum class Kind { Fail, Expire, Delay, Pause } kind;
+        enum class Kind { Fail, Expire, Delay, Pause, Inflate, Stall, Trickle } kind;
         std::string match;
         int status = 0;
         std::chrono::milliseconds delay{0};
         int remaining = 1;
+        std::size_t bytes = 0; // Inflate: the padding; Trickle: bytes a second
+
+        bool altersBody() const { return kind == Kind::Inflate || kind == Kind::Stall || kind == Kind::Trickle; }
     };
     struct Connection;
 
     void acceptLoop();
     void serve(int fd);
-    bool takeRule(const std::string& requestLine, Rule& out);
+    // The first rule for this request (forEvent: for the next event of its watch, body rules
+    // only). A watch request leaves body rules to its events.
+    bool takeRule(const std::string& requestLine, Rule& out, bool isWatch, bool forEvent = false);
 
     Options m_options;
     int m_listener = -1;

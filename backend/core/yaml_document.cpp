@@ -1,0 +1,171 @@
+#include "core/yaml_document.h"
+
+#include <yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace topodeck {
+
+namespace {
+
+std::string at(std::string_view source, std::size_t line, std::size_t column) {
+    return std::string(source) + ':' + std::to_string(line + 1) + ':' + std::to_string(column + 1);
+}
+
+// libyaml's reader errors (bad encoding) carry a byte offset, not a mark.
+std::string atOffset(std::string_view source, std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    const std::string_view before = text.substr(0, offset);
+    const std::size_t line = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t lineStart = before.rfind('\n');
+    return at(source, line, lineStart == std::string_view::npos ? offset : offset - lineStart - 1);
+}
+
+Error parserError(const yaml_parser_t& parser, std::string_view source, std::string_view text) {
+    std::string message;
+    if (parser.error == YAML_READER_ERROR) {
+        message = atOffset(source, text, parser.problem_offset) + ": invalid YAML: " +
+                  (parser.problem ? parser.problem : "unreadable text");
+        if (parser.problem_value >= 0) {
+            char value[24];
+            std::snprintf(value, sizeof value, parser.problem_value > 0xff ? " (U+%04X)" : " (byte 0x%02x)",
+                          static_cast<unsigned>(parser.problem_value));
+            message += value;
+        }
+        return Error{std::move(message)};
+    }
+    if (parser.error == YAML_MEMORY_ERROR) return Error{std::string(source) + ": invalid YAML: out of memory"};
+    message = at(source, parser.problem_mark.line, parser.problem_mark.column) + ": invalid YAML: " +
+              (parser.problem ? parser.problem : "malformed");
+    if (parser.context)
+        message += std::string(" (") + parser.context + " at " +
+                   std::to_string(parser.context_mark.line + 1) + ':' +
+                   std::to_string(parser.context_mark.column + 1) + ')';
+    return Error{std::move(message)};
+}
+
+struct ParserHandle {
+    yaml_parser_t parser{};
+    bool initialized = false;
+    ParserHandle() { initialized = yaml_parser_initialize(&parser) == 1; }
+    ~ParserHandle() {
+        if (initialized) yaml_parser_delete(&parser);
+    }
+    ParserHandle(const ParserHandle&) = delete;
+    ParserHandle& operator=(const ParserHandle&) = delete;
+};
+
+struct EventHandle {
+    yaml_event_t event{};
+    ~EventHandle() { yaml_event_delete(&event); }
+};
+
+const char* anchorOf(const yaml_event_t& event) {
+    switch (event.type) {
+    case YAML_SCALAR_EVENT:
+        return reinterpret_cast<const char*>(event.data.scalar.anchor);
+    case YAML_SEQUENCE_START_EVENT:
+        return reinterpret_cast<const char*>(event.data.sequence_start.anchor);
+    case YAML_MAPPING_START_EVENT:
+        return reinterpret_cast<const char*>(event.data.mapping_start.anchor);
+    default:
+        return nullptr;
+    }
+}
+
+std::string loadFailure(std::string_view source, const YAML::Exception& e) {
+    std::string message(source);
+    if (!e.mark.is_null()) message += ':' + std::to_string(e.mark.line + 1) + ':' + std::to_string(e.mark.column + 1);
+    return message + ": invalid YAML: " + e.msg;
+}
+
+} // namespace
+
+Status checkYamlText(std::string_view text, std::string_view source, const YamlLimits& limits) {
+    ParserHandle handle;
+    if (!handle.initialized) return Error{std::string(source) + ": invalid YAML: out of memory"};
+    yaml_parser_set_input_string(&handle.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+
+    // Each open collection counts the nodes it holds with its aliases expanded, so an alias
+    // of it costs what repeating it would.
+    struct Open {
+        std::size_t nodes = 1;
+        std::string anchor;
+    };
+    std::vector<Open> open;
+    std::unordered_map<std::string, std::size_t> anchorNodes;
+    std::size_t aliasNodes = 0;
+    const std::size_t cap = limits.maxAliasNodes + 1; // sizes saturate here: no overflow
+    auto closeNode = [&](std::size_t nodes, const char* anchor) {
+        nodes = std::min(nodes, cap);
+        if (anchor) anchorNodes[anchor] = nodes;
+        if (!open.empty()) open.back().nodes = std::min(cap, open.back().nodes + nodes);
+    };
+
+    while (true) {
+        EventHandle current;
+        if (yaml_parser_parse(&handle.parser, &current.event) != 1) return parserError(handle.parser, source, text);
+        const yaml_event_t& event = current.event;
+        const yaml_mark_t& mark = event.start_mark;
+        switch (event.type) {
+        case YAML_STREAM_END_EVENT:
+            return {};
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            if (open.size() >= limits.maxDepth)
+                return Error{at(source, mark.line, mark.column) + ": invalid YAML: nested deeper than " +
+                             std::to_string(limits.maxDepth) + " levels"};
+            open.push_back({1, anchorOf(event) ? anchorOf(event) : ""});
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: {
+            Open closed = std::move(open.back());
+            open.pop_back();
+            closeNode(closed.nodes, closed.anchor.empty() ? nullptr : closed.anchor.c_str());
+            break;
+        }
+        case YAML_SCALAR_EVENT:
+            closeNode(1, anchorOf(event));
+            break;
+        case YAML_ALIAS_EVENT: {
+            const auto found = anchorNodes.find(reinterpret_cast<const char*>(event.data.alias.anchor));
+            // An alias of an anchor not (yet) defined is yaml-cpp's to report.
+            const std::size_t nodes = found == anchorNodes.end() ? 1 : found->second;
+            aliasNodes = std::min(cap, aliasNodes + nodes);
+            if (aliasNodes > limits.maxAliasNodes)
+                return Error{at(source, mark.line, mark.column) + ": invalid YAML: aliases repeat more than " +
+                             std::to_string(limits.maxAliasNodes) + " nodes"};
+            closeNode(nodes, nullptr);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+Result<std::vector<YAML::Node>> loadYamlDocuments(std::string_view text, std::string_view source,
+                                                  const YamlLimits& limits) {
+    if (Status checked = checkYamlText(text, source, limits); !checked) return checked.error();
+    try {
+        return YAML::LoadAll(std::string(text));
+    } catch (const YAML::Exception& e) {
+        return Error{loadFailure(source, e)};
+    }
+}
+
+Result<YAML::Node> loadYamlDocument(std::string_view text, std::string_view source, const YamlLimits& limits) {
+    if (Status checked = checkYamlText(text, source, limits); !checked) return checked.error();
+    try {
+        return YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+        return Error{loadFailure(source, e)};
+    }
+}
+
+} // namespace topodeck
