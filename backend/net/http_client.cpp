@@ -2,6 +2,7 @@
 
 #include "core/text_format.h"
 #include "net/child_process.h"
+#include "net/line_splitter.h"
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
@@ -137,7 +138,7 @@ struct HttpClient::Transfer {
     bool buffered = false;                        // send(): the body is kept, up to request->maxBody
     std::function<bool(std::string_view)> onData; // stream()
     std::function<bool(std::string&)> onLine;     // streamLines()
-    std::string pending;                          // streamLines(): the line so far
+    LineSplitter lines;                           // streamLines(): the line so far
     std::function<void(long)> onHeaders;
     std::string* errorBody = nullptr;
     bool stoppedByCaller = false;
@@ -155,31 +156,22 @@ struct HttpClient::Transfer {
         return request->limitVariable.empty() ? std::string() : raiseLimitHint(request->limitVariable, request->maxBody);
     }
     // Whether an answer is under way that must keep coming (the low-speed check).
-    bool midAnswer() const { return buffered ? begun : onLine && !pending.empty(); }
+    bool midAnswer() const { return buffered ? begun : onLine && lines.pendingSize() > 0; }
 
     // Splits a chunk of a 2xx body into lines for onLine; false stops the transfer.
     bool takeLines(std::string_view chunk) {
-        while (!chunk.empty()) {
-            const std::size_t newline = chunk.find('\n');
-            const std::string_view piece = chunk.substr(0, newline);
-            if (piece.size() > request->maxBody - pending.size()) {
-                refuse("refused a line of the response to " + where + ": it is longer than the limit of " +
-                       describeByteSize(request->maxBody) + hint());
-                pending.clear();
-                return false;
-            }
-            pending.append(piece);
-            if (newline == std::string_view::npos) break;
-            chunk.remove_prefix(newline + 1);
-            if (pending.empty()) continue;
-            const bool more = onLine(pending);
-            pending.clear();
-            if (!more) {
-                stoppedByCaller = true;
-                return false;
-            }
+        switch (lines.feed(chunk, request->maxBody, onLine)) {
+        case LineSplitter::Outcome::More:
+            return true;
+        case LineSplitter::Outcome::Stopped:
+            stoppedByCaller = true;
+            return false;
+        case LineSplitter::Outcome::TooLong:
+            refuse("refused a line of the response to " + where + ": it is longer than the limit of " +
+                   describeByteSize(request->maxBody) + hint());
+            return false;
         }
-        return true;
+        return false;
     }
 };
 
