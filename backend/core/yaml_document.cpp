@@ -89,7 +89,10 @@ std::string loadFailure(std::string_view source, const YAML::Exception& e) {
 Status checkYamlText(std::string_view text, std::string_view source, const YamlLimits& limits) {
     ParserHandle handle;
     if (!handle.initialized) return Error{std::string(source) + ": invalid YAML: out of memory"};
-    yaml_parser_set_input_string(&handle.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    // libyaml asserts on a null input, which an empty string_view may hold.
+    static const unsigned char kNoText[1] = {0};
+    const auto* input = text.empty() ? kNoText : reinterpret_cast<const unsigned char*>(text.data());
+    yaml_parser_set_input_string(&handle.parser, input, text.size());
 
     // Each open collection counts the nodes it holds with its aliases expanded, so an alias
     // of it costs what repeating it would.
