@@ -192,7 +192,9 @@ NodeStats TopologyIndex::statsFor(const ClusterState& state, NodeId id, DomainId
 
 void TopologyIndex::addToPath(DomainId leaf, const NodeStats& stats, int sign) {
     const DomainTotals totals = stats.totals();
-    const auto bucket = static_cast<std::size_t>(stats.gpusFree());
+    // A node reporting absurdly many GPUs (a fuzzed or broken 1e17) counts in the last bucket
+    // rather than sizing every domain's histogram after it.
+    const auto bucket = static_cast<std::size_t>(std::min(stats.gpusFree(), Domain::kMaxFreeGpuBucket));
     for (DomainId d = leaf; d != kNoDomain; d = m_domains[d].parent) {
         Domain& domain = m_domains[d];
         if (sign > 0) {

@@ -60,7 +60,9 @@ struct Domain {
     std::vector<DomainId> children; // natural order by value; the unlabelled domain last
     std::vector<NodeId> nodes;      // member nodes, only on lowest-level domains; natural order by name
     DomainTotals totals;
-    // freeGpuHistogram[k] = schedulable nodes with exactly k free GPUs (k capped at the vector size).
+    // freeGpuHistogram[k] = schedulable nodes with exactly k free GPUs; the last possible bucket,
+    // kMaxFreeGpuBucket, holds the nodes with that many or more.
+    static constexpr std::int64_t kMaxFreeGpuBucket = 4096;
     std::vector<std::uint32_t> freeGpuHistogram;
     bool alive = true;
 
