@@ -76,6 +76,12 @@ std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_vi
     if (at != text.size()) return std::nullopt;
     const std::int64_t days = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    // The clock counts nanoseconds in 64 bits (1677 to 2262): a time beyond is its first or last
+    // instant ("9999-12-31T23:59:59Z" stays valid for as long as the process runs).
+    using Clock = std::chrono::system_clock;
+    const std::int64_t limit = std::chrono::duration_cast<std::chrono::seconds>(Clock::duration::max()).count() - 1;
+    if (seconds >= limit) return Clock::time_point::max();
+    if (seconds <= -limit) return Clock::time_point::min();
     return std::chrono::system_clock::time_point(
         std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::seconds(seconds) +
                                                                         std::chrono::nanoseconds(nanos)));

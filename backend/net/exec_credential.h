@@ -51,6 +51,7 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig& exec, std::string_vie
 Result<ExecCredential> parseExecCredential(std::string_view json, std::string_view expectedApiVersion);
 
 // RFC 3339 as Kubernetes writes times ("2026-12-01T09:30:00Z", fractions and offsets allowed).
+// Times beyond the clock's range (before 1678, after 2261) are its first or last instant.
 std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_view text);
 
 } // namespace topodeck
