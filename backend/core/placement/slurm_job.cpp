@@ -79,7 +79,9 @@ Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNod
     job.cpusPerNode = static_cast<std::int32_t>(
         std::clamp<std::int64_t>(request.perPod.get("cpu").value(), 1, std::numeric_limits<std::int32_t>::max()));
     const std::int64_t memoryBytes = request.perPod.get("memory").value();
-    job.memoryMiB = memoryBytes <= 0 ? 0 : (memoryBytes + (std::int64_t{1} << 20) - 1) >> 20;
+    // Rounded up without overflowing: a request of 64Ei saturates at the int64 range.
+    constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+    job.memoryMiB = memoryBytes <= 0 ? 0 : memoryBytes / kMiB + (memoryBytes % kMiB != 0 ? 1 : 0);
     notes.push_back("request as sbatch: -N " + std::to_string(job.minNodes) +
                     " --gres=gpu:" + std::to_string(job.gpusPerNode) + " -c " + std::to_string(job.cpusPerNode) +
                     (job.memoryMiB > 0 ? " --mem=" + std::to_string(job.memoryMiB) + "M" : "") + " (one pod per node)");
@@ -149,7 +151,8 @@ class NodeCheck {
 public:
     NodeCheck(const PlacementCluster& cluster, const SlurmJobSpec& job, SlurmPool pool)
         : m_cluster(cluster), m_job(job), m_pool(pool), m_gpus(cluster.index().gpuResources()),
-          m_memoryNeeded(Quantity::fromUnits(job.memoryMiB * 1024 * 1024)) {
+          // In 128 bits: a --mem (or a saturated 64Ei request) of 2^43 MiB and more overflows 64.
+          m_memoryNeeded(Quantity::fromNanos(static_cast<__int128>(job.memoryMiB) * (1 << 20) * 1000000000)) {
         // Plain resource names are looked up directly; only prefix patterns ("nvidia.com/mig-*")
         // need a walk over every resource of the node.
         const std::vector<std::string>& names = m_gpus.patterns();
