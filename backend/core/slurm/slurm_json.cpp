@@ -65,8 +65,9 @@ Status integerFromToken(std::string_view token, const Path& path, std::int64_t& 
     // 2.0 is an integer too; 2.5 and out-of-range values are not.
     double real = 0;
     auto [rptr, rec] = std::from_chars(token.data(), end, real);
-    if (rec == std::errc() && rptr == end && real == static_cast<double>(static_cast<std::int64_t>(real)) &&
-        real >= -9.2e18 && real <= 9.2e18) {
+    // The range first: casting a double outside it is undefined.
+    if (rec == std::errc() && rptr == end && real >= -9.2e18 && real <= 9.2e18 &&
+        real == static_cast<double>(static_cast<std::int64_t>(real))) {
         out = static_cast<std::int64_t>(real);
         return {};
     }
