@@ -643,6 +643,23 @@ Result<std::vector<SlurmTopology>> readSlurmTopologyFile(const std::string& path
     return topologies;
 }
 
+namespace {
+
+// A value as the reader above reads it back: '\\' and '#' escaped (the reader unescapes every
+// backslash before it splits pairs, and '#' would start a comment), quoted when it holds blanks.
+std::string confValue(std::string_view value) {
+    std::string out;
+    bool blank = value.empty();
+    for (char c : value) {
+        if (c == '\\' || c == '#') out += '\\';
+        blank = blank || isSpace(c);
+        out += c;
+    }
+    return blank ? '"' + out + '"' : out;
+}
+
+} // namespace
+
 std::string writeTopologyConf(const SlurmTopology& topology) {
     std::string out;
     switch (topology.kind) {
@@ -651,7 +668,7 @@ std::string writeTopologyConf(const SlurmTopology& topology) {
     case SlurmTopology::Kind::Block:
         out = "# topology.conf for topology/block (topology \"" + topology.name + "\")\n";
         for (const SlurmBlock& block : topology.blocks)
-            out += "BlockName=" + block.name + " Nodes=" + compressHostlist(block.nodes) + '\n';
+            out += "BlockName=" + confValue(block.name) + " Nodes=" + confValue(compressHostlist(block.nodes)) + '\n';
         if (!topology.blockSizes.empty()) {
             out += "BlockSizes=";
             for (std::size_t i = 0; i < topology.blockSizes.size(); ++i)
@@ -684,9 +701,9 @@ std::string writeTopologyConf(const SlurmTopology& topology) {
     out = "# topology.conf for topology/tree (topology \"" + topology.name + "\"): leaf switches first\n";
     for (std::size_t i : order) {
         const SlurmSwitch& sw = switches[i];
-        out += "SwitchName=" + sw.name;
-        if (!sw.nodes.empty()) out += " Nodes=" + compressHostlist(sw.nodes);
-        if (!sw.switches.empty()) out += " Switches=" + compressHostlist(sw.switches);
+        out += "SwitchName=" + confValue(sw.name);
+        if (!sw.nodes.empty()) out += " Nodes=" + confValue(compressHostlist(sw.nodes));
+        if (!sw.switches.empty()) out += " Switches=" + confValue(compressHostlist(sw.switches));
         out += '\n';
     }
     return out;
