@@ -92,6 +92,7 @@ QWidget* ConnectDialog::buildKubernetesTab() {
     layout->addWidget(m_contexts, 1);
 
     m_message = new QLabel(tab);
+    m_message->setObjectName(QStringLiteral("kubeconfigMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);

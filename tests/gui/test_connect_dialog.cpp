@@ -56,6 +56,7 @@ private Q_SLOTS:
     void invalidUrlKeepsConnectDisabled();
     void showSlurmPrefills();
     void kubernetesTabStillLists();
+    void brokenKubeconfigIsReported();
     void slurmChoiceOpensInWindow();
 };
 
@@ -181,6 +182,25 @@ void TestConnectDialog::showSlurmPrefills() {
     const QString shot = QDir::current().absoluteFilePath(QStringLiteral("connect-dialog-slurm.png"));
     QVERIFY(dialog.grab().save(shot));
     qInfo("wrote %s", qPrintable(shot));
+}
+
+// A kubeconfig that is just "," (yaml-cpp 0.7 loops on it) is read off the GUI thread and
+// refused at once; the dialog says where, and offers nothing to connect to.
+void TestConnectDialog::brokenKubeconfigIsReported() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(",");
+    file.close();
+    ConnectDialog dialog;
+    QSignalSpy listed(&dialog, &ConnectDialog::listed);
+    dialog.start(path, false);
+    QVERIFY(listed.wait(5000));
+    const QString message = child<QLabel>(dialog, "kubeconfigMessage")->text();
+    QVERIFY2(message.startsWith(path + QStringLiteral(":1:1: invalid YAML: ")), qPrintable(message));
+    QCOMPARE(dialog.contextList()->topLevelItemCount(), 0);
+    QVERIFY(!connectButton(dialog)->isEnabled());
 }
 
 void TestConnectDialog::kubernetesTabStillLists() {

@@ -256,6 +256,17 @@ void TestSlurmTopology::confSyntax() {
     QVERIFY(!empty.ok());
     QCOMPARE(qs(empty.error().message), QStringLiteral("x.conf: no SwitchName or BlockName lines"));
 
+    // Names are shown on terminals: an escape sequence in either file is refused, shown escaped.
+    const auto escape = parseTopologyConf("SwitchName=s1\x1b[2J Nodes=n1\n", "x.conf");
+    QVERIFY(!escape.ok());
+    QCOMPARE(qs(escape.error().message), QStringLiteral("x.conf:1: holds a control character: \"SwitchName=s1\\u001b[2J Nodes=n1\""));
+    const auto quotedEscape = parseTopologyYaml("- topology: t\n  cluster_default: true\n  block:\n    blocks:\n"
+                                                "    - block: \"b\\e]0;x\\a\"\n      nodes: n1\n",
+                                                "t.yaml");
+    QVERIFY(!quotedEscape.ok());
+    QVERIFY2(qs(quotedEscape.error().message).contains(QStringLiteral("the name \"b\\u001b]0;x\\u0007\" holds a control character")),
+             quotedEscape.error().message.c_str());
+
     const auto longName = parseTopologyConf("SwitchName=" + std::string(65, 's') + " Nodes=n1\n", "x.conf");
     QVERIFY(!longName.ok());
     QVERIFY(qs(longName.error().message).endsWith(QStringLiteral("must be shorter than 64 chars")));

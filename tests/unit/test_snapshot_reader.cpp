@@ -73,6 +73,7 @@ private Q_SLOTS:
     void badFiles();
     void badText_data();
     void badText();
+    void notUtf8IsRefused();
     void missingFile();
     void writerRoundTrip();
     void writerEscapesStrings();
@@ -432,6 +433,15 @@ void TestSnapshotReader::badText_data() {
     row("unclosed json string", R"({"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "n}}]})",
         {QStringLiteral("input"), QStringLiteral("invalid JSON")});
     row("yaml tab", "kind: Node\nmetadata:\n\tname: n\n", {QStringLiteral("input:"), QStringLiteral("invalid YAML")});
+    // Nesting that a recursive parser would overflow the stack on is refused, in both formats.
+    static const std::string deepYaml = "kind: Node\nmetadata: {name: n, labels: " + std::string(100000, '[') + "}\n";
+    row("deep yaml", deepYaml.c_str(), {QStringLiteral("input:2:"), QStringLiteral("nested deeper than 256 levels")});
+    static const std::string deepJson = R"({"kind": "Node", "metadata": {"name": "n", "labels": {"a": )" +
+                                        std::string(100000, '[') + std::string(100000, ']') + "}}}";
+    row("deep json", deepJson.c_str(), {QStringLiteral(R"(Node n: metadata.labels["a"]: expected a string, got a list)")});
+    // An escape that makes a control character: named, shown escaped.
+    row("json escape in a name", R"({"kind": "Node", "metadata": {"name": "n\u009b2J"}})",
+        {QStringLiteral("metadata.name: the value holds a control character at byte 2: \"n\\u009b2J\"")});
 }
 
 void TestSnapshotReader::badText() {
@@ -444,6 +454,19 @@ void TestSnapshotReader::badText() {
     const QString message = qs(result.error().message);
     QVERIFY2(message.startsWith(QStringLiteral("input")), qPrintable(message));
     for (const QString& part : expected) QVERIFY2(message.contains(part), qPrintable(message));
+}
+
+// Bytes that are not UTF-8 are refused by the JSON parser as by the YAML one (the rows above
+// pass through QString, which would replace them).
+void TestSnapshotReader::notUtf8IsRefused() {
+    Result<Snapshot> json = readSnapshotText("{\"kind\": \"Node\", \"metadata\": {\"name\": \"n\xff\"}}");
+    QVERIFY(!json.ok());
+    QVERIFY2(json.error().message.find("invalid JSON") != std::string::npos, json.error().message.c_str());
+    Result<Snapshot> yaml = readSnapshotText("kind: Node\nmetadata: {name: n\xc3}\n");
+    QVERIFY(!yaml.ok());
+    QVERIFY2(json.error().message.starts_with("input:"), yaml.error().message.c_str());
+    QVERIFY2(yaml.error().message.starts_with("input:2:") && yaml.error().message.find("invalid YAML") != std::string::npos,
+             yaml.error().message.c_str());
 }
 
 void TestSnapshotReader::missingFile() {

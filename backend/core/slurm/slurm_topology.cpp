@@ -443,6 +443,24 @@ Status yamlBlock(const YAML::Node& block, SlurmTopology& topology, std::string_v
     return finishBlocks(topology, source, [&lines](std::size_t i) { return i < lines.size() ? lines[i] : 0; });
 }
 
+// A quoted YAML string may spell any character ("\e"); names are shown on terminals.
+Status checkNamesPrintable(const SlurmTopology& topology, const std::string& at) {
+    std::vector<const std::string*> names{&topology.name};
+    for (const SlurmSwitch& entry : topology.switches) {
+        names.push_back(&entry.name);
+        for (const std::string& name : entry.switches) names.push_back(&name);
+        for (const std::string& name : entry.nodes) names.push_back(&name);
+    }
+    for (const SlurmBlock& block : topology.blocks) {
+        names.push_back(&block.name);
+        for (const std::string& name : block.nodes) names.push_back(&name);
+    }
+    for (const std::string* name : names)
+        if (unprintableAt(*name) != std::string_view::npos)
+            return Error{at + "the name " + inQuotes(*name) + " holds a control character"};
+    return {};
+}
+
 Result<SlurmTopology> yamlTopology(const YAML::Node& entry, std::string_view source) {
     if (!entry.IsMap()) return Error{yamlWhere(source, entry) + "a topology must be a mapping"};
     SlurmTopology topology;
@@ -613,6 +631,7 @@ Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std:
         for (const YAML::Node& entry : root) {
             auto topology = yamlTopology(entry, sourceName);
             if (!topology) return topology.error();
+            if (Status s = checkNamesPrintable(*topology, yamlWhere(sourceName, entry)); !s) return s.error();
             if (!names.insert(topology->name).second)
                 return Error{yamlWhere(sourceName, entry) + "topology " + topology->name + " is defined twice"};
             topologies.push_back(std::move(*topology));
