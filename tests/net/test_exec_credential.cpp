@@ -575,7 +575,7 @@ private Q_SLOTS:
             QTest::newRow(name) << q(output) << QString::fromUtf8(expected);
         };
         row("not JSON", "hello, I am not JSON", "not JSON");
-        row("nothing at all", "", "not JSON");
+        row("nothing at all", "", "its output is empty");
         row("truncated JSON", "{\"apiVersion\":", "not JSON");
         row("a list", "[1, 2]", "not an ExecCredential");
         row("wrong apiVersion", credentialJson(kV1beta1, tokenStatus("t")), kV1beta1);
