@@ -104,8 +104,11 @@ void blockHierarchy(const SlurmTopology& topology, SlurmHierarchy& out) {
     }
 }
 
+// Counted in 128 bits: a reply's memory in MiB (a job's, a node's) may be any int64, and in bytes
+// it would overflow.
 Quantity mebibytes(std::int64_t mib) {
-    return Quantity::fromUnits(mib * 1024 * 1024, Quantity::Format::BinarySI);
+    return Quantity::fromNanos(static_cast<__int128>(mib) * (std::int64_t{1} << 20) * 1'000'000'000,
+                               Quantity::Format::BinarySI);
 }
 
 ResourceList slurmResources(std::int64_t cpus, std::int64_t memoryMiB, std::int64_t gpus) {
