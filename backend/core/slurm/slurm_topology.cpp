@@ -120,6 +120,9 @@ Result<std::vector<ConfPair>> splitPairs(const std::string& text) {
             while (i < text.size() && !isSpace(text[i])) ++i;
             value = text.substr(valueStart, i - valueStart);
             if (value.empty()) return Error{"Parse error: " + key + "= has no value"};
+            // No name or hostlist holds a quote, and no value with one could be written back.
+            if (value.find('"') != std::string::npos)
+                return Error{"Parse error: a quote inside the value of " + key + "=" + value};
         }
         pairs.push_back({std::move(key), std::move(value)});
     }
