@@ -29,7 +29,8 @@ std::int64_t nodesCordoned(const DomainTotals& t) {
 int occupancyPercent(std::int64_t used, std::int64_t total) {
     if (total <= 0) return -1;
     used = std::clamp<std::int64_t>(used, 0, total);
-    auto percent = static_cast<int>((used * 200 + total) / (total * 2));
+    // In 128 bits: a file may claim any GPU count, and used * 200 would overflow.
+    auto percent = static_cast<int>((static_cast<__int128>(used) * 200 + total) / (static_cast<__int128>(total) * 2));
     if (used > 0 && percent == 0) percent = 1;
     if (used < total && percent == 100) percent = 99;
     return percent;
