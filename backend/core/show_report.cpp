@@ -210,7 +210,7 @@ void appendBar(std::string& out, const Styler& styler, const DomainTotals& t, in
     const std::int64_t total = t.gpusTotal;
     const auto cells = [&](std::int64_t n) {
         n = std::clamp<std::int64_t>(n, 0, total);
-        return static_cast<int>((n * width * 2 + total) / (total * 2));
+        return static_cast<int>((static_cast<__int128>(n) * width * 2 + total) / (static_cast<__int128>(total) * 2));
     };
     // Something present is never rounded away, and free capacity never hides behind a full bar.
     int used = cells(t.gpusUsed);
