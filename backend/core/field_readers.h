@@ -5,7 +5,6 @@
 // absent are the same, as to Kubernetes. Internal to backend/core.
 
 #include "core/field_path.h"
-#include "core/json_text.h"
 #include "core/quantity.h"
 #include "core/resource_list.h"
 #include "core/result.h"
@@ -25,10 +24,7 @@ namespace topodeck::object_reader {
 inline Status checkPrintable(std::string_view text, const Path& path, std::string_view what = "value") {
     const std::size_t at = unprintableAt(text, true);
     if (at == std::string_view::npos) return {};
-    return Error{path.str() + ": the " + std::string(what) + " holds " +
-                 (validSequenceLength(text, at) == 0 && static_cast<unsigned char>(text[at]) >= 0x80
-                      ? "a byte that is not UTF-8"
-                      : "a control character") +
+    return Error{path.str() + ": the " + std::string(what) + " holds " + std::string(unprintableKind(text, at)) +
                  " at byte " + std::to_string(at + 1) + ": \"" + visibleText(text) + '"'};
 }
 

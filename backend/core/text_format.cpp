@@ -68,6 +68,11 @@ std::size_t unprintableAt(std::string_view text, bool allowLineBreaks) {
     return std::string_view::npos;
 }
 
+std::string_view unprintableKind(std::string_view text, std::size_t at) {
+    const bool notUtf8 = static_cast<unsigned char>(text[at]) >= 0x80 && validSequenceLength(text, at) == 0;
+    return notUtf8 ? "a byte that is not UTF-8" : "a control character";
+}
+
 std::string_view trimWhitespace(std::string_view text) {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     while (!text.empty() && blank(text.front())) text.remove_prefix(1);

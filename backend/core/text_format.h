@@ -18,6 +18,8 @@ std::string inQuotes(std::string_view text);
 std::string visibleText(std::string_view text, bool keepLineBreaks = false);
 // The offset of the first byte of text that visibleText would escape, or npos when there is none.
 std::size_t unprintableAt(std::string_view text, bool allowLineBreaks = false);
+// What stops text[at] being printable, for messages: "a control character" or "a byte that is not UTF-8".
+std::string_view unprintableKind(std::string_view text, std::size_t at);
 
 // The text without leading and trailing blanks (space, tab, CR, LF).
 std::string_view trimWhitespace(std::string_view text);

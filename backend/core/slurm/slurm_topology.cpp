@@ -541,9 +541,8 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
     for (const LogicalLine& line : logicalLines(text)) {
         // Names from here are shown on terminals: no control characters, nothing but UTF-8.
         if (const std::size_t bad = unprintableAt(line.text, true); bad != std::string_view::npos)
-            return Error{where(sourceName, line.line) + "holds " +
-                         (static_cast<unsigned char>(line.text[bad]) < 0x80 ? "a control character" : "text that is not UTF-8") +
-                         ": " + inQuotes(line.text)};
+            return Error{where(sourceName, line.line) + "holds " + std::string(unprintableKind(line.text, bad)) + ": " +
+                         inQuotes(line.text)};
         auto pairs = splitPairs(line.text);
         if (!pairs) return Error{where(sourceName, line.line) + pairs.error().message};
         const std::string at = where(sourceName, line.line);
