@@ -206,6 +206,22 @@ int connectLoopback(int port) {
     return fd;
 }
 
+// One chunk of a chunked body read whole from the stream: as it came ("size\r\ndata\r\n"),
+// where its data starts and how long it is (0: the last chunk). False when the stream ended.
+struct Chunk {
+    std::string raw;
+    std::size_t dataStart = 0;
+    std::size_t size = 0;
+    std::string data() const { return raw.substr(dataStart, size); }
+};
+bool readChunk(TlsStream& stream, const Abort& abort, Chunk& out) {
+    if (!stream.readUntil("\r\n", out.dataStart, abort)) return false;
+    out.size = std::stoul(stream.buffer().substr(0, out.dataStart - 2), nullptr, 16);
+    if (!stream.readAtLeast(out.dataStart + out.size + 2, abort)) return false;
+    out.raw = stream.take(out.dataStart + out.size + 2);
+    return true;
+}
+
 } // namespace
 
 FaultProxy::FaultProxy(Options options) : m_options(std::move(options)) {
@@ -484,13 +500,9 @@ void FaultProxy::serve(int fd) {
             // The whole body from the server, then sent on chunked as the rule says.
             std::string answer;
             if (chunked) {
-                while (true) {
-                    std::size_t lineEnd = 0;
-                    if (!upstream->readUntil("\r\n", lineEnd, abort)) return;
-                    const std::size_t size = std::stoul(upstream->buffer().substr(0, lineEnd - 2), nullptr, 16);
-                    if (!upstream->readAtLeast(lineEnd + size + 2, abort)) return;
-                    answer += upstream->take(lineEnd + size + 2).substr(lineEnd, size);
-                    if (size == 0) break;
+                for (Chunk piece; piece.raw.empty() || piece.size > 0;) {
+                    if (!readChunk(*upstream, abort, piece)) return;
+                    answer += piece.data();
                 }
             } else if (!responseLength.empty()) {
                 const std::size_t size = std::stoul(responseLength);
@@ -515,14 +527,13 @@ void FaultProxy::serve(int fd) {
         }
         if (chunked) {
             while (true) {
-                std::size_t lineEnd = 0;
-                if (!upstream->readUntil("\r\n", lineEnd, abort)) return;
-                const std::size_t size = std::stoul(upstream->buffer().substr(0, lineEnd - 2), nullptr, 16);
-                if (!upstream->readAtLeast(lineEnd + size + 2, abort)) return;
-                std::string piece = upstream->take(lineEnd + size + 2);
+                Chunk read;
+                if (!readChunk(*upstream, abort, read)) return;
+                std::string& piece = read.raw;
+                const std::size_t size = read.size;
                 Rule eventRule{};
                 if (isWatch && size > 0 && takeRule(requestLine, eventRule, true, true)) {
-                    const std::string event = piece.substr(lineEnd, size);
+                    const std::string event = read.data();
                     if (eventRule.kind == Rule::Kind::Inflate) {
                         piece = chunk(inflated(event, eventRule.bytes));
                     } else if (eventRule.kind == Rule::Kind::Stall) {
