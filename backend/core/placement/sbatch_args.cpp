@@ -1,5 +1,7 @@
 #include "core/placement/sbatch_args.h"
 
+#include "core/command_args.h"
+
 #include "core/hostlist.h"
 #include "core/quantity.h"
 #include "core/slurm/slurm_topology.h"
@@ -520,75 +522,9 @@ Status applyAll(Options& o, const std::vector<Token>& tokens, bool allowScript) 
     return {};
 }
 
-// Shell words of one command: quotes, backslashes, line continuations and comments as sh reads
-// them. Stops at the end of the command (an unescaped newline); `consumed` says where.
 Result<std::vector<std::string>> shellWords(std::string_view text, std::size_t& consumed, const std::string& where) {
-    std::vector<std::string> words;
-    std::string word;
-    bool inWord = false;
-    std::size_t i = 0;
-    auto endWord = [&]() {
-        if (inWord) words.push_back(std::move(word));
-        word.clear();
-        inWord = false;
-    };
-    while (i < text.size()) {
-        const char c = text[i];
-        if (c == '\\') {
-            if (i + 1 < text.size() && text[i + 1] == '\n') {
-                i += 2; // line continuation
-                continue;
-            }
-            if (i + 1 < text.size()) word += text[i + 1];
-            inWord = true;
-            i += 2;
-            continue;
-        }
-        if (c == '\'') {
-            const std::size_t close = text.find('\'', i + 1);
-            if (close == std::string_view::npos) return fail(where, {}, "unmatched ' in the command line");
-            word.append(text.substr(i + 1, close - i - 1));
-            inWord = true;
-            i = close + 1;
-            continue;
-        }
-        if (c == '"') {
-            std::size_t j = i + 1;
-            for (; j < text.size() && text[j] != '"'; ++j) {
-                if (text[j] == '\\' && j + 1 < text.size() &&
-                    (text[j + 1] == '"' || text[j + 1] == '\\' || text[j + 1] == '$' || text[j + 1] == '`' ||
-                     text[j + 1] == '\n')) {
-                    if (text[j + 1] != '\n') word += text[j + 1];
-                    ++j;
-                    continue;
-                }
-                word += text[j];
-            }
-            if (j >= text.size()) return fail(where, {}, "unmatched \" in the command line");
-            inWord = true;
-            i = j + 1;
-            continue;
-        }
-        if (c == '\n') {
-            endWord();
-            consumed = i + 1;
-            return words;
-        }
-        if (c == ' ' || c == '\t' || c == '\r') {
-            endWord();
-            ++i;
-            continue;
-        }
-        if (c == '#' && !inWord) {
-            while (i < text.size() && text[i] != '\n') ++i;
-            continue;
-        }
-        word += c;
-        inWord = true;
-        ++i;
-    }
-    endWord();
-    consumed = text.size();
+    Result<std::vector<std::string>> words = shellLineWords(text, consumed);
+    if (!words) return fail(where, {}, words.error().message);
     return words;
 }
 

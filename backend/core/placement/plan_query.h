@@ -1,0 +1,101 @@
+#pragma once
+
+#include "core/command_args.h"
+#include "core/gpu_resources.h"
+#include "core/placement/gang_flags.h"
+#include "core/placement/placement_engine.h"
+#include "core/result.h"
+#include "core/topology_index.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace topodeck {
+
+// One step of a what-if, applied in order before the gang is placed.
+struct WhatIfStep {
+    enum class Kind { Drain, Place };
+    Kind kind = Kind::Drain;
+    std::string target; // Drain: a node name, a domain path or a domain value (drainTargetNodes)
+    GangRequest gang;   // Place: a gang assumed placed by the engine being asked
+};
+
+// One dry-run, as `topodeckctl plan`'s flags ask it and as the GUI's planner builds it: the same
+// flags give the same answer in both. The source and the hierarchy are the caller's.
+struct PlanQuery {
+    std::vector<std::string> engines; // empty: the engine the request is written for
+    bool compare = false;
+    bool capacity = false; // --capacity: pods of flags.perPod per domain, not one gang
+    int depth = -1;
+
+    // The gang: flags, or a manifest / batch script (its text, read by the caller), or an sbatch line
+    // (which may also add options to a batch script).
+    GangFlags flags;
+    bool flagsGiven = false;
+    std::string manifest;     // the file it came from ("-": stdin), for messages and --ask-slurm
+    std::string manifestText; // the manifest itself
+    std::string gangName;     // which gang of the manifest (NAME or NAME/PART)
+    std::string sbatch;
+
+    bool askSlurm = false;
+    EngineOptions options;
+    std::vector<std::pair<std::string, std::uint32_t>> nodeWeights; // hostlist -> weight
+    std::vector<WhatIfStep> whatIf;
+    std::string thenPlace; // --then-place FILE: gangs read into whatIf by the caller
+};
+
+// The flags of PlanQuery, as `topodeckctl plan --help` lists them.
+const std::vector<FlagSpec>& planQueryFlags();
+// The query the flags give (every flag of planQueryFlags(); others are ignored). Errors name the flag.
+Result<PlanQuery> readPlanQuery(const ParsedArgs& args);
+// The flags as one string for the GUI (`topodeck --plan "--pods 16 ..."`): words split as a shell
+// would; a flag that is not a plan flag is an error.
+Result<PlanQuery> parsePlanQuery(std::string_view flags);
+
+// A file's text that is a batch script or an sbatch command rather than YAML or JSON.
+bool looksLikeSbatchText(std::string_view text);
+// The gang the query describes (the manifest's text read here).
+Result<GangRequest> planGang(const PlanQuery& query);
+// Every gang of a manifest's text, as what-if steps placing them in order (--then-place).
+Result<std::vector<WhatIfStep>> placeStepsFrom(std::string_view manifestText, std::string_view sourceName);
+
+// The engine the request was written for: an sbatch line means Slurm (tree or block, as the
+// topology), a Volcano networkTopology means Volcano, KAI annotations mean KAI, else Kueue.
+const PlacementEngine& defaultEngine(const GangRequest& gang, const PlacementCluster& cluster);
+
+// The clusters the engines see: the hierarchy shown (with a hostname level), and, when that is not
+// read from node labels, the label hierarchy that Kueue and KAI see instead.
+struct PlanInputs {
+    TopologyIndex index;
+    std::unique_ptr<PlacementCluster> cluster;
+    TopologyIndex labelIndex;
+    std::unique_ptr<PlacementCluster> labelCluster; // null: Kueue and KAI see `index`
+
+    const PlacementCluster& clusterFor(const PlacementEngine& engine) const {
+        return engine.readsLabelLevelsOnly() && labelCluster ? *labelCluster : *cluster;
+    }
+};
+// The state must outlive the result. Drain steps and node weights are applied here; place steps
+// run per engine in runPlanQuery.
+Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
+                                                const PlanQuery& query);
+
+struct PlanOutcome {
+    GangRequest gang;
+    std::vector<PlacementResult> results;
+    std::vector<std::pair<std::string, std::string>> skipped; // engine, why it was not run
+    std::vector<std::string> whatIfLines;                     // "kueue-tas: a (…): placed — …"
+    bool allFeasible() const;
+};
+// Runs every engine asked for. Errors are the request's fault (a bad manifest, an engine that
+// cannot run, an invalid request), in the words `topodeckctl plan` prints.
+Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& query);
+
+// "block › rack › hostname", or "no levels".
+std::string describeTopology(const TopologySpec& spec);
+std::string placementEngineNames(); // "kueue-tas, volcano, ..."
+
+} // namespace topodeck
