@@ -2,6 +2,7 @@
 // and is listed once in kCommands below.
 
 #include "cli_args.h"
+#include "gangs_command.h"
 #include "plan_command.h"
 #include "show_command.h"
 #include "snapshot_command.h"
@@ -31,6 +32,7 @@ struct Command {
 
 const std::array kCommands = {
     Command{"show", "Show the topology tree with GPU occupancy per domain", runShowCommand},
+    Command{"gangs", "List running gangs and the network boundaries each crosses", runGangsCommand},
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
     Command{"snapshot", "Save a live cluster to a file for offline what-if planning", runSnapshotCommand},
     Command{"version", "Print the topodeckctl version", runVersion},

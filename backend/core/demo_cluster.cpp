@@ -284,6 +284,7 @@ public:
         m_events = &events;
 
         placeRunningGangs();
+        scatterSomeGangs();
         addDaemonsAndCpuJobs();
         addPendingGangs();
         return events;
@@ -360,26 +361,71 @@ private:
         }
     }
 
-    std::string newGangName(std::string_view* nameSpace) {
+    DemoGangNames newGangName(std::string_view* nameSpace) {
         const Team& team = teams()[m_rng.index(teams().size())];
         *nameSpace = team.nameSpace;
         std::string name(team.prefixes[m_rng.index(team.prefixes.size())]);
         name.push_back('-');
-        appendSuffix(name, m_suffixCounter++);
-        return name;
+        const std::uint64_t serial = m_suffixCounter++;
+        appendSuffix(name, serial);
+        return demoGangNames(name, serial);
     }
 
-    void emitGangPod(std::string_view nameSpace, const std::string& gang, int index, std::uint32_t node, int gpus) {
+    void emitGangPod(std::string_view nameSpace, const DemoGangNames& gang, int index, std::uint32_t node, int gpus) {
         Pod pod;
         pod.nameSpace = nameSpace;
-        pod.name = gang;
+        pod.name = gang.podPrefix;
         pod.name.push_back('-');
         pod.name += std::to_string(index);
         pod.nodeName = nodeName(node);
         pod.phase = PodPhase::Running;
         pod.requests = m_gpuRequests[static_cast<std::size_t>(gpus)];
-        pod.workload = gang;
+        pod.workload = gang.workload;
+        pod.workloadKind = gang.kind;
+        if (gpus == m_bp.shape.gpus) m_wholeNodePods.push_back({m_events->size(), m_gangSerial, leafOf(node)});
         m_events->emplace_back(PodUpserted{std::move(pod)});
+    }
+
+    std::uint32_t leafOf(std::uint32_t node) const {
+        const auto it = std::upper_bound(m_bp.leafFirst.begin(), m_bp.leafFirst.end(), node);
+        return static_cast<std::uint32_t>(it - m_bp.leafFirst.begin()) - 1;
+    }
+
+    // Real schedulers do not always keep a gang together: a retry after a node failure, a
+    // scheduler without topology rules, an admin's manual placement. Some whole-node gangs trade
+    // a few pods with gangs in other racks, which leaves every node's usage as it was (both pods
+    // hold the whole node) and so changes no occupancy figure. A random source of its own keeps
+    // every other draw of the demo as it was.
+    void scatterSomeGangs() {
+        struct Range {
+            std::size_t first, end;
+        };
+        std::vector<Range> gangs;
+        for (std::size_t i = 0; i < m_wholeNodePods.size();) {
+            std::size_t end = i + 1;
+            while (end < m_wholeNodePods.size() && m_wholeNodePods[end].gang == m_wholeNodePods[i].gang) ++end;
+            if (end - i >= 4) gangs.push_back({i, end});
+            i = end;
+        }
+        if (gangs.empty() || m_wholeNodePods.size() < 8) return;
+        Rng rng(kScatterSeed);
+        const std::size_t count = std::min<std::size_t>(1 + gangs.size() / 12, 48);
+        for (std::size_t c = 0; c < count; ++c) {
+            const Range gang = gangs[rng.index(gangs.size())];
+            const std::size_t size = gang.end - gang.first;
+            const std::size_t moves = 1 + rng.index(std::max<std::size_t>(1, size / 4));
+            for (std::size_t m = 0; m < moves; ++m) {
+                WholeNodePod& mine = m_wholeNodePods[gang.first + rng.index(size)];
+                for (int attempt = 0; attempt < 16; ++attempt) {
+                    WholeNodePod& other = m_wholeNodePods[rng.index(m_wholeNodePods.size())];
+                    if (other.leaf == mine.leaf || other.gang == mine.gang) continue;
+                    std::swap(std::get<PodUpserted>((*m_events)[mine.event]).pod.nodeName,
+                              std::get<PodUpserted>((*m_events)[other.event]).pod.nodeName);
+                    std::swap(mine.leaf, other.leaf);
+                    break;
+                }
+            }
+        }
     }
 
     void fillWholeNodes(std::uint32_t first, std::uint32_t end) {
@@ -395,7 +441,8 @@ private:
                 if (s <= remaining) fitting.push_back(s);
             const int size = m_rng.chance(0.5) ? fitting.front() : fitting[m_rng.index(fitting.size())];
             std::string_view nameSpace;
-            const std::string gang = newGangName(&nameSpace);
+            const DemoGangNames gang = newGangName(&nameSpace);
+            ++m_gangSerial;
             for (int p = 0; p < size; ++p) {
                 const std::uint32_t node = nodes[next++];
                 m_free[node] = 0;
@@ -443,7 +490,8 @@ private:
                 continue;
             }
             std::string_view nameSpace;
-            const std::string gang = newGangName(&nameSpace);
+            const DemoGangNames gang = newGangName(&nameSpace);
+            ++m_gangSerial;
             for (int p = 0; p < pods; ++p)
                 emitGangPod(nameSpace, gang, p, placed[static_cast<std::size_t>(p)].first, gpus);
             used += static_cast<std::int64_t>(pods) * gpus;
@@ -465,6 +513,7 @@ private:
                 pod.phase = PodPhase::Running;
                 pod.requests = m_daemonRequests[d];
                 pod.workload = daemon.name;
+                pod.workloadKind = WorkloadKind::Owner; // its DaemonSet
                 m_events->emplace_back(PodUpserted{std::move(pod)});
             }
         }
@@ -491,6 +540,7 @@ private:
             pod.phase = PodPhase::Running;
             pod.requests = m_cpuJobRequests;
             pod.workload = workload;
+            pod.workloadKind = WorkloadKind::Owner; // its ReplicaSet
             m_events->emplace_back(PodUpserted{std::move(pod)});
         }
     }
@@ -500,15 +550,16 @@ private:
         const std::size_t gangs = 1 + leafCount() / 32;
         for (std::size_t g = 0; g < gangs; ++g) {
             std::string_view nameSpace;
-            const std::string gang = newGangName(&nameSpace);
+            const DemoGangNames gang = newGangName(&nameSpace);
             const int pods = 16 << m_rng.between(0, 2);
             for (int p = 0; p < pods; ++p) {
                 Pod pod;
                 pod.nameSpace = nameSpace;
-                pod.name = gang + '-' + std::to_string(p);
+                pod.name = gang.podPrefix + '-' + std::to_string(p);
                 pod.phase = PodPhase::Pending;
                 pod.requests = m_gpuRequests[static_cast<std::size_t>(m_bp.shape.gpus)];
-                pod.workload = gang;
+                pod.workload = gang.workload;
+                pod.workloadKind = gang.kind;
                 m_events->emplace_back(PodUpserted{std::move(pod)});
             }
         }
@@ -522,6 +573,14 @@ private:
     std::vector<ResourceList> m_daemonRequests;
     ResourceList m_cpuJobRequests;
     std::uint64_t m_suffixCounter = 0;
+    struct WholeNodePod {
+        std::size_t event; // its PodUpserted in *m_events
+        std::uint32_t gang;
+        std::uint32_t leaf;
+    };
+    std::vector<WholeNodePod> m_wholeNodePods; // in the order emitted, so a gang's pods are adjacent
+    std::uint32_t m_gangSerial = 0;
+    static constexpr std::uint64_t kScatterSeed = 0x5CA77E12ULL;
 };
 
 Result<int> parseScaleSize(std::string_view name) {

@@ -1,6 +1,7 @@
 #include "core/demo_parts.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace topodeck::demo_parts {
 
@@ -22,6 +23,33 @@ void appendSuffix(std::string& out, std::uint64_t counter) {
         x /= 27;
     }
     out.append(buffer, 5);
+}
+
+DemoGangNames demoGangNames(const std::string& jobName, std::uint64_t serial) {
+    static constexpr WorkloadKind kKinds[] = {
+        WorkloadKind::KueueWorkload, WorkloadKind::JobSet,      WorkloadKind::Job,
+        WorkloadKind::KueueWorkload, WorkloadKind::VolcanoJob,  WorkloadKind::Job,
+        WorkloadKind::TrainingJob,   WorkloadKind::LeaderWorkerSet,
+    };
+    DemoGangNames names;
+    names.kind = kKinds[serial % std::size(kKinds)];
+    switch (names.kind) {
+    case WorkloadKind::KueueWorkload:
+        // Kueue's name for a Job's Workload: job-<name>-<hash of the job's UID>.
+        names.workload = "job-" + jobName + '-';
+        appendSuffix(names.workload, serial * 7 + 3);
+        names.podPrefix = jobName;
+        break;
+    case WorkloadKind::LeaderWorkerSet:
+        names.workload = jobName + "-0"; // group 0: its leader is <lws>-0, its workers <lws>-0-<i>
+        names.podPrefix = names.workload;
+        break;
+    default:
+        names.workload = jobName;
+        names.podPrefix = jobName;
+        break;
+    }
+    return names;
 }
 
 ResourceList gpuPodRequests(const NodeShape& shape, int gpus) {

@@ -5,6 +5,7 @@
 // backend/core.
 
 #include "core/node.h"
+#include "core/pod.h"
 #include "core/resource_list.h"
 
 #include <cstdint>
@@ -82,6 +83,17 @@ struct Team {
     std::vector<std::string_view> prefixes;
 };
 const std::vector<Team>& teams();
+
+// What a demo gang's pods say about the controller they run under. Real clusters run a mix, so
+// the kind follows the gang's serial number (not the random source, which would shift every
+// later draw): Kueue-admitted Jobs, JobSets, plain Jobs, Volcano Jobs, training-operator jobs and
+// LeaderWorkerSet groups.
+struct DemoGangNames {
+    WorkloadKind kind = WorkloadKind::Job;
+    std::string workload;  // Pod::workload: Kueue names its Workload job-<job>-<hash>; an LWS group is <lws>-0
+    std::string podPrefix; // pods are <podPrefix>-<i>
+};
+DemoGangNames demoGangNames(const std::string& jobName, std::uint64_t serial);
 
 // What the node lifecycle controller does to a node whose kubelet stops reporting Ready, and undoes.
 void markNotReady(Node& node);

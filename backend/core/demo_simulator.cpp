@@ -18,7 +18,9 @@ struct DemoSimulator::Impl {
     };
     struct Gang {
         std::string nameSpace;
-        std::string name;
+        std::string name; // its pods are <name>-<i>
+        std::string workload;
+        WorkloadKind kind = WorkloadKind::None;
         int gpusPerPod = 0;
         std::vector<GangPod> pods;
         std::int64_t gpus() const { return static_cast<std::int64_t>(pods.size()) * gpusPerPod; }
@@ -155,7 +157,7 @@ void DemoSimulator::Impl::learnGangs(const DemoCluster& demo) {
         if (gpus <= 0 || node == nodeIndex.end()) continue;
         std::string key = pod.nameSpace + '/' + pod.workload;
         const auto [it, inserted] = gangIndex.try_emplace(std::move(key), m_gangs.size());
-        if (inserted) m_gangs.push_back({pod.nameSpace, pod.workload, static_cast<int>(gpus), {}});
+        if (inserted) m_gangs.push_back({pod.nameSpace, pod.workload, pod.workload, pod.workloadKind, static_cast<int>(gpus), {}});
         m_gangs[it->second].pods.push_back({pod.name, node->second});
     }
 }
@@ -348,7 +350,12 @@ void DemoSimulator::Impl::startGangs(std::int64_t budget, std::vector<ClusterEve
         gang.nameSpace = team.nameSpace;
         gang.name = team.prefixes[m_rng.index(team.prefixes.size())];
         gang.name.push_back('-');
-        appendSuffix(gang.name, m_suffixCounter++);
+        const std::uint64_t serial = m_suffixCounter++;
+        appendSuffix(gang.name, serial);
+        DemoGangNames names = demoGangNames(gang.name, serial);
+        gang.name = std::move(names.podPrefix);
+        gang.workload = std::move(names.workload);
+        gang.kind = names.kind;
         if (!placeGang(gang, pods)) {
             for (const GangPod& pod : gang.pods) setFree(pod.node, m_free[pod.node] + gang.gpusPerPod);
             ++failures;
@@ -361,7 +368,8 @@ void DemoSimulator::Impl::startGangs(std::int64_t budget, std::vector<ClusterEve
             p.nodeName = m_nodeNames[pod.node];
             p.phase = PodPhase::Running;
             p.requests = m_gpuRequests[static_cast<std::size_t>(gang.gpusPerPod)];
-            p.workload = gang.name;
+            p.workload = gang.workload;
+            p.workloadKind = gang.kind;
             events.emplace_back(PodUpserted{std::move(p)});
         }
         started += gang.gpus();

@@ -232,6 +232,9 @@ private:
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];
+            pod.workloadKind = kWorkloadSourceKinds[source];
+            // A Job that owns its pods without the job-name labels (older clusters) is still a Job.
+            if (source == kOwner && scratch.ownerIsJob) pod.workloadKind = WorkloadKind::Job;
             // Named like the group's StatefulSet: <lws>-<group index>.
             if (source == kLeaderWorkerSetName && !scratch.lwsGroupIndex.empty())
                 pod.workload += "-" + std::string(scratch.lwsGroupIndex);

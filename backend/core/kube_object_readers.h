@@ -135,10 +135,12 @@ template <class V> Status readNodeStatus(V& value, const Path& path, Node& node)
 
 // ---- Pod
 
-// Where a pod's gang name may come from, most specific first: the JobSet/LWS/training-operator
-// name beats the child Job's name, which beats a scheduler's pod-group name, which beats the
-// controlling owner (a ReplicaSet, a StatefulSet, ...).
+// Where a pod's gang name may come from, most specific first: the Kueue Workload (the unit Kueue
+// admits and places: a whole JobSet, one LWS group, a Job) beats the JobSet/LWS/training-operator
+// name, which beats the child Job's name, which beats a scheduler's pod-group name, which beats
+// the controlling owner (a ReplicaSet, a StatefulSet, ...).
 enum WorkloadSource {
+    kKueueWorkload,
     kJobSetName,
     kLeaderWorkerSetName,
     kTrainingJobName,
@@ -153,6 +155,14 @@ enum WorkloadSource {
     kWorkloadSources
 };
 
+// What each source says the gang is, by WorkloadSource.
+inline constexpr WorkloadKind kWorkloadSourceKinds[kWorkloadSources] = {
+    WorkloadKind::KueueWorkload,   WorkloadKind::JobSet,        WorkloadKind::LeaderWorkerSet,
+    WorkloadKind::TrainingJob,     WorkloadKind::VolcanoJob,    WorkloadKind::Job,
+    WorkloadKind::Job,             WorkloadKind::KueuePodGroup, WorkloadKind::CoschedulingGroup,
+    WorkloadKind::VolcanoPodGroup, WorkloadKind::KaiPodGroup,   WorkloadKind::Owner,
+};
+
 struct PodScratch {
     explicit PodScratch(PodResourceSpec& spec) : resources(spec) {}
 
@@ -163,6 +173,7 @@ struct PodScratch {
     std::string_view workload[kWorkloadSources];
     std::string_view lwsGroupIndex; // each LeaderWorkerSet group is a gang of its own
     bool ownerIsController = false;
+    bool ownerIsJob = false; // the owner kWorkloadSources[kOwner] names is a batch Job
     // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
     PodResourceSpec& resources;
     std::size_t containersUsed = 0;
@@ -185,6 +196,8 @@ inline std::string_view* podLabelSlot(PodScratch& pod, std::string_view key) {
 }
 
 inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key) {
+    // Set by Kueue on the pod template of a job it admitted (constants.WorkloadAnnotation).
+    if (key == "kueue.x-k8s.io/workload") return &pod.workload[kKueueWorkload];
     if (key == "scheduling.k8s.io/group-name") return &pod.workload[kVolcanoPodGroup];
     if (key == "pod-group-name") return &pod.workload[kKaiPodGroup];
     return nullptr;
@@ -199,9 +212,11 @@ template <class V> Status readOwnerReferences(V& value, const Path& path, PodScr
         bool present = false;
         if (Status s = expectObject(element, ownerPath, "a map", present); !s || !present) return s;
         std::string_view name;
+        std::string_view kind;
         bool controller = false;
         Status s = element.forEachField([&](std::string_view key, V& field) -> Status {
             if (key == "name") return readScalar(field, ownerPath.field(key), name);
+            if (key == "kind") return readScalar(field, ownerPath.field(key), kind);
             if (key == "controller") return readBool(field, ownerPath.field(key), controller);
             return {};
         });
@@ -210,6 +225,7 @@ template <class V> Status readOwnerReferences(V& value, const Path& path, PodScr
         if (!name.empty() && !pod.ownerIsController && (controller || pod.workload[kOwner].empty())) {
             pod.workload[kOwner] = name;
             pod.ownerIsController = controller;
+            pod.ownerIsJob = kind == "Job";
         }
         return {};
     });

@@ -2,11 +2,55 @@
 
 #include "core/resource_list.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace topodeck {
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
+
+// What named the gang a pod belongs to (Pod::workload), so that reports can say "JobSet trainer"
+// rather than only "trainer". The readers take the first the pod carries, in the order listed
+// in kube_object_readers.h; Kueue's Workload comes first since it is the unit Kueue admits and
+// places.
+enum class WorkloadKind : std::uint8_t {
+    None,               // no gang, or the source did not say what kind
+    KueueWorkload,      // annotation kueue.x-k8s.io/workload
+    JobSet,             // label jobset.sigs.k8s.io/jobset-name
+    LeaderWorkerSet,    // label leaderworkerset.sigs.k8s.io/name (+ group-index): one group
+    TrainingJob,        // label training.kubeflow.org/job-name (PyTorchJob, MPIJob, ...)
+    VolcanoJob,         // label volcano.sh/job-name
+    Job,                // label batch.kubernetes.io/job-name or job-name, or a controlling Job owner
+    KueuePodGroup,      // label kueue.x-k8s.io/pod-group-name
+    CoschedulingGroup,  // label scheduling.x-k8s.io/pod-group
+    VolcanoPodGroup,    // annotation scheduling.k8s.io/group-name
+    KaiPodGroup,        // annotation pod-group-name
+    Owner,              // the controlling owner reference (a ReplicaSet, a StatefulSet, ...)
+    SlurmJob,           // a Slurm job (one pod per node it holds)
+    Unlisted,           // what Slurm nodes report allocated beyond the jobs listed: not a gang
+};
+
+// For people: "Kueue Workload", "JobSet", "Job", ...; empty for None.
+constexpr std::string_view workloadKindName(WorkloadKind kind) {
+    switch (kind) {
+    case WorkloadKind::None: return {};
+    case WorkloadKind::KueueWorkload: return "Kueue Workload";
+    case WorkloadKind::JobSet: return "JobSet";
+    case WorkloadKind::LeaderWorkerSet: return "LeaderWorkerSet group";
+    case WorkloadKind::TrainingJob: return "Training job";
+    case WorkloadKind::VolcanoJob: return "Volcano Job";
+    case WorkloadKind::Job: return "Job";
+    case WorkloadKind::KueuePodGroup: return "Kueue pod group";
+    case WorkloadKind::CoschedulingGroup: return "PodGroup";
+    case WorkloadKind::VolcanoPodGroup: return "Volcano PodGroup";
+    case WorkloadKind::KaiPodGroup: return "KAI PodGroup";
+    case WorkloadKind::Owner: return "owner";
+    case WorkloadKind::SlurmJob: return "Slurm job";
+    case WorkloadKind::Unlisted: return "not listed";
+    }
+    return {};
+}
 
 // A pod as the occupancy views need it: where it runs and what it holds there.
 struct Pod {
@@ -16,6 +60,7 @@ struct Pod {
     PodPhase phase = PodPhase::Pending;
     ResourceList requests;    // effective request as the scheduler computes it (see pod_requests.h)
     std::string workload;     // the gang it belongs to (owner / job name); empty if none
+    WorkloadKind workloadKind = WorkloadKind::None; // what named `workload`
 
     // Pods bound to a node and not terminated hold resources there (as kube-scheduler counts).
     bool holdsResources() const {

@@ -96,15 +96,63 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     json.endObject().endArray().endObject().endObject();
 }
 
+// The label or annotation that names the gang as its kind would (see kube_object_readers.h),
+// so that the reader reads the same name and kind back.
+void writeGangMetadata(JsonWriter& json, const Pod& pod) {
+    std::string_view label;
+    std::string_view annotation;
+    std::string_view name = pod.workload;
+    std::string_view groupIndex;
+    switch (pod.workloadKind) {
+    case WorkloadKind::KueueWorkload: annotation = "kueue.x-k8s.io/workload"; break;
+    case WorkloadKind::JobSet: label = "jobset.sigs.k8s.io/jobset-name"; break;
+    case WorkloadKind::LeaderWorkerSet: {
+        label = "leaderworkerset.sigs.k8s.io/name";
+        // The reader names a group <lws>-<group index>; split it back.
+        const std::size_t dash = name.rfind('-');
+        if (dash != std::string_view::npos && dash + 1 < name.size() &&
+            name.find_first_not_of("0123456789", dash + 1) == std::string_view::npos) {
+            groupIndex = name.substr(dash + 1);
+            name = name.substr(0, dash);
+        }
+        break;
+    }
+    case WorkloadKind::TrainingJob: label = "training.kubeflow.org/job-name"; break;
+    case WorkloadKind::VolcanoJob: label = "volcano.sh/job-name"; break;
+    case WorkloadKind::Job: label = "batch.kubernetes.io/job-name"; break;
+    case WorkloadKind::KueuePodGroup: label = "kueue.x-k8s.io/pod-group-name"; break;
+    case WorkloadKind::CoschedulingGroup: label = "scheduling.x-k8s.io/pod-group"; break;
+    case WorkloadKind::VolcanoPodGroup: annotation = "scheduling.k8s.io/group-name"; break;
+    case WorkloadKind::KaiPodGroup: annotation = "pod-group-name"; break;
+    case WorkloadKind::None:
+    case WorkloadKind::Owner:
+    case WorkloadKind::SlurmJob:
+    case WorkloadKind::Unlisted:
+        break; // a controlling owner, below
+    }
+    if (!label.empty()) {
+        json.key("labels").beginObject().field(label, name);
+        if (!groupIndex.empty()) json.field("leaderworkerset.sigs.k8s.io/group-index", groupIndex);
+        json.endObject();
+    }
+    if (!annotation.empty()) json.key("annotations").beginObject().field(annotation, name).endObject();
+    if (pod.workloadKind == WorkloadKind::Job) {
+        // As the Job controller sets it, beside the job-name label.
+        json.key("ownerReferences").beginArray().beginObject();
+        json.field("apiVersion", "batch/v1").field("kind", "Job").field("name", name).field("controller", true);
+        json.endObject().endArray();
+    } else if (label.empty() && annotation.empty()) {
+        // The model keeps no owner's kind: the reference says only who controls the pod.
+        json.key("ownerReferences").beginArray().beginObject();
+        json.field("name", name).field("controller", true);
+        json.endObject().endArray();
+    }
+}
+
 void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     json.beginObject().field("apiVersion", "v1").field("kind", "Pod");
     json.key("metadata").beginObject().field("namespace", pod.nameSpace).field("name", pod.name);
-    if (!pod.workload.empty()) {
-        // The model keeps the gang's name, not its kind; a controlling Job reads back the same.
-        json.key("ownerReferences").beginArray().beginObject();
-        json.field("apiVersion", "batch/v1").field("kind", "Job").field("name", pod.workload).field("controller", true);
-        json.endObject().endArray();
-    }
+    if (!pod.workload.empty()) writeGangMetadata(json, pod);
     json.endObject().key("spec").beginObject();
     if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
     // One container holding the effective request gives the same effective request back.

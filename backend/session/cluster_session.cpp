@@ -21,6 +21,7 @@ template <class F> void onWorker(SessionWorker* worker, F f) {
 ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ClusterSnapshotPtr>("topodeck::ClusterSnapshotPtr");
     qRegisterMetaType<SourceStatus>("topodeck::SourceStatus");
+    qRegisterMetaType<GangsReportPtr>("topodeck::GangsReportPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -28,6 +29,11 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &SessionWorker::published, this, &ClusterSession::receiveSnapshot);
     connect(m_worker, &SessionWorker::statusChanged, this, &ClusterSession::receiveStatus);
+    connect(m_worker, &SessionWorker::gangsReportComputed, this,
+            [this](const GangsReportPtr& report, quint64 request) {
+                if (request != m_latestGangsRequest.load()) return; // a newer request is on its way
+                Q_EMIT gangsReportReady(report, report->generation);
+            });
     m_thread.setObjectName(QStringLiteral("topodeck-session"));
     m_thread.start();
 }
@@ -93,6 +99,15 @@ bool ClusterSession::simulationEnabled() const {
 
 void ClusterSession::setSimulationInterval(int ms) {
     onWorker(m_worker, [ms](SessionWorker& worker) { worker.setSimulationInterval(ms); });
+}
+
+void ClusterSession::requestGangsReport() {
+    const std::uint64_t request = ++m_latestGangsRequest;
+    onWorker(m_worker, [request, latest = &m_latestGangsRequest](SessionWorker& worker) {
+        // Requests queue up while the worker is busy: only the newest is worth computing.
+        if (request != latest->load()) return;
+        worker.computeGangsReport(request);
+    });
 }
 
 ClusterSnapshotPtr ClusterSession::latestSnapshot() const {

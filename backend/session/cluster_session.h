@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/live_target.h"
+#include "core/placement/gangs_report.h"
 #include "core/topology_presets.h"
 #include "session/cluster_snapshot.h"
 
@@ -16,6 +17,8 @@
 namespace topodeck {
 
 class SessionWorker;
+
+using GangsReportPtr = std::shared_ptr<const GangsReport>;
 
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
@@ -57,6 +60,11 @@ public:
     bool simulationEnabled() const;
     void setSimulationInterval(int ms); // default 1000 ms; shorter in tests
 
+    // The running gangs of the current source and the domains each spans (the snapshot has no
+    // pods), computed on the worker thread; gangsReportReady follows. A newer request supersedes
+    // one not yet answered, whose report is dropped. With no source the report is empty.
+    void requestGangsReport();
+
     // Safe to call from any thread.
     ClusterSnapshotPtr latestSnapshot() const;
     SourceStatus status() const;
@@ -64,12 +72,15 @@ public:
 Q_SIGNALS:
     void snapshotPublished(topodeck::ClusterSnapshotPtr snapshot);
     void statusChanged(const topodeck::SourceStatus& status);
+    // generation: the ClusterState generation the report describes (as ClusterSnapshot::generation).
+    void gangsReportReady(topodeck::GangsReportPtr report, quint64 generation);
 
 private:
     void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
     void receiveStatus(const SourceStatus& status);
 
     std::atomic<std::uint64_t> m_latestRequest{0}; // read by the worker; outlives it
+    std::atomic<std::uint64_t> m_latestGangsRequest{0}; // likewise, for gangs reports
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
 
@@ -82,3 +93,5 @@ private:
 };
 
 } // namespace topodeck
+
+Q_DECLARE_METATYPE(topodeck::GangsReportPtr)

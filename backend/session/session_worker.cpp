@@ -326,6 +326,12 @@ void SessionWorker::tick() {
     requestPublish();
 }
 
+void SessionWorker::computeGangsReport(std::uint64_t request) {
+    auto report = std::make_shared<GangsReport>();
+    if (m_hasSource) *report = buildGangsReport(m_state, m_index);
+    Q_EMIT gangsReportComputed(std::move(report), request);
+}
+
 void SessionWorker::requestPublish() {
     m_dirty = true;
     if (m_publishTimer.isActive()) return;

@@ -4,6 +4,7 @@
 #include "core/demo_cluster.h"
 #include "core/demo_simulator.h"
 #include "core/live_target.h"
+#include "core/placement/gangs_report.h"
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
 #include "net/live_source.h"
@@ -47,9 +48,12 @@ public:
     void setSlurmSourceOptions(const SlurmSourceOptions& options) { m_slurmOptions = options; }
     void setSimulationEnabled(bool on);
     void setSimulationInterval(int ms);
+    // The gangs report of the current state (empty with no source), sent with the request number.
+    void computeGangsReport(std::uint64_t request);
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);
+    void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 
 private:

@@ -14,6 +14,14 @@ using namespace topodeck;
 
 namespace {
 
+// Gang pods are <job>-<i>; Kueue names the job's Workload job-<job>-<hash>, the others are the
+// job's own name (an LWS group's is <lws>-0, as are its pods' prefix).
+std::string podPrefixOf(const Pod& pod) {
+    if (pod.workloadKind == WorkloadKind::KueueWorkload && pod.workload.size() > 10)
+        return pod.workload.substr(4, pod.workload.size() - 10) + '-';
+    return pod.workload + '-';
+}
+
 std::int64_t gpusIn(const ResourceList& resources) {
     return resources.get("nvidia.com/gpu").value();
 }
@@ -349,7 +357,7 @@ void TestDemoCluster::podsAreWellFormed() {
         }
         if (gpusIn(pod.requests) > 0) {
             // Gang pods are <gang>-<i>.
-            const std::string prefix = pod.workload + '-';
+            const std::string prefix = podPrefixOf(pod);
             QVERIFY2(pod.name.starts_with(prefix), pod.name.c_str());
             gangIndices[pod.nameSpace + '/' + pod.workload].insert(std::stoi(pod.name.substr(prefix.size())));
             QVERIFY(pod.nameSpace.starts_with("team-"));
@@ -454,7 +462,7 @@ void TestDemoCluster::simulatorKeepsInvariants() {
                 QVERIFY(id);
                 const Node& node = *state.record(*id).node;
                 QVERIFY2(node.schedulable() && node.taints.empty(), node.name.c_str());
-                const std::string prefix = pod.workload + '-';
+                const std::string prefix = podPrefixOf(pod);
                 QVERIFY(pod.name.starts_with(prefix));
                 newGangs[pod.nameSpace + '/' + pod.workload].insert(std::stoi(pod.name.substr(prefix.size())));
                 ++started;

@@ -512,7 +512,17 @@ ClusterState generatedState() {
         pod.name = "job-" + std::to_string(i / 8) + "-worker-" + std::to_string(i % 8);
         pod.phase = phases[pick(6)];
         if (pod.phase != PodPhase::Pending || pick(2) == 0) pod.nodeName = "gpu-" + std::to_string(pick(300));
-        if (pick(4) != 0) pod.workload = "job-" + std::to_string(i / 8);
+        if (pick(4) != 0) {
+            // Every kind a Kubernetes pod can say, so that each one's label or annotation is
+            // written and read back.
+            static constexpr WorkloadKind kKinds[] = {
+                WorkloadKind::KueueWorkload,     WorkloadKind::JobSet,          WorkloadKind::LeaderWorkerSet,
+                WorkloadKind::TrainingJob,       WorkloadKind::VolcanoJob,      WorkloadKind::Job,
+                WorkloadKind::KueuePodGroup,     WorkloadKind::CoschedulingGroup, WorkloadKind::VolcanoPodGroup,
+                WorkloadKind::KaiPodGroup,       WorkloadKind::Owner};
+            pod.workload = "job-" + std::to_string(i / 8);
+            pod.workloadKind = kKinds[static_cast<std::size_t>(i / 8) % std::size(kKinds)];
+        }
         pod.requests.set("nvidia.com/gpu", q(gpuCounts[1 + pick(2)]));
         pod.requests.set("cpu", q(pick(2) ? "2750m" : "8"));
         if (pick(2)) pod.requests.set("memory", q("2424Mi"));

@@ -231,6 +231,7 @@ Pod SlurmClusterMapper::podFor(const SlurmJob& job, const SlurmJobAllocation& al
     pod.phase = PodPhase::Running;
     pod.requests = slurmResources(allocation.cpus, allocation.memoryMiB, allocation.gpus);
     pod.workload = slurmWorkload(job);
+    pod.workloadKind = WorkloadKind::SlurmJob;
     return pod;
 }
 
@@ -320,6 +321,7 @@ void SlurmClusterMapper::jobEvents(std::vector<ClusterEvent>& events) {
         pod.phase = PodPhase::Running;
         pod.requests = slurmResources(other.cpus, other.memoryMiB, other.gpus);
         pod.workload = "jobs not listed";
+        pod.workloadKind = WorkloadKind::Unlisted;
         events.push_back(PodUpserted{std::move(pod)});
     }
     for (auto it = m_emittedOther.begin(); it != m_emittedOther.end();) {
