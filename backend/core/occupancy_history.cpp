@@ -27,7 +27,7 @@ void OccupancyHistory::clear() {
 
 bool OccupancyHistory::record(const TopologyIndex& index, std::int64_t timeMs) {
     const std::int64_t interval = m_options.intervalMs;
-    const bool add = m_count == 0 || timeMs - m_newestOpened >= interval;
+    const bool add = wouldAdd(timeMs);
     if (add) {
         if (m_count < m_options.capacity)
             ++m_count;

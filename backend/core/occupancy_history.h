@@ -58,6 +58,8 @@ public:
     // opened, else the newest point is updated (the interval still running shows live). Returns
     // true when a point was added.
     bool record(const TopologyIndex& index, std::int64_t timeMs);
+    // Whether record() at timeMs would add a point (a model announces rows before they change).
+    bool wouldAdd(std::int64_t timeMs) const { return m_count == 0 || timeMs - m_newestOpened >= m_options.intervalMs; }
     // Keeps a series for the domain from now on (a top-level domain has one already); its current
     // value fills the newest point. False for an id that is not a live domain.
     bool track(const TopologyIndex& index, DomainId id);
