@@ -308,8 +308,7 @@ void ChartsPage::redrawCapacity() {
     const std::vector<LevelCapacity>& rows = m_capacity->rows();
     const auto count = qsizetype(rows.size());
     const qint64 free = rows.empty() ? 0 : rows.front().gpusFree;
-    m_fragmentationChart->setTitle(tr("Where the %n free GPU(s) are", nullptr, int(std::min<qint64>(free, INT_MAX)))
-                                       .replace(QString::number(free), QLocale().toString(free)));
+    m_fragmentationChart->setTitle(tr("Where the %Ln free GPU(s) are", nullptr, int(std::min<qint64>(free, INT_MAX))));
     // Percent bars: top level at the top, so the categories run bottom-up.
     for (qsizetype i = 0; i < count; ++i) {
         const LevelCapacity& level = rows[std::size_t(count - 1 - i)];
