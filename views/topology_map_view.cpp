@@ -219,6 +219,7 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
         const QRectF hover = selectionWorldRect(m_hover);
         if (!hover.isEmpty()) paintOutline(painter, worldToScreen(hover), m_palette.hover, 1.5);
     }
+    paintHighlight(painter, exposedWorld);
     const QRectF selected = selectionWorldRect(m_selection);
     if (!selected.isEmpty()) {
         QRectF screen = worldToScreen(selected);
@@ -227,6 +228,45 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
         paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.background, 5);
         paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.selection, 3);
     }
+}
+
+void TopologyMapView::setHighlight(const std::vector<std::pair<NodeId, std::int32_t>>& nodePods,
+                                   const QString& caption) {
+    m_highlight = nodePods;
+    m_highlightCaption = caption;
+    update();
+}
+
+void TopologyMapView::paintHighlight(QPainter& painter, const QRectF& exposedWorld) const {
+    if (m_highlight.empty()) return;
+    // Magenta reads against every occupancy colour, light or dark.
+    const QColor accent(214, 51, 132);
+    QFont countFont = font();
+    countFont.setBold(true);
+    painter.setFont(countFont);
+    const QFontMetrics metrics(countFont);
+    for (const auto& [id, pods] : m_highlight) {
+        const QRectF world = m_layout.nodeRect(id);
+        if (world.isEmpty() || !world.intersects(exposedWorld)) continue;
+        QRectF screen = worldToScreen(world);
+        // A node too small to see still gets a marker.
+        if (screen.width() < 4 || screen.height() < 4) screen = QRectF(screen.center() - QPointF(2, 2), QSizeF(4, 4));
+        paintOutline(painter, screen, accent, 2);
+        const QString count = QString::number(pods);
+        if (pods > 0 && screen.height() >= metrics.height() + 2 && screen.width() >= metrics.horizontalAdvance(count) + 6) {
+            const QRectF badge(screen.topLeft() + QPointF(2, 2),
+                               QSizeF(metrics.horizontalAdvance(count) + 4, metrics.height()));
+            painter.fillRect(badge, accent);
+            painter.setPen(Qt::white);
+            painter.drawText(badge, Qt::AlignCenter, count);
+        }
+    }
+    if (m_highlightCaption.isEmpty()) return;
+    const QRectF caption(QPointF(8, height() - metrics.height() - 10),
+                         QSizeF(metrics.horizontalAdvance(m_highlightCaption) + 12, metrics.height() + 4));
+    painter.fillRect(caption, accent);
+    painter.setPen(Qt::white);
+    painter.drawText(caption, Qt::AlignCenter, m_highlightCaption);
 }
 
 void TopologyMapView::paintOutline(QPainter& painter, const QRectF& screen, const QColor& color, qreal width) const {

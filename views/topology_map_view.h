@@ -48,6 +48,10 @@ public Q_SLOTS:
     void zoomOut();
     void zoomToFit();
     void zoomToDomain(topodeck::DomainId id);
+    // Outlines these nodes over the occupancy (a dry-run's placement, a running gang's pods), with
+    // the pod count on each node large enough to show it (0: no count), and a caption in the
+    // corner saying what is outlined. Empty: no overlay.
+    void setHighlight(const std::vector<std::pair<topodeck::NodeId, std::int32_t>>& nodePods, const QString& caption);
 
 protected:
     bool event(QEvent* event) override;
@@ -78,6 +82,7 @@ private:
     void paintBlock(QPainter& painter, const DomainTotals& totals, const QRectF& screen, bool asBar = false) const;
     void paintNode(QPainter& painter, NodeId id) const;
     void paintOutline(QPainter& painter, const QRectF& screen, const QColor& color, qreal width) const;
+    void paintHighlight(QPainter& painter, const QRectF& exposedWorld) const;
 
     ClusterSnapshotPtr m_snapshot;
     TopologyMapLayout m_layout;
@@ -86,6 +91,8 @@ private:
     QPointF m_offset;
     bool m_fitMode = true; // follows the widget size until the user zooms or pans
     TopologyMapLayout::Hit m_selection;
+    std::vector<std::pair<NodeId, std::int32_t>> m_highlight;
+    QString m_highlightCaption;
     TopologyMapLayout::Hit m_hover;
     bool m_pressed = false;
     bool m_dragging = false;

@@ -1,5 +1,7 @@
 #include "app/gui/command_line.h"
 
+#include "core/placement/plan_query.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -170,6 +172,16 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         QStringLiteral("select"),
         QCoreApplication::translate("CommandLine", "Select the domain or node at this path, e.g. su-1/rack-3."),
         QStringLiteral("path"));
+    const QCommandLineOption planOption(
+        QStringLiteral("plan"),
+        QCoreApplication::translate("CommandLine",
+                                    "Open the planner with topodeckctl plan's flags in one string, e.g. \"--pods 16 "
+                                    "--request nvidia.com/gpu=4 --required rack --compare\", run it and show the "
+                                    "placement on the map."),
+        QStringLiteral("flags"));
+    const QCommandLineOption pageOption(
+        QStringLiteral("page"), QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs or charts."),
+        QStringLiteral("page"));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
@@ -177,7 +189,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
     parser.addOptions(slurmFlags.all());
     parser.addOptions(
-        {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption});
+        {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
+         planOption, pageOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -270,6 +283,23 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         return Outcome::Error;
     }
     m_options.select = parser.value(selectOption).trimmed();
+    m_options.plan = parser.value(planOption).trimmed();
+    m_options.page = parser.value(pageOption).trimmed();
+    if (!m_options.page.isEmpty() && !QStringList{QStringLiteral("planner"), QStringLiteral("gangs"),
+                                                  QStringLiteral("charts")}.contains(m_options.page)) {
+        m_message = QCoreApplication::translate("CommandLine", "--page wants planner, gangs or charts, not \"%1\"")
+                        .arg(m_options.page);
+        return Outcome::Error;
+    }
+    if (!m_options.plan.isEmpty()) {
+        // The same parser the planner uses, so a bad flag is reported before any window opens.
+        if (auto query = parsePlanQuery(m_options.plan.toStdString()); !query) {
+            m_message = QCoreApplication::translate("CommandLine", "--plan: %1")
+                            .arg(QString::fromStdString(query.error().message));
+            return Outcome::Error;
+        }
+        if (m_options.page.isEmpty()) m_options.page = QStringLiteral("planner");
+    }
     return Outcome::Run;
 }
 

@@ -1,6 +1,7 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
+#include "views/planner_panel.h"
 #include "session/kubeconfig_catalog.h"
 
 #include <QApplication>
@@ -23,6 +24,12 @@
 #include <vector>
 
 namespace {
+
+// --page and --plan.
+void openPages(topodeck::MainWindow& window, const topodeck::LaunchOptions& options) {
+    if (!options.page.isEmpty()) window.showPage(options.page);
+    if (!options.plan.isEmpty()) window.planOnceShown(options.plan);
+}
 
 bool haveDisplay() {
     return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
@@ -134,6 +141,8 @@ int main(int argc, char** argv) {
             QApplication::exit(code);
         });
         capture->start(options.select);
+        if (!options.plan.isEmpty()) capture->waitFor(window.plannerPanel(), &topodeck::PlannerPanel::answerShown);
+        openPages(window, options);
         window.open(options);
         return QApplication::exec();
     }
@@ -146,6 +155,7 @@ int main(int argc, char** argv) {
                 err << "topodeck: nothing at path '" << options.select << "' to select" << Qt::endl;
         });
     }
+    openPages(window, options);
     window.open(options);
     window.show();
     // Every further cluster in a window of its own.

@@ -2,20 +2,29 @@
 
 #include "app/gui/command_line.h"
 #include "models/topology_tree_model.h"
+#include "core/command_args.h"
 #include "session/cluster_session.h"
+#include "views/app_settings.h"
+#include "views/charts_page.h"
 #include "views/cluster_totals_label.h"
+#include "views/command_palette.h"
 #include "views/connect_dialog.h"
 #include "views/details_panel.h"
+#include "views/gangs_page.h"
 #include "views/map_legend.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/occupancy_notice.h"
 #include "views/open_failure_banner.h"
+#include "views/planner_panel.h"
 #include "views/source_status_label.h"
+#include "views/theme.h"
 #include "views/topology_map_view.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
@@ -84,7 +93,9 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_session(new ClusterSession(this)), m_launch(std::make_unique<LaunchOptions>()) {
     setWindowTitle(tr("topodeck"));
     buildPages();
+    buildDocks();
     buildActions();
+    buildPalette();
     buildStatusBar();
     connect(m_session, &ClusterSession::snapshotPublished, this, &MainWindow::showSnapshot);
     connect(m_session, &ClusterSession::statusChanged, this, &MainWindow::showStatus);
@@ -149,7 +160,8 @@ void MainWindow::buildActions() {
     m_openFile->setShortcut(QKeySequence::Open);
     m_openFile->setToolTip(tr("Open a file written by kubectl get nodes,pods -A -o yaml (or json)"));
     m_connect = file->addAction(tr("&Connect to a Cluster…"), this, &MainWindow::openConnectDialog);
-    m_connect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    // Ctrl+K is the command palette's, as in most consoles.
+    m_connect->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     m_connect->setToolTip(tr("Follow a live cluster: Kubernetes through a kubeconfig context, or Slurm through "
                              "slurmrestd or the Slurm commands"));
     QMenu* demos = file->addMenu(tr("Open &Demo Cluster"));
@@ -164,6 +176,24 @@ void MainWindow::buildActions() {
     m_zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_map, &TopologyMapView::zoomIn);
     m_zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_map, &TopologyMapView::zoomOut);
     m_zoomFit = view->addAction(tr("&Fit Map"), QKeySequence(Qt::CTRL | Qt::Key_0), m_map, &TopologyMapView::zoomToFit);
+
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    const std::pair<ThemeChoice, QString> themes[] = {
+        {ThemeChoice::System, tr("Follow the &Desktop")}, {ThemeChoice::Light, tr("&Light")}, {ThemeChoice::Dark, tr("D&ark")}};
+    auto* themeGroup = new QActionGroup(this);
+    for (const auto& [choice, text] : themes) {
+        QAction* action = theme->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(choice == AppSettings().theme());
+        themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [choice = choice] {
+            AppSettings().setTheme(choice);
+            Theme::apply(choice);
+        });
+    }
+    view->addSeparator();
+    view->addMenu(m_pagesMenu);
 
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     m_simulate = simulation->addAction(tr("&Simulate"));
@@ -230,6 +260,9 @@ void MainWindow::connectTo(const ConnectChoice& choice) {
     m_simulate->setChecked(false);
     m_simulate->setEnabled(false);
     *m_launch = withCluster(*m_launch, choice);
+    m_planner->setSourceFlags(choice.kind == ConnectChoice::Kind::Slurm
+                                  ? QStringLiteral("--slurm …")
+                                  : QStringLiteral("--context ") + QString::fromStdString(joinCommandWords({choice.context.toStdString()})));
     if (choice.kind == ConnectChoice::Kind::Kubernetes)
         return m_session->openKubernetes(choice.context, choice.kubeconfig, choice.inCluster);
     SlurmSourceOptions slurmOptions;
@@ -256,6 +289,7 @@ void MainWindow::openConnectDialog() {
 }
 
 void MainWindow::openDemo(const QString& name) {
+    m_planner->setSourceFlags(QStringLiteral("--demo ") + QString::fromStdString(joinCommandWords({name.toStdString()})));
     m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
     m_simulate->setEnabled(true);
     m_session->openDemo(name);
@@ -268,6 +302,7 @@ void MainWindow::openFileDialog() {
 }
 
 void MainWindow::openFile(const QString& path) {
+    m_planner->setSourceFlags(QStringLiteral("-f ") + QString::fromStdString(joinCommandWords({path.toStdString()})));
     m_demoChooser->setCurrentIndex(-1);
     // The simulator only drives demo clusters.
     m_simulate->setChecked(false);
@@ -282,12 +317,15 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     m_model->setSnapshot(snapshot);
     m_map->setSnapshot(snapshot);
     m_details->setSnapshot(snapshot);
+    m_charts->setSnapshot(snapshot);
+    m_planner->snapshotShown(snapshot->generation);
     showStatus(snapshot->status);
     if (newSource) {
         m_openFailure->hide();
         setWindowTitle(
             tr("%1 — topodeck").arg(snapshot->title.isEmpty() ? snapshot->status.sourceName : snapshot->title));
         expandInitialLevels(snapshot->index);
+        refreshPaletteEntries();
         fitTreeColumns(false);
         Q_EMIT dataShown();
     }
@@ -383,8 +421,128 @@ void MainWindow::followTreeSelection(const QModelIndex& current) {
     } else {
         const auto id = current.data(TopologyTreeModel::DomainIdRole).value<DomainId>();
         m_map->setSelectedDomain(id);
+        m_charts->setSelectedDomain(id);
         m_details->showDomain(id);
     }
+}
+
+void MainWindow::buildDocks() {
+    m_pagesMenu = new QMenu(tr("&Pages"), this);
+    auto addDock = [this](QWidget* page, const QString& title, const QString& name, Qt::DockWidgetArea area,
+                          const QKeySequence& shortcut) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(page);
+        addDockWidget(area, dock);
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setShortcut(shortcut);
+        m_pagesMenu->addAction(toggle);
+        return dock;
+    };
+    m_planner = new PlannerPanel(m_session, this);
+    m_planner->setFlags(AppSettings().plannerInputs());
+    QDockWidget* planner =
+        addDock(m_planner, tr("Planner"), QStringLiteral("plannerDock"), Qt::RightDockWidgetArea, QKeySequence(Qt::Key_F2));
+    planner->setMinimumWidth(460);
+    m_gangs = new GangsPage(m_session, this);
+    QDockWidget* gangs =
+        addDock(m_gangs, tr("Running Gangs"), QStringLiteral("gangsDock"), Qt::BottomDockWidgetArea, QKeySequence(Qt::Key_F3));
+    m_charts = new ChartsPage(this);
+    QDockWidget* charts =
+        addDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea, QKeySequence(Qt::Key_F4));
+    tabifyDockWidget(gangs, charts);
+    for (QDockWidget* dock : {planner, gangs, charts}) dock->hide();
+
+    connect(m_planner, &PlannerPanel::placementShown, m_map, &TopologyMapView::setHighlight);
+    connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
+    connect(m_planner, &PlannerPanel::answerShown, this, [this] { AppSettings().setPlannerInputs(m_planner->flags()); });
+    connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
+        std::vector<std::pair<NodeId, std::int32_t>> highlight;
+        highlight.reserve(nodes.size());
+        for (NodeId id : nodes) highlight.emplace_back(id, 0);
+        m_map->setHighlight(highlight, nodes.empty() ? QString() : tr("gang %1 (%2 nodes)").arg(name).arg(nodes.size()));
+    });
+}
+
+void MainWindow::buildPalette() {
+    m_palette = new CommandPalette(this);
+    auto* open = new QAction(tr("&Go to…"), this);
+    open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    open->setToolTip(tr("Find a node, domain or action by name"));
+    connect(open, &QAction::triggered, m_palette, &CommandPalette::popup);
+    addAction(open);
+    menuBar()->actions().value(1)->menu()->insertAction(m_zoomIn, open);
+    std::vector<CommandPalette::Entry> actions;
+    for (QAction* menu : menuBar()->actions()) {
+        if (!menu->menu()) continue;
+        for (QAction* action : menu->menu()->actions()) {
+            if (action->isSeparator() || action->menu() || action == open) continue;
+            QString text = action->text().remove(QLatin1Char('&'));
+            if (!action->shortcut().isEmpty())
+                text += QStringLiteral("  (%1)").arg(action->shortcut().toString(QKeySequence::NativeText));
+            actions.push_back({text, QString(), [action] { action->trigger(); }});
+        }
+    }
+    m_palette->setEntries(tr("action"), std::move(actions));
+
+    // Help › Keyboard Shortcuts lists what the menus hold, so it cannot fall behind them.
+    QMenu* help = menuBar()->actions().constLast()->menu();
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] {
+        QStringList rows;
+        for (QAction* menu : menuBar()->actions()) {
+            if (!menu->menu()) continue;
+            for (QAction* action : menu->menu()->actions())
+                if (!action->shortcut().isEmpty())
+                    rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                                .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                                     action->text().remove(QLatin1Char('&')).toHtmlEscaped());
+        }
+        rows << tr("<tr><td><b>Enter</b></td><td>Planner: run the dry-run</td></tr>")
+             << tr("<tr><td><b>+ / − / wheel</b></td><td>Map: zoom</td></tr>");
+        QMessageBox::information(this, tr("Keyboard Shortcuts"),
+                                 QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
+    });
+}
+
+void MainWindow::refreshPaletteEntries() {
+    if (!m_shown) return;
+    const TopologyIndex& index = m_shown->index;
+    std::vector<CommandPalette::Entry> domains;
+    for (DomainId id = 1; id < index.domainSlots(); ++id) {
+        const Domain& domain = index.domain(id);
+        if (!domain.alive || domain.level < 0) continue;
+        const QString level = QString::fromStdString(index.spec().levels[std::size_t(domain.level)].name);
+        domains.push_back({QStringLiteral("%1 %2").arg(level, QString::fromStdString(index.pathName(id))), QString(),
+                           [this, id] { selectIndex(m_model->indexForDomain(id)); }});
+    }
+    m_palette->setEntries(tr("domain"), std::move(domains));
+    std::vector<CommandPalette::Entry> nodes;
+    for (NodeId id = 0; id < m_shown->nodes.size(); ++id)
+        if (const Node* node = m_shown->node(id))
+            nodes.push_back({QString::fromStdString(node->name), QString(), [this, id] { selectIndex(m_model->indexForNode(id)); }});
+    m_palette->setEntries(tr("node"), std::move(nodes));
+}
+
+bool MainWindow::showPage(const QString& page) {
+    const QWidget* widget = page == QLatin1String("planner") ? static_cast<QWidget*>(m_planner)
+                            : page == QLatin1String("gangs") ? static_cast<QWidget*>(m_gangs)
+                            : page == QLatin1String("charts") ? static_cast<QWidget*>(m_charts)
+                                                              : nullptr;
+    if (!widget) return false;
+    auto* dock = qobject_cast<QDockWidget*>(widget->parentWidget());
+    dock->show();
+    dock->raise();
+    return true;
+}
+
+void MainWindow::planOnceShown(const QString& flags) {
+    showPage(QStringLiteral("planner"));
+    m_planner->setFlags(flags);
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
+        disconnect(*connection);
+        m_planner->run();
+    });
 }
 
 bool MainWindow::selectPath(const QString& path) {

@@ -8,6 +8,8 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
+class QMenu;
 class QLabel;
 class QModelIndex;
 class QSplitter;
@@ -15,7 +17,11 @@ class QTreeView;
 
 namespace topodeck {
 
+class ChartsPage;
+class CommandPalette;
 class ClusterSession;
+class GangsPage;
+class PlannerPanel;
 class ClusterTotalsLabel;
 class DetailsPanel;
 class OccupancyNotice;
@@ -41,6 +47,14 @@ public:
     void connectTo(const ConnectChoice& choice);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
+    // Raises a page: "planner", "gangs" or "charts"; false for another name.
+    bool showPage(const QString& page);
+    // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
+    void planOnceShown(const QString& flags);
+    PlannerPanel* plannerPanel() const { return m_planner; }
+    CommandPalette* commandPalette() const { return m_palette; }
+    GangsPage* gangsPage() const { return m_gangs; }
+    ChartsPage* chartsPage() const { return m_charts; }
 
     ClusterSession* session() const { return m_session; }
     TopologyTreeModel* treeModel() const { return m_model; }
@@ -71,6 +85,9 @@ private:
     void openFile(const QString& path);
     void openFileDialog();
     void openConnectDialog();
+    void buildDocks();
+    void buildPalette();
+    void refreshPaletteEntries(); // the shown cluster's domains and nodes
 
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
@@ -79,6 +96,11 @@ private:
     TopologyMapView* m_map = nullptr;
     DetailsPanel* m_details = nullptr;
     QSplitter* m_splitter = nullptr;
+    PlannerPanel* m_planner = nullptr;
+    GangsPage* m_gangs = nullptr;
+    ChartsPage* m_charts = nullptr;
+    QMenu* m_pagesMenu = nullptr;
+    CommandPalette* m_palette = nullptr;
 
     QAction* m_openFile = nullptr;
     QAction* m_connect = nullptr;

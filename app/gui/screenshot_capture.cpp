@@ -34,13 +34,18 @@ void ScreenshotCapture::start(const QString& selectPath) {
     connect(m_window, &MainWindow::dataShown, this, [this] {
         if (!m_select.isEmpty() && !m_window->selectPath(m_select))
             return fail(tr("nothing at path '%1' to select").arg(m_select));
-        QTimer::singleShot(kSettleMs, this, &ScreenshotCapture::capture);
+        m_dataShown = true;
+        if (m_waiting == 0) settleThenCapture();
     });
     connect(m_window->session(), &ClusterSession::statusChanged, this, [this](const SourceStatus& status) {
         if (status.health == SourceHealth::Error && !m_window->shownSnapshot())
             fail(status.sourceName % QStringLiteral(": ") % status.detail);
     });
     m_timeout.start();
+}
+
+void ScreenshotCapture::settleThenCapture() {
+    QTimer::singleShot(kSettleMs, this, &ScreenshotCapture::capture);
 }
 
 void ScreenshotCapture::capture() {

@@ -19,12 +19,21 @@ public:
 
     // Call before the window opens its source; shows the window without putting it on screen.
     void start(const QString& selectPath = QString());
+    // Also waits, after the data is shown, for this signal once (a dry-run's answer, say).
+    template <class Sender, class Signal>
+    void waitFor(Sender* sender, Signal signal) {
+        ++m_waiting;
+        connect(sender, signal, this, [this] {
+            if (--m_waiting == 0 && m_dataShown) settleThenCapture();
+        }, Qt::SingleShotConnection);
+    }
 
 Q_SIGNALS:
     void finished(int exitCode, const QString& message);
 
 private:
     void capture();
+    void settleThenCapture();
     void fail(const QString& message);
 
     MainWindow* m_window;
@@ -33,6 +42,8 @@ private:
     QString m_select;
     QTimer m_timeout;
     bool m_done = false;
+    bool m_dataShown = false;
+    int m_waiting = 0;
 };
 
 } // namespace topodeck

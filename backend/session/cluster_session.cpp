@@ -22,6 +22,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ClusterSnapshotPtr>("topodeck::ClusterSnapshotPtr");
     qRegisterMetaType<SourceStatus>("topodeck::SourceStatus");
     qRegisterMetaType<GangsReportPtr>("topodeck::GangsReportPtr");
+    qRegisterMetaType<PlanAnswerPtr>("topodeck::PlanAnswerPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -34,6 +35,9 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
                 if (request != m_latestGangsRequest.load()) return; // a newer request is on its way
                 Q_EMIT gangsReportReady(report, report->generation);
             });
+    connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
+        if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
+    });
     m_thread.setObjectName(QStringLiteral("topodeck-session"));
     m_thread.start();
 }
@@ -107,6 +111,13 @@ void ClusterSession::requestGangsReport() {
         // Requests queue up while the worker is busy: only the newest is worth computing.
         if (request != latest->load()) return;
         worker.computeGangsReport(request);
+    });
+}
+
+void ClusterSession::requestPlan(const PlanQuery& query) {
+    const std::uint64_t request = ++m_latestPlanRequest;
+    onWorker(m_worker, [request, query, latest = &m_latestPlanRequest](SessionWorker& worker) {
+        if (request == latest->load()) worker.computePlan(request, query);
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/live_target.h"
 #include "core/placement/gangs_report.h"
+#include "core/placement/plan_query.h"
 #include "core/topology_presets.h"
 #include "session/cluster_snapshot.h"
 
@@ -19,6 +20,17 @@ namespace topodeck {
 class SessionWorker;
 
 using GangsReportPtr = std::shared_ptr<const GangsReport>;
+
+// A dry-run's answer on the state it ran on: the outcome, or why the request cannot run.
+struct PlanAnswer {
+    std::uint64_t generation = 0; // as ClusterSnapshot::generation
+    std::string error;            // the request's fault, in topodeckctl plan's words; else ""
+    PlanOutcome outcome;
+    // Per result: the nodes it uses and the pods on each, for the map.
+    std::vector<std::vector<std::pair<NodeId, std::int32_t>>> nodePods;
+    std::string json; // what `topodeckctl plan -o json` prints for the same request
+};
+using PlanAnswerPtr = std::shared_ptr<const PlanAnswer>;
 
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
@@ -64,6 +76,9 @@ public:
     // pods), computed on the worker thread; gangsReportReady follows. A newer request supersedes
     // one not yet answered, whose report is dropped. With no source the report is empty.
     void requestGangsReport();
+    // A dry-run on the current state, on the worker thread; planAnswered follows. A newer request
+    // supersedes one not yet run. The engines follow the newest Slurm rules unless the query says.
+    void requestPlan(const PlanQuery& query);
 
     // Safe to call from any thread.
     ClusterSnapshotPtr latestSnapshot() const;
@@ -74,6 +89,7 @@ Q_SIGNALS:
     void statusChanged(const topodeck::SourceStatus& status);
     // generation: the ClusterState generation the report describes (as ClusterSnapshot::generation).
     void gangsReportReady(topodeck::GangsReportPtr report, quint64 generation);
+    void planAnswered(topodeck::PlanAnswerPtr answer);
 
 private:
     void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
@@ -81,6 +97,7 @@ private:
 
     std::atomic<std::uint64_t> m_latestRequest{0}; // read by the worker; outlives it
     std::atomic<std::uint64_t> m_latestGangsRequest{0}; // likewise, for gangs reports
+    std::atomic<std::uint64_t> m_latestPlanRequest{0};  // and for dry-runs
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
 
@@ -95,3 +112,4 @@ private:
 } // namespace topodeck
 
 Q_DECLARE_METATYPE(topodeck::GangsReportPtr)
+Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)

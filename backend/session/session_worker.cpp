@@ -1,5 +1,8 @@
 #include "session/session_worker.h"
 
+#include "core/placement/placement_report.h"
+#include "session/cluster_session.h"
+
 #include "core/hierarchy_sources.h"
 
 #include "core/snapshot_reader.h"
@@ -330,6 +333,26 @@ void SessionWorker::computeGangsReport(std::uint64_t request) {
     auto report = std::make_shared<GangsReport>();
     if (m_hasSource) *report = buildGangsReport(m_state, m_index);
     Q_EMIT gangsReportComputed(std::move(report), request);
+}
+
+void SessionWorker::computePlan(std::uint64_t request, const PlanQuery& query) {
+    auto answer = std::make_shared<PlanAnswer>();
+    answer->generation = m_state.generation();
+    auto inputs = m_hasSource ? preparePlan(m_state, m_index.spec(), m_index.gpuResources(), query)
+                              : Result<std::unique_ptr<PlanInputs>>(Error{"no cluster is open"});
+    auto outcome = inputs ? runPlanQuery(**inputs, query) : Result<PlanOutcome>(inputs.error());
+    if (!outcome) {
+        answer->error = outcome.error().message;
+    } else {
+        answer->outcome = std::move(*outcome);
+        for (const PlacementResult& result : answer->outcome.results) {
+            auto& nodes = answer->nodePods.emplace_back();
+            for (const NodePods& placed : result.nodes)
+                if (const auto id = m_state.findNode(placed.node)) nodes.emplace_back(*id, placed.pods);
+        }
+        answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr);
+    }
+    Q_EMIT planComputed(std::move(answer), request);
 }
 
 void SessionWorker::requestPublish() {

@@ -5,6 +5,7 @@
 #include "core/demo_simulator.h"
 #include "core/live_target.h"
 #include "core/placement/gangs_report.h"
+#include "core/placement/plan_query.h"
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
 #include "net/live_source.h"
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace topodeck {
+
+struct PlanAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -50,9 +53,12 @@ public:
     void setSimulationInterval(int ms);
     // The gangs report of the current state (empty with no source), sent with the request number.
     void computeGangsReport(std::uint64_t request);
+    // A dry-run on the current state, sent with the request number.
+    void computePlan(std::uint64_t request, const PlanQuery& query);
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);
+    void planComputed(std::shared_ptr<const topodeck::PlanAnswer> answer, quint64 request);
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 

@@ -52,8 +52,9 @@ const std::vector<Rule>& rules() {
          {},
          "backend/core/placement includes only core, placement and non-Qt headers"},
         {L::Net, {L::Core, L::Net}, {}, "backend/net includes only core, net and non-Qt headers"},
+        // The session runs dry-runs and the gangs report on its worker (DESIGN §2).
         {L::Session,
-         {L::Core, L::Net, L::Session},
+         {L::Core, L::Placement, L::Net, L::Session},
          {Q::Core},
          "backend/session includes no models, views or app, and of Qt only QtCore"},
         {L::Models,
