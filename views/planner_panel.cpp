@@ -45,7 +45,8 @@ PlannerPanel::PlannerPanel(ClusterSession* session, QWidget* parent) : QWidget(p
     m_flags->setToolTip(tr("topodeckctl plan's flags: --pods, --request, --required/--preferred LEVEL, --engine or "
                            "--compare, --sbatch \"ARGS\", --slice-level/--slice-size, --drain NODE|DOMAIN, …"));
     m_flags->setAccessibleName(tr("Plan flags"));
-    form->addRow(tr("&Flags:"), m_flags);
+    form->addRow(tr("Fla&gs:"), m_flags);
+    setFocusProxy(m_flags);
     m_manifest = new QPlainTextEdit(this);
     m_manifest->setPlaceholderText(tr("Or paste a manifest (Job, JobSet, PyTorchJob, LeaderWorkerSet, Volcano Job) "
                                       "or an sbatch line / batch script here"));
@@ -200,6 +201,7 @@ void PlannerPanel::showEngine(int row) {
     for (const TraceEntry& entry : result.trace) {
         auto* item = new QTreeWidgetItem(m_trace, {QString::fromStdString(entry.level), QString::fromStdString(entry.domain),
                                                    QString::fromStdString(entry.reason)});
+        item->setToolTip(2, item->text(2));
         if (entry.taken) item->setText(0, tr("✓ %1").arg(item->text(0)));
     }
     const auto& nodes = m_answer->nodePods[std::size_t(row)];

@@ -13,6 +13,8 @@ class QTreeWidget;
 
 namespace topodeck {
 
+using NodePodList = std::vector<std::pair<NodeId, std::int32_t>>; // a placement: nodes and the pods on each
+
 // The gang planner: topodeckctl plan's flags (and a pasted manifest or sbatch script), a dry-run on
 // the session's worker, every engine's verdict side by side, the chosen engine's trace, and its
 // placement sent to the map. A newer snapshot re-runs the shown dry-run (debounced); until the
@@ -38,7 +40,7 @@ public:
 
 Q_SIGNALS:
     // The nodes of the engine shown and the pods on each (empty: no overlay), and a caption.
-    void placementShown(const std::vector<std::pair<topodeck::NodeId, std::int32_t>>& nodePods, const QString& caption);
+    void placementShown(const topodeck::NodePodList& nodePods, const QString& caption);
     // A trace line names a domain or node by path ("su-1/rack-1-04"); the window selects it.
     void pathActivated(const QString& path);
     // Once per answer shown (tests and the --plan screenshot wait for it).
@@ -64,3 +66,5 @@ private:
 };
 
 } // namespace topodeck
+
+Q_DECLARE_METATYPE(topodeck::NodePodList)

@@ -436,6 +436,10 @@ void MainWindow::buildDocks() {
         addDockWidget(area, dock);
         QAction* toggle = dock->toggleViewAction();
         toggle->setShortcut(shortcut);
+        // Opening a page from the keyboard puts the keyboard in it.
+        connect(toggle, &QAction::triggered, page, [page](bool shown) {
+            if (shown) page->setFocus();
+        });
         m_pagesMenu->addAction(toggle);
         return dock;
     };
@@ -532,6 +536,7 @@ bool MainWindow::showPage(const QString& page) {
     auto* dock = qobject_cast<QDockWidget*>(widget->parentWidget());
     dock->show();
     dock->raise();
+    dock->widget()->setFocus();
     return true;
 }
 

@@ -66,30 +66,6 @@ Result<PlanSettings> settingsFrom(const ParsedArgs& args) {
     return s;
 }
 
-// Without --slurm-version, the Slurm engines follow the release the source says it runs; a
-// version that cannot be read leaves the newest rules, with a warning and a note saying so.
-void chooseSlurmVersion(PlanSettings& settings, const LoadedCluster& loaded) {
-    EngineOptions& options = settings.query.options;
-    if (!options.slurmVersionOrigin.empty()) return; // --slurm-version
-    const SlurmVersion newest;
-    if (loaded.slurmVersion.empty()) {
-        options.slurmVersionOrigin = "newest: the source does not say which Slurm it runs";
-        return;
-    }
-    auto parsed = SlurmVersion::parse(loaded.slurmVersion);
-    if (parsed) {
-        options.slurmVersion = *parsed;
-        options.slurmVersionOrigin = loaded.slurmVersionOrigin;
-        return;
-    }
-    printWarning("Slurm version \"" + loaded.slurmVersion + "\" (" + loaded.slurmVersionOrigin +
-                 ") cannot be read: the Slurm engines follow the newest rules (" + newest.toString() +
-                 "); --slurm-version sets them");
-    options.slurmVersion = newest;
-    options.slurmVersionOrigin =
-        "newest: \"" + loaded.slurmVersion + "\", " + loaded.slurmVersionOrigin + ", is not a version topodeck reads";
-}
-
 struct Planned {
     std::unique_ptr<LoadedCluster> loaded;
     std::unique_ptr<PlanInputs> inputs;
@@ -239,7 +215,10 @@ int runPlanCommand(std::span<const std::string> args) {
     if (!settings) return usageError(settings.error().message);
     auto loaded = loadCluster(settings->source);
     if (!loaded) return reportLoadError(settings->source, loaded.error());
-    chooseSlurmVersion(*settings, **loaded);
+    if (std::string warning =
+            followSourceSlurmVersion(settings->query.options, (*loaded)->slurmVersion, (*loaded)->slurmVersionOrigin);
+        !warning.empty())
+        printWarning(warning);
     auto planned = std::make_unique<Planned>();
     planned->loaded = std::move(*loaded);
     // A dry-run plans on the cluster as it was listed; later changes are not followed.

@@ -335,7 +335,9 @@ void SessionWorker::computeGangsReport(std::uint64_t request) {
     Q_EMIT gangsReportComputed(std::move(report), request);
 }
 
-void SessionWorker::computePlan(std::uint64_t request, const PlanQuery& query) {
+void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
+    // The session does not yet learn a live Slurm's version: the newest rules, as the note says.
+    followSourceSlurmVersion(query.options, {}, {});
     auto answer = std::make_shared<PlanAnswer>();
     answer->generation = m_state.generation();
     auto inputs = m_hasSource ? preparePlan(m_state, m_index.spec(), m_index.gpuResources(), query)

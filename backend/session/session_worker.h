@@ -54,7 +54,7 @@ public:
     // The gangs report of the current state (empty with no source), sent with the request number.
     void computeGangsReport(std::uint64_t request);
     // A dry-run on the current state, sent with the request number.
-    void computePlan(std::uint64_t request, const PlanQuery& query);
+    void computePlan(std::uint64_t request, PlanQuery query);
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);

@@ -367,6 +367,24 @@ bool PlanOutcome::allFeasible() const {
     return !results.empty();
 }
 
+std::string followSourceSlurmVersion(EngineOptions& options, const std::string& version, const std::string& origin) {
+    if (!options.slurmVersionOrigin.empty()) return {}; // --slurm-version
+    const SlurmVersion newest;
+    if (version.empty()) {
+        options.slurmVersionOrigin = "newest: the source does not say which Slurm it runs";
+        return {};
+    }
+    if (auto parsed = SlurmVersion::parse(version)) {
+        options.slurmVersion = *parsed;
+        options.slurmVersionOrigin = origin;
+        return {};
+    }
+    options.slurmVersion = newest;
+    options.slurmVersionOrigin = "newest: \"" + version + "\", " + origin + ", is not a version topodeck reads";
+    return "Slurm version \"" + version + "\" (" + origin + ") cannot be read: the Slurm engines follow the newest rules (" +
+           newest.toString() + "); --slurm-version sets them";
+}
+
 std::string describeTopology(const TopologySpec& spec) {
     std::string text;
     for (const TopologyLevel& level : spec.levels) text += (text.empty() ? "" : " › ") + level.name;

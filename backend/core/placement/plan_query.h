@@ -94,6 +94,10 @@ struct PlanOutcome {
 // cannot run, an invalid request), in the words `topodeckctl plan` prints.
 Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& query);
 
+// Without --slurm-version, the Slurm engines follow the release the source reports (`version`, as
+// `origin` says), else the newest rules; returns a warning when the version cannot be read.
+std::string followSourceSlurmVersion(EngineOptions& options, const std::string& version, const std::string& origin);
+
 // "block › rack › hostname", or "no levels".
 std::string describeTopology(const TopologySpec& spec);
 std::string placementEngineNames(); // "kueue-tas, volcano, ..."
