@@ -118,6 +118,26 @@ Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const Parse
     return target;
 }
 
+std::vector<FlagSpec> clusterSourceFlags() {
+    std::string demos;
+    for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
+    std::vector<FlagSpec> flags = {
+        {"demo", 0, "NAME", "embedded demo cluster: " + demos + " (N nodes, up to 65536)"},
+        {"filename", 'f', "FILE",
+         "snapshot: a Kubernetes List as `kubectl get nodes,pods -A -o yaml|json`\nprints it; - reads stdin"},
+    };
+    const std::vector<FlagSpec> live = liveClusterFlags();
+    flags.insert(flags.end(), live.begin(), live.end());
+    flags.push_back({"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"});
+    flags.push_back({"topology", 0, "NAME", "hierarchy from this Topology object in the snapshot (Kueue or KAI)"});
+    return flags;
+}
+
+FlagSpec gpuResourcesFlag() {
+    return {"gpu-resources", 0, "NAMES",
+            "resources that count as GPUs, comma-separated; a trailing * matches a\nprefix (default: nvidia.com/gpu)"};
+}
+
 std::vector<FlagSpec> liveClusterFlags() {
     return {
         {"context", 0, "NAME", "a live cluster: this kubeconfig context (kubectl's rules for finding the\nkubeconfig)"},

@@ -54,6 +54,10 @@ struct LoadedCluster {
 
 // The flags that choose a live cluster, shared by every command that reads one.
 std::vector<FlagSpec> liveClusterFlags();
+// The flags naming what to read and how, as `show` and `gangs` list them: --demo, -f, the live
+// cluster's (liveClusterFlags), --levels, --topology; and --gpu-resources, which they list later.
+std::vector<FlagSpec> clusterSourceFlags();
+FlagSpec gpuResourcesFlag();
 // --slurm's target with the --slurm-* flags that refine it.
 Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const ParsedArgs& args);
 

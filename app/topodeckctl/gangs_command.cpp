@@ -145,21 +145,12 @@ const CommandSpec& gangsCommandSpec() {
                      "  topodeckctl gangs --context prod --limit 10 -o json\n"
                      "  # A Slurm cluster's jobs against its switches\n"
                      "  topodeckctl gangs --slurm cli\n";
-        std::string demos;
-        for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
-        s.flags = {
-            {"demo", 0, "NAME", "embedded demo cluster: " + demos + " (N nodes, up to 65536)"},
-            {"filename", 'f', "FILE",
-             "snapshot: a Kubernetes List as `kubectl get nodes,pods -A -o yaml|json`\nprints it; - reads stdin"},
-            {"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"},
-            {"topology", 0, "NAME", "hierarchy from this Topology object in the snapshot (Kueue or KAI)"},
+        s.flags = clusterSourceFlags();
+        s.flags.insert(s.flags.end(), {
             {"output", 'o', "FORMAT", "table (default) or json"},
             {"limit", 0, "N", "show the N widest gangs only"},
-            {"gpu-resources", 0, "NAMES",
-             "resources that count as GPUs, comma-separated; a trailing * matches a\nprefix (default: nvidia.com/gpu)"},
-        };
-        const std::vector<FlagSpec> live = liveClusterFlags();
-        s.flags.insert(s.flags.begin() + 2, live.begin(), live.end());
+            gpuResourcesFlag(),
+        });
         return s;
     }();
     return spec;

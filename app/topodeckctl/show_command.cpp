@@ -265,28 +265,19 @@ const CommandSpec& showCommandSpec() {
                      "      --slurm-topology /etc/slurm/topology.conf\n"
                      "  # A live cluster, as kubectl reaches it, redrawn as its watches report changes\n"
                      "  topodeckctl show --context prod --watch\n";
-        std::string demos;
-        for (const std::string& name : demoClusterNames()) demos += (demos.empty() ? "" : ", ") + name;
-        s.flags = {
-            {"demo", 0, "NAME", "embedded demo cluster: " + demos + " (N nodes, up to 65536)"},
-            {"filename", 'f', "FILE",
-             "snapshot: a Kubernetes List as `kubectl get nodes,pods -A -o yaml|json`\nprints it; - reads stdin"},
-            {"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"},
-            {"topology", 0, "NAME", "hierarchy from this Topology object in the snapshot (Kueue or KAI)"},
+        s.flags = clusterSourceFlags();
+        s.flags.insert(s.flags.end(), {
             {"depth", 0, "N", "show N levels below the cluster (0 = totals only; default: all)"},
             {"nodes", 0, "", "also list the nodes under the deepest domains shown"},
             {"output", 'o', "FORMAT", "table (default) or json"},
-            {"gpu-resources", 0, "NAMES",
-             "resources that count as GPUs, comma-separated; a trailing * matches a\nprefix (default: nvidia.com/gpu)"},
+            gpuResourcesFlag(),
             {"color", 0, "", "colour even when stdout is not a terminal"},
             {"no-color", 0, "", "no colour (also when NO_COLOR is set)"},
             {"bar-width", 0, "N", "occupancy bar width in columns (default 20)"},
             {"watch", 'w', "", "redraw as the demo simulator runs, the file changes, or the live cluster\nchanges"},
             {"interval", 0, "SECONDS", "with --watch: time between updates (default 1)"},
             {"ticks", 0, "N", "with --watch: stop after N redraws"},
-        };
-        const std::vector<FlagSpec> live = liveClusterFlags();
-        s.flags.insert(s.flags.begin() + 2, live.begin(), live.end());
+        });
         return s;
     }();
     return spec;
