@@ -69,10 +69,11 @@ PlannerPanel::PlannerPanel(ClusterSession* session, QWidget* parent) : QWidget(p
     buttons->addStretch(1);
     layout->addLayout(buttons);
 
-    m_verdict = new QLabel(tr("Describe a gang and press Enter."), this);
+    m_verdict = new QLabel(this);
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_verdict);
+    setVerdict(tr("Describe a gang and press Enter."));
 
     auto* results = new QSplitter(Qt::Vertical, this);
     m_engines = new QTreeWidget(results);
@@ -121,12 +122,12 @@ void PlannerPanel::run() {
     // A pasted manifest is the gang, as --manifest FILE is for topodeckctl; the flags add the rest.
     auto query = parsePlanQuery(m_flags->text().toStdString() + (hasPaste ? " --manifest pasted" : ""));
     if (!query) {
-        m_verdict->setText(tr("⚠ %1").arg(QString::fromStdString(query.error().message)));
+        setVerdict(tr("⚠ %1").arg(QString::fromStdString(query.error().message)));
         return;
     }
     if (hasPaste) query->manifestText = pasted.toStdString();
     m_asked = true;
-    m_verdict->setText(tr("Running the dry-run…"));
+    setVerdict(tr("Running the dry-run…"));
     m_session->requestPlan(*query);
 }
 
@@ -136,7 +137,7 @@ void PlannerPanel::clear() {
     m_answer.reset();
     m_engines->clear();
     m_trace->clear();
-    m_verdict->setText(tr("Describe a gang and press Enter."));
+    setVerdict(tr("Describe a gang and press Enter."));
     Q_EMIT placementShown({}, QString());
 }
 
@@ -151,11 +152,14 @@ QString PlannerPanel::commandLine() const {
 }
 
 void PlannerPanel::snapshotShown(std::uint64_t generation) {
-    m_shownGeneration = generation;
     if (!m_asked || !m_answer || m_answer->generation == generation) return;
-    m_verdict->setText(m_verdict->text().section(QLatin1Char('\n'), 0, 0) + QLatin1Char('\n') +
-                       tr("(as of an earlier state of the cluster; re-running…)"));
+    setVerdict(m_verdictText, true);
     m_rerun.start();
+}
+
+void PlannerPanel::setVerdict(const QString& text, bool stale) {
+    m_verdictText = text;
+    m_verdict->setText(stale ? text + QLatin1Char('\n') + tr("(as of an earlier state of the cluster; re-running…)") : text);
 }
 
 void PlannerPanel::showAnswer(const PlanAnswerPtr& answer) {
@@ -164,7 +168,7 @@ void PlannerPanel::showAnswer(const PlanAnswerPtr& answer) {
     m_engines->clear();
     m_trace->clear();
     if (!answer->error.empty()) {
-        m_verdict->setText(tr("⚠ %1").arg(QString::fromStdString(answer->error)));
+        setVerdict(tr("⚠ %1").arg(QString::fromStdString(answer->error)));
         Q_EMIT placementShown({}, QString());
         Q_EMIT answerShown();
         return;
@@ -184,7 +188,7 @@ void PlannerPanel::showAnswer(const PlanAnswerPtr& answer) {
         new QTreeWidgetItem(m_engines, {QString::fromStdString(engine), tr("not run"), QString(), QString(),
                                         QString::fromStdString(why)});
     const QString gang = QString::fromStdString(describeGang(outcome.gang));
-    m_verdict->setText(outcome.results.size() == 1
+    setVerdict(outcome.results.size() == 1
                            ? tr("%1: %2").arg(gang, verdictText(outcome.results.front()))
                            : tr("%1: fits under %2 of %3 engines").arg(gang).arg(fitting).arg(outcome.results.size()));
     if (!outcome.results.empty()) m_engines->setCurrentItem(m_engines->topLevelItem(0));
@@ -217,7 +221,7 @@ void PlannerPanel::saveJson() {
     if (path.isEmpty()) return;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(m_answer->json.data(), qint64(m_answer->json.size())) < 0)
-        m_verdict->setText(tr("⚠ cannot write %1: %2").arg(path, file.errorString()));
+        setVerdict(tr("⚠ cannot write %1: %2").arg(path, file.errorString()));
 }
 
 } // namespace topodeck

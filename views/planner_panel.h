@@ -47,6 +47,8 @@ Q_SIGNALS:
     void answerShown();
 
 private:
+    // The verdict line; stale: it describes an older state, and a re-run is on its way.
+    void setVerdict(const QString& text, bool stale = false);
     void showAnswer(const PlanAnswerPtr& answer);
     void showEngine(int row);
     void saveJson();
@@ -59,9 +61,9 @@ private:
     QTreeWidget* m_engines = nullptr;
     QTreeWidget* m_trace = nullptr;
     QString m_sourceFlags;
+    QString m_verdictText;
     PlanAnswerPtr m_answer;
     bool m_asked = false;
-    std::uint64_t m_shownGeneration = 0;
     QTimer m_rerun;
 };
 

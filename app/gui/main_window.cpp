@@ -38,6 +38,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <functional>
+
 namespace topodeck {
 
 namespace {
@@ -172,7 +174,7 @@ void MainWindow::buildActions() {
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* view = m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_map, &TopologyMapView::zoomIn);
     m_zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_map, &TopologyMapView::zoomOut);
     m_zoomFit = view->addAction(tr("&Fit Map"), QKeySequence(Qt::CTRL | Qt::Key_0), m_map, &TopologyMapView::zoomToFit);
@@ -474,38 +476,47 @@ void MainWindow::buildPalette() {
     open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
     open->setToolTip(tr("Find a node, domain or action by name"));
     connect(open, &QAction::triggered, m_palette, &CommandPalette::popup);
-    addAction(open);
-    menuBar()->actions().value(1)->menu()->insertAction(m_zoomIn, open);
-    std::vector<CommandPalette::Entry> actions;
-    for (QAction* menu : menuBar()->actions()) {
-        if (!menu->menu()) continue;
-        for (QAction* action : menu->menu()->actions()) {
-            if (action->isSeparator() || action->menu() || action == open) continue;
-            QString text = action->text().remove(QLatin1Char('&'));
-            if (!action->shortcut().isEmpty())
-                text += QStringLiteral("  (%1)").arg(action->shortcut().toString(QKeySequence::NativeText));
-            actions.push_back({text, QString(), [action] { action->trigger(); }});
-        }
-    }
-    m_palette->setEntries(tr("action"), std::move(actions));
+    m_viewMenu->insertAction(m_zoomIn, open);
 
     // Help › Keyboard Shortcuts lists what the menus hold, so it cannot fall behind them.
-    QMenu* help = menuBar()->actions().constLast()->menu();
-    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] {
-        QStringList rows;
-        for (QAction* menu : menuBar()->actions()) {
-            if (!menu->menu()) continue;
-            for (QAction* action : menu->menu()->actions())
+    menuBar()->actions().constLast()->menu()->addAction(
+        tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] {
+            QStringList rows;
+            for (QAction* action : menuActions())
                 if (!action->shortcut().isEmpty())
                     rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
                                 .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
                                      action->text().remove(QLatin1Char('&')).toHtmlEscaped());
+            rows << tr("<tr><td><b>Enter</b></td><td>Planner: run the dry-run</td></tr>")
+                 << tr("<tr><td><b>+ / − / wheel</b></td><td>Map: zoom</td></tr>");
+            QMessageBox::information(this, tr("Keyboard Shortcuts"),
+                                     QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
+        });
+
+    std::vector<CommandPalette::Entry> actions;
+    for (QAction* action : menuActions()) {
+        if (action == open) continue;
+        QString text = action->text().remove(QLatin1Char('&'));
+        if (!action->shortcut().isEmpty())
+            text += QStringLiteral("  (%1)").arg(action->shortcut().toString(QKeySequence::NativeText));
+        actions.push_back({text, QString(), [action] { action->trigger(); }});
+    }
+    m_palette->setEntries(tr("action"), std::move(actions));
+}
+
+QList<QAction*> MainWindow::menuActions() const {
+    QList<QAction*> actions;
+    std::function<void(const QMenu*)> collect = [&](const QMenu* menu) {
+        for (QAction* action : menu->actions()) {
+            if (action->menu())
+                collect(action->menu());
+            else if (!action->isSeparator())
+                actions << action;
         }
-        rows << tr("<tr><td><b>Enter</b></td><td>Planner: run the dry-run</td></tr>")
-             << tr("<tr><td><b>+ / − / wheel</b></td><td>Map: zoom</td></tr>");
-        QMessageBox::information(this, tr("Keyboard Shortcuts"),
-                                 QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
-    });
+    };
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu()) collect(menu->menu());
+    return actions;
 }
 
 void MainWindow::refreshPaletteEntries() {

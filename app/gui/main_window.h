@@ -88,6 +88,7 @@ private:
     void buildDocks();
     void buildPalette();
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
+    QList<QAction*> menuActions() const; // every action of the menus and their submenus
 
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
@@ -100,6 +101,7 @@ private:
     GangsPage* m_gangs = nullptr;
     ChartsPage* m_charts = nullptr;
     QMenu* m_pagesMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
     CommandPalette* m_palette = nullptr;
 
     QAction* m_openFile = nullptr;
