@@ -2,9 +2,12 @@
 #include "core/level_capacity.h"
 #include "core/topology_index.h"
 
+#include "unit_builders.h"
+
 #include <QTest>
 
 using namespace topodeck;
+using namespace topodeck::testing;
 
 namespace {
 
@@ -16,27 +19,10 @@ const TopologySpec kSpec = [] {
     return spec;
 }();
 
-Node makeNode(std::string name, std::string block, std::string rack, std::string clique, std::int64_t gpus,
-              bool ready = true) {
-    Node node;
-    node.name = std::move(name);
-    node.setLabel("example.com/block", block);
-    if (!rack.empty()) node.setLabel("example.com/rack", rack);
-    if (!clique.empty()) node.setLabel("nvidia.com/gpu.clique", clique);
-    node.ready = ready;
-    node.allocatable.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    node.allocatable.set("pods", Quantity::fromUnits(110));
-    return node;
-}
-
-Pod makePod(std::string name, std::string nodeName, std::int64_t gpus) {
-    Pod pod;
-    pod.nameSpace = "team";
-    pod.name = std::move(name);
-    pod.nodeName = std::move(nodeName);
-    pod.phase = PodPhase::Running;
-    pod.requests.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    return pod;
+// The tables below read name, block, rack, clique, GPUs.
+Node cliqueNode(std::string name, std::string block, std::string rack, std::string clique, std::int64_t gpus,
+                bool ready = true) {
+    return makeNode(std::move(name), std::move(block), std::move(rack), gpus, ready, false, std::move(clique));
 }
 
 // b1/r1: n1 (8 free), n2 (3 used, 5 free)      cliques: c1 = n1 n2 n3
@@ -46,10 +32,10 @@ Pod makePod(std::string name, std::string nodeName, std::int64_t gpus) {
 TopologyIndex handBuilt() {
     ClusterState state;
     for (const Node& node :
-         {makeNode("n1", "b1", "r1", "c1", 8), makeNode("n2", "b1", "r1", "c1", 8), makeNode("n3", "b1", "r2", "c1", 8),
-          makeNode("n4", "b1", "r2", "c2", 8), makeNode("n5", "b2", "r3", "c3", 8),
-          makeNode("n6", "b2", "r3", "c3", 8, false), makeNode("n7", "b2", "r4", "c2", 8),
-          makeNode("n8", "b2", "r4", "c2", 4)})
+         {cliqueNode("n1", "b1", "r1", "c1", 8), cliqueNode("n2", "b1", "r1", "c1", 8), cliqueNode("n3", "b1", "r2", "c1", 8),
+          cliqueNode("n4", "b1", "r2", "c2", 8), cliqueNode("n5", "b2", "r3", "c3", 8),
+          cliqueNode("n6", "b2", "r3", "c3", 8, false), cliqueNode("n7", "b2", "r4", "c2", 8),
+          cliqueNode("n8", "b2", "r4", "c2", 4)})
         (void)state.apply(NodeUpserted{node});
     (void)state.apply(PodUpserted{makePod("a", "n2", 3)});
     (void)state.apply(PodUpserted{makePod("b", "n5", 8)});
@@ -126,7 +112,7 @@ private Q_SLOTS:
     void moreUseLeavesFewerSlots() {
         ClusterState state;
         for (int n = 1; n <= 8; ++n)
-            (void)state.apply(NodeUpserted{makeNode("n" + std::to_string(n), "b1", n <= 4 ? "r1" : "r2", "", 8)});
+            (void)state.apply(NodeUpserted{cliqueNode("n" + std::to_string(n), "b1", n <= 4 ? "r1" : "r2", "", 8)});
         TopologyIndex index = TopologyIndex::build(state, kSpec);
         std::vector<LevelCapacity> rows = levelCapacity(index);
         QCOMPARE(rows.size(), 3u); // no NVLink domains
@@ -147,8 +133,8 @@ private Q_SLOTS:
 
     void unlabelledDomainsHoldNoSlots() {
         ClusterState state;
-        (void)state.apply(NodeUpserted{makeNode("n1", "b1", "r1", "", 8)});
-        (void)state.apply(NodeUpserted{makeNode("n2", "b1", "", "", 8)}); // no rack label
+        (void)state.apply(NodeUpserted{cliqueNode("n1", "b1", "r1", "", 8)});
+        (void)state.apply(NodeUpserted{cliqueNode("n2", "b1", "", "", 8)}); // no rack label
         const TopologyIndex index = TopologyIndex::build(state, kSpec);
         const std::vector<LevelCapacity> rows = levelCapacity(index, std::vector<std::int64_t>{8});
         QCOMPARE(rows[1].domains, 1);

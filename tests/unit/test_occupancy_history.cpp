@@ -3,34 +3,16 @@
 #include "core/occupancy_history.h"
 #include "core/topology_index.h"
 
+#include "unit_builders.h"
+
 #include <QTest>
 
 using namespace topodeck;
+using namespace topodeck::testing;
 
 namespace {
 
 const TopologySpec kSpec = TopologySpec::fromLabelKeys({"example.com/block", "example.com/rack"});
-
-Node makeNode(std::string name, std::string block, std::string rack, std::int64_t gpus) {
-    Node node;
-    node.name = std::move(name);
-    node.setLabel("example.com/block", block);
-    node.setLabel("example.com/rack", rack);
-    node.ready = true;
-    node.allocatable.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    node.allocatable.set("pods", Quantity::fromUnits(110));
-    return node;
-}
-
-Pod makePod(std::string name, std::string nodeName, std::int64_t gpus) {
-    Pod pod;
-    pod.nameSpace = "team";
-    pod.name = std::move(name);
-    pod.nodeName = std::move(nodeName);
-    pod.phase = PodPhase::Running;
-    pod.requests.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    return pod;
-}
 
 // Two blocks of two racks of one 8-GPU node each, events applied the way a source does.
 struct Cluster {

@@ -2,11 +2,14 @@
 #include "core/natural_order.h"
 #include "core/topology_index.h"
 
+#include "unit_builders.h"
+
 #include <QTest>
 
 #include <random>
 
 using namespace topodeck;
+using namespace topodeck::testing;
 
 namespace {
 
@@ -15,30 +18,6 @@ const TopologySpec kSpec = [] {
     spec.nvlinkLabel = "nvidia.com/gpu.clique";
     return spec;
 }();
-
-Node makeNode(std::string name, std::string block, std::string rack, std::int64_t gpus, bool ready = true,
-              bool cordoned = false) {
-    Node node;
-    node.name = std::move(name);
-    if (!block.empty()) node.setLabel("example.com/block", block);
-    if (!rack.empty()) node.setLabel("example.com/rack", rack);
-    node.ready = ready;
-    node.unschedulable = cordoned;
-    node.allocatable.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    node.allocatable.set("pods", Quantity::fromUnits(110));
-    return node;
-}
-
-Pod makePod(std::string name, std::string nodeName, std::int64_t gpus, PodPhase phase = PodPhase::Running) {
-    Pod pod;
-    pod.nameSpace = "team";
-    pod.name = std::move(name);
-    pod.nodeName = std::move(nodeName);
-    pod.phase = phase;
-    if (gpus > 0) pod.requests.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
-    pod.requests.set("cpu", Quantity::fromMillis(500));
-    return pod;
-}
 
 // Deterministic small-range draw (the std distributions differ between standard libraries).
 int draw(std::mt19937_64& rng, int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); }
