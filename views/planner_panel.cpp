@@ -31,7 +31,8 @@ QString verdictText(const PlacementResult& result) {
 QString chosenText(const PlacementResult& result) {
     QStringList parts;
     for (const ChosenDomain& chosen : result.chosen)
-        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(chosen.level), QString::fromStdString(chosen.domain));
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(chosen.level),
+                                             QString::fromStdString(chosen.domain));
     return parts.join(QStringLiteral(" › "));
 }
 
@@ -159,7 +160,8 @@ void PlannerPanel::snapshotShown(std::uint64_t generation) {
 
 void PlannerPanel::setVerdict(const QString& text, bool stale) {
     m_verdictText = text;
-    m_verdict->setText(stale ? text + QLatin1Char('\n') + tr("(as of an earlier state of the cluster; re-running…)") : text);
+    m_verdict->setText(stale ? text + QLatin1Char('\n') + tr("(as of an earlier state of the cluster; re-running…)")
+                             : text);
 }
 
 void PlannerPanel::showAnswer(const PlanAnswerPtr& answer) {
@@ -189,8 +191,8 @@ void PlannerPanel::showAnswer(const PlanAnswerPtr& answer) {
                                         QString::fromStdString(why)});
     const QString gang = QString::fromStdString(describeGang(outcome.gang));
     setVerdict(outcome.results.size() == 1
-                           ? tr("%1: %2").arg(gang, verdictText(outcome.results.front()))
-                           : tr("%1: fits under %2 of %3 engines").arg(gang).arg(fitting).arg(outcome.results.size()));
+                   ? tr("%1: %2").arg(gang, verdictText(outcome.results.front()))
+                   : tr("%1: fits under %2 of %3 engines").arg(gang).arg(fitting).arg(outcome.results.size()));
     if (!outcome.results.empty()) m_engines->setCurrentItem(m_engines->topLevelItem(0));
     Q_EMIT answerShown();
 }
@@ -203,21 +205,22 @@ void PlannerPanel::showEngine(int row) {
     for (const std::string& note : result.notes)
         new QTreeWidgetItem(m_trace, {tr("note"), QString(), QString::fromStdString(note)});
     for (const TraceEntry& entry : result.trace) {
-        auto* item = new QTreeWidgetItem(m_trace, {QString::fromStdString(entry.level), QString::fromStdString(entry.domain),
-                                                   QString::fromStdString(entry.reason)});
+        auto* item =
+            new QTreeWidgetItem(m_trace, {QString::fromStdString(entry.level), QString::fromStdString(entry.domain),
+                                          QString::fromStdString(entry.reason)});
         item->setToolTip(2, item->text(2));
         if (entry.taken) item->setText(0, tr("✓ %1").arg(item->text(0)));
     }
     const auto& nodes = m_answer->nodePods[std::size_t(row)];
-    Q_EMIT placementShown(nodes, tr("%1: %2 (%3 nodes)")
-                                     .arg(QString::fromStdString(result.engine), verdictText(result))
-                                     .arg(nodes.size()));
+    Q_EMIT placementShown(
+        nodes,
+        tr("%1: %2 (%3 nodes)").arg(QString::fromStdString(result.engine), verdictText(result)).arg(nodes.size()));
 }
 
 void PlannerPanel::saveJson() {
     if (!m_answer || m_answer->json.empty()) return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Dry-run"), QStringLiteral("plan.json"),
-                                                      tr("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Dry-run"), QStringLiteral("plan.json"), tr("JSON (*.json)"));
     if (path.isEmpty()) return;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(m_answer->json.data(), qint64(m_answer->json.size())) < 0)

@@ -1,8 +1,8 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/command_line.h"
-#include "models/topology_tree_model.h"
 #include "core/command_args.h"
+#include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
 #include "views/app_settings.h"
 #include "views/charts_page.h"
@@ -181,8 +181,9 @@ void MainWindow::buildActions() {
 
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
-    const std::pair<ThemeChoice, QString> themes[] = {
-        {ThemeChoice::System, tr("Follow the &Desktop")}, {ThemeChoice::Light, tr("&Light")}, {ThemeChoice::Dark, tr("D&ark")}};
+    const std::pair<ThemeChoice, QString> themes[] = {{ThemeChoice::System, tr("Follow the &Desktop")},
+                                                      {ThemeChoice::Light, tr("&Light")},
+                                                      {ThemeChoice::Dark, tr("D&ark")}};
     auto* themeGroup = new QActionGroup(this);
     for (const auto& [choice, text] : themes) {
         QAction* action = theme->addAction(text);
@@ -264,7 +265,8 @@ void MainWindow::connectTo(const ConnectChoice& choice) {
     *m_launch = withCluster(*m_launch, choice);
     m_planner->setSourceFlags(choice.kind == ConnectChoice::Kind::Slurm
                                   ? QStringLiteral("--slurm …")
-                                  : QStringLiteral("--context ") + QString::fromStdString(joinCommandWords({choice.context.toStdString()})));
+                                  : QStringLiteral("--context ") +
+                                        QString::fromStdString(joinCommandWords({choice.context.toStdString()})));
     if (choice.kind == ConnectChoice::Kind::Kubernetes)
         return m_session->openKubernetes(choice.context, choice.kubeconfig, choice.inCluster);
     SlurmSourceOptions slurmOptions;
@@ -291,7 +293,8 @@ void MainWindow::openConnectDialog() {
 }
 
 void MainWindow::openDemo(const QString& name) {
-    m_planner->setSourceFlags(QStringLiteral("--demo ") + QString::fromStdString(joinCommandWords({name.toStdString()})));
+    m_planner->setSourceFlags(QStringLiteral("--demo ") +
+                              QString::fromStdString(joinCommandWords({name.toStdString()})));
     m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
     m_simulate->setEnabled(true);
     m_session->openDemo(name);
@@ -371,7 +374,8 @@ void MainWindow::fitTreeColumns(bool growOnly) {
 void MainWindow::showStatus(const SourceStatus& status) {
     // A source that failed to open while another is shown: the error goes above the map, and the
     // status bar describes again what the window shows (it said "reading …" meanwhile).
-    const bool failedBesideShown = status.health == SourceHealth::Error && m_shown && status.sourceName != m_shown->status.sourceName;
+    const bool failedBesideShown =
+        status.health == SourceHealth::Error && m_shown && status.sourceName != m_shown->status.sourceName;
     if (status.health == SourceHealth::Error && (failedBesideShown || !m_shown))
         m_openFailure->showFailure(status.sourceName, status.detail, m_shown ? m_shown->status.sourceName : QString());
     if (failedBesideShown) return showStatus(m_shown->status);
@@ -447,26 +451,28 @@ void MainWindow::buildDocks() {
     };
     m_planner = new PlannerPanel(m_session, this);
     m_planner->setFlags(AppSettings().plannerInputs());
-    QDockWidget* planner =
-        addDock(m_planner, tr("Planner"), QStringLiteral("plannerDock"), Qt::RightDockWidgetArea, QKeySequence(Qt::Key_F2));
+    QDockWidget* planner = addDock(m_planner, tr("Planner"), QStringLiteral("plannerDock"), Qt::RightDockWidgetArea,
+                                   QKeySequence(Qt::Key_F2));
     planner->setMinimumWidth(460);
     m_gangs = new GangsPage(m_session, this);
-    QDockWidget* gangs =
-        addDock(m_gangs, tr("Running Gangs"), QStringLiteral("gangsDock"), Qt::BottomDockWidgetArea, QKeySequence(Qt::Key_F3));
+    QDockWidget* gangs = addDock(m_gangs, tr("Running Gangs"), QStringLiteral("gangsDock"), Qt::BottomDockWidgetArea,
+                                 QKeySequence(Qt::Key_F3));
     m_charts = new ChartsPage(this);
-    QDockWidget* charts =
-        addDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea, QKeySequence(Qt::Key_F4));
+    QDockWidget* charts = addDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
+                                  QKeySequence(Qt::Key_F4));
     tabifyDockWidget(gangs, charts);
     for (QDockWidget* dock : {planner, gangs, charts}) dock->hide();
 
     connect(m_planner, &PlannerPanel::placementShown, m_map, &TopologyMapView::setHighlight);
     connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
-    connect(m_planner, &PlannerPanel::answerShown, this, [this] { AppSettings().setPlannerInputs(m_planner->flags()); });
+    connect(m_planner, &PlannerPanel::answerShown, this,
+            [this] { AppSettings().setPlannerInputs(m_planner->flags()); });
     connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
         std::vector<std::pair<NodeId, std::int32_t>> highlight;
         highlight.reserve(nodes.size());
         for (NodeId id : nodes) highlight.emplace_back(id, 0);
-        m_map->setHighlight(highlight, nodes.empty() ? QString() : tr("gang %1 (%2 nodes)").arg(name).arg(nodes.size()));
+        m_map->setHighlight(highlight,
+                            nodes.empty() ? QString() : tr("gang %1 (%2 nodes)").arg(name).arg(nodes.size()));
     });
 }
 
@@ -534,13 +540,14 @@ void MainWindow::refreshPaletteEntries() {
     std::vector<CommandPalette::Entry> nodes;
     for (NodeId id = 0; id < m_shown->nodes.size(); ++id)
         if (const Node* node = m_shown->node(id))
-            nodes.push_back({QString::fromStdString(node->name), QString(), [this, id] { selectIndex(m_model->indexForNode(id)); }});
+            nodes.push_back({QString::fromStdString(node->name), QString(),
+                             [this, id] { selectIndex(m_model->indexForNode(id)); }});
     m_palette->setEntries(tr("node"), std::move(nodes));
 }
 
 bool MainWindow::showPage(const QString& page) {
-    const QWidget* widget = page == QLatin1String("planner") ? static_cast<QWidget*>(m_planner)
-                            : page == QLatin1String("gangs") ? static_cast<QWidget*>(m_gangs)
+    const QWidget* widget = page == QLatin1String("planner")  ? static_cast<QWidget*>(m_planner)
+                            : page == QLatin1String("gangs")  ? static_cast<QWidget*>(m_gangs)
                             : page == QLatin1String("charts") ? static_cast<QWidget*>(m_charts)
                                                               : nullptr;
     if (!widget) return false;

@@ -100,7 +100,8 @@ Result<SlurmTarget> slurmTargetFromArgs(const std::string& argument, const Parse
         const std::string* value = args.value(flag);
         if (!value) return {};
         if (value->empty()) return Error{"--" + std::string(flag) + " needs a value"};
-        if (restOnly && !rest) return Error{"--" + std::string(flag) + " applies to slurmrestd (--slurm URL), not the CLI"};
+        if (restOnly && !rest)
+            return Error{"--" + std::string(flag) + " applies to slurmrestd (--slurm URL), not the CLI"};
         if (!restOnly && rest) return Error{"--" + std::string(flag) + " applies to the Slurm CLI (--slurm cli)"};
         into = *value;
         return {};
@@ -143,12 +144,16 @@ std::vector<FlagSpec> liveClusterFlags() {
         {"context", 0, "NAME", "a live cluster: this kubeconfig context (kubectl's rules for finding the\nkubeconfig)"},
         {"kubeconfig", 0, "FILE", "a live cluster from this kubeconfig only (its current-context unless\n--context)"},
         {"in-cluster", 0, "", "a live cluster: this pod's service account"},
-        {"slurm", 0, "URL|cli", "a live Slurm cluster: slurmrestd (http://host:6820, https://...,\nunix:/path.sock) or this machine's Slurm commands (cli)"},
+        {"slurm", 0, "URL|cli",
+         "a live Slurm cluster: slurmrestd (http://host:6820, https://...,\nunix:/path.sock) or this machine's Slurm "
+         "commands (cli)"},
         {"slurm-token-file", 0, "FILE", "slurmrestd: the JWT (scontrol token) in this file (default $SLURM_JWT)"},
         {"slurm-user", 0, "NAME", "slurmrestd: X-SLURM-USER-NAME (default: the token's user)"},
         {"slurm-api", 0, "VERSION", "slurmrestd: the REST API version, e.g. v0.0.38 (default: the newest\noffered)"},
         {"slurm-conf", 0, "FILE", "Slurm CLI: SLURM_CONF for the commands"},
-        {"slurm-topology", 0, "FILE", "topology.conf or topology.yaml (slurmrestd does not serve the topology;\nthe CLI asks scontrol show topology without it)"},
+        {"slurm-topology", 0, "FILE",
+         "topology.conf or topology.yaml (slurmrestd does not serve the topology;\nthe CLI asks scontrol show topology "
+         "without it)"},
         {"poll", 0, "SECONDS", "Slurm: how often to poll (default 5)"},
         {"sync-timeout", 0, "SECONDS", "how long to wait for a live cluster to be listed (default 60)"},
     };
@@ -199,9 +204,8 @@ Result<std::unique_ptr<LoadedCluster>> loadSource(const ClusterSource& source) {
         auto live = LiveConnection::open(*source.live);
         if (!live) return live.error();
         ClusterState& state = loaded->state;
-        Status synced = (*live)->waitForSync(source.syncTimeout, [&](ClusterEvent&& event) {
-            (void)state.apply(std::move(event));
-        });
+        Status synced = (*live)->waitForSync(source.syncTimeout,
+                                             [&](ClusterEvent&& event) { (void)state.apply(std::move(event)); });
         if (!synced) return Error{(*live)->errorPrefix() + ": " + synced.error().message};
         const LiveStatus status = (*live)->status();
         std::vector<std::string> warnings = resourceProblems(status);

@@ -4,8 +4,8 @@
 #include "terminal.h"
 
 #include "core/placement/capacity_report.h"
-#include "core/placement/plan_query.h"
 #include "core/placement/placement_report.h"
+#include "core/placement/plan_query.h"
 #include "core/placement/sbatch_args.h"
 #include "core/text_file.h"
 #include "net/slurm_cli.h"
@@ -72,8 +72,8 @@ struct Planned {
 };
 
 std::size_t drainCount(const PlanQuery& q) {
-    return static_cast<std::size_t>(std::count_if(q.whatIf.begin(), q.whatIf.end(),
-                                                  [](const WhatIfStep& step) { return step.kind == WhatIfStep::Kind::Drain; }));
+    return static_cast<std::size_t>(std::count_if(
+        q.whatIf.begin(), q.whatIf.end(), [](const WhatIfStep& step) { return step.kind == WhatIfStep::Kind::Drain; }));
 }
 
 int runCapacity(const PlanSettings& s, const Planned& planned) {
@@ -173,7 +173,8 @@ const CommandSpec& planCommandSpec() {
             "goes, the domain chosen at each level, the scheduler's own message, and why each candidate\n"
             "domain was taken or passed over. --compare asks every engine that applies.\n"
             "Exit status: 0 fits (with --compare: every engine), 3 does not fit, 2 bad input.";
-        s.usage = "topodeckctl plan (--demo NAME | -f FILE | --context NAME | --slurm URL|cli) (--pods N --request RES=QTY |\n"
+        s.usage = "topodeckctl plan (--demo NAME | -f FILE | --context NAME | --slurm URL|cli) (--pods N --request "
+                  "RES=QTY |\n"
                   "                   --manifest FILE | --sbatch \"ARGS\") [flags]\n"
                   "  topodeckctl plan (--demo NAME | -f FILE | --context NAME) --capacity --request RES=QTY [--pods N]";
         s.examples =

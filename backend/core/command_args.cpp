@@ -3,8 +3,8 @@
 #include "core/text_format.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -232,7 +232,6 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
     return words;
 }
 
-
 Result<std::vector<std::string>> splitCommandWords(std::string_view text) {
     std::vector<std::string> words;
     while (!text.empty()) {
@@ -250,7 +249,8 @@ namespace {
 bool needsQuotes(std::string_view word) {
     if (word.empty()) return true;
     for (const char c : word)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:,@%+").find(c) != std::string_view::npos))
+        if (!(std::isalnum(static_cast<unsigned char>(c)) ||
+              std::string_view("-_./=:,@%+").find(c) != std::string_view::npos))
             return true;
     return false;
 }

@@ -53,10 +53,12 @@ private Q_SLOTS:
     void keyboardDryRunMatchesTheCli_data() {
         QTest::addColumn<QString>("flags");
         QTest::addColumn<bool>("fits");
-        QTest::newRow("kueue 16 x 4 in a rack") << QStringLiteral("--pods 16 --request nvidia.com/gpu=4 --required rack --engine kueue-tas") << true;
+        QTest::newRow("kueue 16 x 4 in a rack")
+            << QStringLiteral("--pods 16 --request nvidia.com/gpu=4 --required rack --engine kueue-tas") << true;
         QTest::newRow("slurm tree") << QStringLiteral("--sbatch \"-N 16 --gres=gpu:4 --switches=1\"") << true;
         QTest::newRow("compare") << QStringLiteral("--pods 16 -r nvidia.com/gpu=4 --required rack --compare") << true;
-        QTest::newRow("too big for a rack") << QStringLiteral("--pods 40 --request nvidia.com/gpu=4 --required rack") << false;
+        QTest::newRow("too big for a rack")
+            << QStringLiteral("--pods 40 --request nvidia.com/gpu=4 --required rack") << false;
     }
     void keyboardDryRunMatchesTheCli() {
         QFETCH(QString, flags);
@@ -76,7 +78,8 @@ private Q_SLOTS:
         QVERIFY(answer);
         QVERIFY2(answer->error.empty(), answer->error.c_str());
         QCOMPARE(answer->outcome.allFeasible(), fits);
-        QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(answer->json)), QJsonDocument::fromJson(ctlPlanJson(flags)));
+        QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(answer->json)),
+                 QJsonDocument::fromJson(ctlPlanJson(flags)));
         // The first engine's nodes go to the map, the pods on them adding up to the gang.
         QVERIFY(!placed.isEmpty());
         const auto nodes = placed.last().at(0).value<NodePodList>();

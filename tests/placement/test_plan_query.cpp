@@ -14,11 +14,19 @@ private Q_SLOTS:
     void wordsSplitAsAShellDoes_data() {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QStringList>("words");
-        QTest::newRow("plain") << QStringLiteral("--pods 16 -r nvidia.com/gpu=4") << QStringList{QStringLiteral("--pods"), QStringLiteral("16"), QStringLiteral("-r"), QStringLiteral("nvidia.com/gpu=4")};
-        QTest::newRow("double quotes") << QStringLiteral("--sbatch \"-N 4 --gres=gpu:8\"") << QStringList{QStringLiteral("--sbatch"), QStringLiteral("-N 4 --gres=gpu:8")};
-        QTest::newRow("single quotes") << QStringLiteral("--sbatch '-N 2' x") << QStringList{QStringLiteral("--sbatch"), QStringLiteral("-N 2"), QStringLiteral("x")};
+        QTest::newRow("plain") << QStringLiteral("--pods 16 -r nvidia.com/gpu=4")
+                               << QStringList{QStringLiteral("--pods"), QStringLiteral("16"), QStringLiteral("-r"),
+                                              QStringLiteral("nvidia.com/gpu=4")};
+        QTest::newRow("double quotes") << QStringLiteral("--sbatch \"-N 4 --gres=gpu:8\"")
+                                       << QStringList{QStringLiteral("--sbatch"), QStringLiteral("-N 4 --gres=gpu:8")};
+        QTest::newRow("single quotes") << QStringLiteral("--sbatch '-N 2' x")
+                                       << QStringList{QStringLiteral("--sbatch"), QStringLiteral("-N 2"),
+                                                      QStringLiteral("x")};
         QTest::newRow("backslash") << QStringLiteral("a\\ b") << QStringList{QStringLiteral("a b")};
-        QTest::newRow("continued lines") << QStringLiteral("--pods 2 \\\n --compare\n--engine kai") << QStringList{QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--compare"), QStringLiteral("--engine"), QStringLiteral("kai")};
+        QTest::newRow("continued lines") << QStringLiteral("--pods 2 \\\n --compare\n--engine kai")
+                                         << QStringList{QStringLiteral("--pods"), QStringLiteral("2"),
+                                                        QStringLiteral("--compare"), QStringLiteral("--engine"),
+                                                        QStringLiteral("kai")};
         QTest::newRow("empty") << QString() << QStringList{};
     }
     void wordsSplitAsAShellDoes() {
@@ -46,13 +54,19 @@ private Q_SLOTS:
         QTest::addColumn<QString>("flags");
         QTest::addColumn<QString>("message");
         QTest::newRow("unmatched quote") << QStringLiteral("--sbatch \"-N 4") << QStringLiteral("unmatched \"");
-        QTest::newRow("unknown flag") << QStringLiteral("--pods 2 --colour red") << QStringLiteral("unknown flag --colour");
-        QTest::newRow("source flag") << QStringLiteral("--demo gb200 --pods 2") << QStringLiteral("unknown flag --demo");
-        QTest::newRow("bad count") << QStringLiteral("--pods x -r nvidia.com/gpu=1") << QStringLiteral("--pods wants a whole number");
+        QTest::newRow("unknown flag") << QStringLiteral("--pods 2 --colour red")
+                                      << QStringLiteral("unknown flag --colour");
+        QTest::newRow("source flag") << QStringLiteral("--demo gb200 --pods 2")
+                                     << QStringLiteral("unknown flag --demo");
+        QTest::newRow("bad count") << QStringLiteral("--pods x -r nvidia.com/gpu=1")
+                                   << QStringLiteral("--pods wants a whole number");
         QTest::newRow("no gang") << QStringLiteral("--compare") << QStringLiteral("say what to place");
-        QTest::newRow("two ways") << QStringLiteral("--pods 2 --sbatch \"-N 2\"") << QStringLiteral("give the gang one way");
-        QTest::newRow("unknown engine") << QStringLiteral("--pods 2 -e slurmish") << QStringLiteral("unknown engine \"slurmish\"");
-        QTest::newRow("stray word") << QStringLiteral("--pods 2 extra") << QStringLiteral("unexpected argument \"extra\"");
+        QTest::newRow("two ways") << QStringLiteral("--pods 2 --sbatch \"-N 2\"")
+                                  << QStringLiteral("give the gang one way");
+        QTest::newRow("unknown engine") << QStringLiteral("--pods 2 -e slurmish")
+                                        << QStringLiteral("unknown engine \"slurmish\"");
+        QTest::newRow("stray word") << QStringLiteral("--pods 2 extra")
+                                    << QStringLiteral("unexpected argument \"extra\"");
     }
     void badFlagsSayWhich() {
         QFETCH(QString, flags);

@@ -31,11 +31,10 @@ Node cliqueNode(std::string name, std::string block, std::string rack, std::stri
 // b2/r4: n7 (8 free), n8 (4 GPUs, 4 free)
 TopologyIndex handBuilt() {
     ClusterState state;
-    for (const Node& node :
-         {cliqueNode("n1", "b1", "r1", "c1", 8), cliqueNode("n2", "b1", "r1", "c1", 8), cliqueNode("n3", "b1", "r2", "c1", 8),
-          cliqueNode("n4", "b1", "r2", "c2", 8), cliqueNode("n5", "b2", "r3", "c3", 8),
-          cliqueNode("n6", "b2", "r3", "c3", 8, false), cliqueNode("n7", "b2", "r4", "c2", 8),
-          cliqueNode("n8", "b2", "r4", "c2", 4)})
+    for (const Node& node : {cliqueNode("n1", "b1", "r1", "c1", 8), cliqueNode("n2", "b1", "r1", "c1", 8),
+                             cliqueNode("n3", "b1", "r2", "c1", 8), cliqueNode("n4", "b1", "r2", "c2", 8),
+                             cliqueNode("n5", "b2", "r3", "c3", 8), cliqueNode("n6", "b2", "r3", "c3", 8, false),
+                             cliqueNode("n7", "b2", "r4", "c2", 8), cliqueNode("n8", "b2", "r4", "c2", 4)})
         (void)state.apply(NodeUpserted{node});
     (void)state.apply(PodUpserted{makePod("a", "n2", 3)});
     (void)state.apply(PodUpserted{makePod("b", "n5", 8)});
@@ -115,7 +114,7 @@ private Q_SLOTS:
             (void)state.apply(NodeUpserted{cliqueNode("n" + std::to_string(n), "b1", n <= 4 ? "r1" : "r2", "", 8)});
         TopologyIndex index = TopologyIndex::build(state, kSpec);
         std::vector<LevelCapacity> rows = levelCapacity(index);
-        QCOMPARE(rows.size(), 3u); // no NVLink domains
+        QCOMPARE(rows.size(), 3u);                                           // no NVLink domains
         QCOMPARE(rows[0].gangs, (std::vector<std::int64_t>{8, 4, 2, 1, 0})); // 8 .. 128 in one block of 64
         QCOMPARE(rows[1].gangs, (std::vector<std::int64_t>{8, 4, 2, 0, 0})); // two racks of 32
         QCOMPARE(rows[0].fragmentation(), 0.0);

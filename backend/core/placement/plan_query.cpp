@@ -381,8 +381,9 @@ std::string followSourceSlurmVersion(EngineOptions& options, const std::string& 
     }
     options.slurmVersion = newest;
     options.slurmVersionOrigin = "newest: \"" + version + "\", " + origin + ", is not a version topodeck reads";
-    return "Slurm version \"" + version + "\" (" + origin + ") cannot be read: the Slurm engines follow the newest rules (" +
-           newest.toString() + "); --slurm-version sets them";
+    return "Slurm version \"" + version + "\" (" + origin +
+           ") cannot be read: the Slurm engines follow the newest rules (" + newest.toString() +
+           "); --slurm-version sets them";
 }
 
 std::string describeTopology(const TopologySpec& spec) {
@@ -423,10 +424,9 @@ Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& quer
         for (const WhatIfStep& step : query.whatIf) {
             if (step.kind != WhatIfStep::Kind::Place) continue;
             const PlacementResult placed = engine->place(cluster, step.gang, query.options);
-            outcome.whatIfLines.push_back(std::string(engine->name()) + ": " + step.gang.name + " (" +
-                                          describeGang(step.gang) + "): " +
-                                          (placed.feasible ? "placed" : "does not fit, left out") + " — " +
-                                          placed.message);
+            outcome.whatIfLines.push_back(
+                std::string(engine->name()) + ": " + step.gang.name + " (" + describeGang(step.gang) +
+                "): " + (placed.feasible ? "placed" : "does not fit, left out") + " — " + placed.message);
             assumePlacement(cluster, step.gang, placed);
         }
         outcome.results.push_back(engine->place(cluster, outcome.gang, query.options));
