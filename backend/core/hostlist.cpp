@@ -13,6 +13,9 @@ constexpr std::uint64_t kMaxHostsPerRange = 65536;             // hostlist.c MAX
 // scale demo's 65,536 nodes), checked before names are made, not after.
 constexpr std::size_t kMaxHostsPerList = std::size_t{1} << 18;
 constexpr std::size_t kMaxNumberDigits = 19;                   // always fits an unsigned 64-bit value
+// The names' bytes are bounded too: that many hosts of HOST_NAME_MAX (64) characters. A list of
+// few but long names ("x{{{…}[2-4]…[2-4]") would otherwise take seconds and tens of MB.
+constexpr std::size_t kMaxHostlistBytes = kMaxHostsPerList * 64;
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
@@ -71,8 +74,9 @@ bool expandRanges(std::string_view text, std::vector<std::string>& out, std::str
 }
 
 // One entry without top-level separators: "gpu-[001-004]", "r[1-2]n[1-3]" or "login1", appended
-// to `out` as long as it stays within kMaxHostsPerList names.
-bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::string& why) {
+// to `out` as long as it stays within kMaxHostsPerList names and `bytes` (the names' length so
+// far) within kMaxHostlistBytes.
+bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::size_t& bytes, std::string& why) {
     std::vector<std::string> texts;               // P0, P1, ..., text between and before brackets
     std::vector<std::vector<std::string>> values; // the numbers of each bracket
     std::size_t pos = 0;
@@ -113,16 +117,29 @@ bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::str
         why = "too many hosts (more than " + std::to_string(kMaxHostsPerList) + ")";
         return false;
     };
+    const auto tooLong = [&] {
+        why = "the names it expands to are too long (more than " + std::to_string(kMaxHostlistBytes >> 20) + " MiB)";
+        return false;
+    };
     if (values.empty()) {
         if (out.size() >= kMaxHostsPerList) return tooMany();
+        if (entry.size() > kMaxHostlistBytes - bytes) return tooLong();
+        bytes += entry.size();
         out.emplace_back(entry);
         return true;
     }
     std::size_t total = 1;
+    std::size_t nameLength = 0; // at most, with each bracket's longest number
+    for (const std::string& text : texts) nameLength += text.size();
     for (const auto& v : values) {
         total *= v.size();
         if (total > kMaxHostsPerList - out.size()) return tooMany();
+        std::size_t longest = 0;
+        for (const std::string& number : v) longest = std::max(longest, number.size());
+        nameLength += longest;
     }
+    if (nameLength > 0 && total > (kMaxHostlistBytes - bytes) / nameLength) return tooLong();
+    bytes += total * nameLength;
     // Slurm's order: the last bracket is the innermost loop; the others turn over like an
     // odometer read from the first bracket (fastest) to the last but one (slowest).
     const std::size_t k = values.size();
@@ -170,6 +187,7 @@ struct NumberRange {
 
 Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
     std::vector<std::string> names;
+    std::size_t bytes = 0;
     std::string why;
     std::size_t start = 0;
     int depth = 0;
@@ -180,7 +198,7 @@ Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
         if (depth < 0) return hostlistError(hostlist, "unbalanced ']'");
         if (!end && (depth > 0 || (hostlist[i] != ',' && !isSpace(hostlist[i])))) continue;
         if (end && depth > 0) return hostlistError(hostlist, "missing ']'");
-        if (i > start && !expandEntry(hostlist.substr(start, i - start), names, why))
+        if (i > start && !expandEntry(hostlist.substr(start, i - start), names, bytes, why))
             return hostlistError(hostlist, why);
         start = i + 1;
     }

@@ -147,6 +147,9 @@ void TestSlurmTopology::expand_data() {
                                       << "error: invalid range ''";
     QTest::newRow("number too long") << "a[12345678901234567890]"
                                      << "error: number too large";
+    // 59,049 names of 305 characters: fewer hosts than the cap, but 18 MB of names.
+    QTest::newRow("names too long") << QString(300, QLatin1Char('x')) + QStringLiteral("[1-9]").repeated(5)
+                                    << "error: the names it expands to are too long";
 }
 
 void TestSlurmTopology::expand() {
