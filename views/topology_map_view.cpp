@@ -373,7 +373,9 @@ void TopologyMapView::paintCaptions(QPainter& painter) const {
     QFont captionFont = font();
     painter.setFont(captionFont);
     const QFontMetrics metrics(captionFont);
-    const QRectF box(QPointF(8, 8), QSizeF(metrics.horizontalAdvance(text) + 12, metrics.height() + 4));
+    // Bottom right: the plan's caption is bottom left, and domain names run along the top.
+    const QSizeF size(metrics.horizontalAdvance(text) + 12, metrics.height() + 4);
+    const QRectF box(QPointF(width() - size.width() - 8, height() - size.height() - 10), size);
     painter.fillRect(box, m_palette.headerFill);
     painter.setPen(QPen(m_palette.domainBorder, 1));
     painter.drawRect(box);
@@ -440,9 +442,10 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
         painter.setPen(QPen(m_palette.domainBorder, 1, domain.unlabelled ? Qt::DashLine : Qt::SolidLine));
         // Racks are white cards; the domains holding them stay in the map's colour, so a gap in a
         // grid reads as a gap rather than as an empty rack.
-        painter.setBrush(!domain.children.empty() ? m_palette.background
-                         : showsCapacity()        ? capacityColour(podsThatFitIn(id))
-                                                  : m_palette.domainFill);
+        // Free capacity: racks wear their colour (higher domains get a frame, below).
+        QColor fill = domain.children.empty() ? m_palette.domainFill : m_palette.background;
+        if (showsCapacity() && domain.children.empty()) fill = capacityColour(podsThatFitIn(id));
+        painter.setBrush(fill);
         painter.drawRect(screen);
         if (labelled) paintHeader(painter, id, header);
     }
@@ -458,6 +461,11 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
         if (index.domain(child).alive) paintDomain(painter, child, exposedWorld);
     for (NodeId node : domain.nodes)
         if (m_layout.nodeRect(node).intersects(exposedWorld)) paintNode(painter, node);
+    // A domain above the racks with room for the whole gang is framed in the gang's green, so the
+    // levels the racks cannot show say where the gang could go too.
+    if (showsCapacity() && !isRoot && !domain.children.empty() && m_capacityPodsWanted > 0 &&
+        podsThatFitIn(id) >= m_capacityPodsWanted)
+        paintOutline(painter, screen.adjusted(1, 1, -1, -1), capacityColour(m_capacityPodsWanted), 3);
     const qreal outlineWidth = std::clamp(m_scale * 0.12, 1.0, 3.0);
     for (const TopologyMapLayout::NvlinkOutline& outline : m_layout.nvlinkOutlines(id)) {
         if (!outline.rect.intersects(exposedWorld)) continue;

@@ -1,8 +1,12 @@
-// Each demo opened offscreen in the real main window: the screenshot is written, is not blank, and
-// its map shows both used and free GPUs. The images are kept in the build tree for people to look at.
+// Each demo opened offscreen in the real main window, fitted and at several zooms, with and without
+// a dry-run drawn on it: the screenshot is written, is not blank, its map shows both used and free
+// GPUs, a plan's nodes are outlined, and the map is zoomed where asked. The images are kept in the
+// build tree for people to look at.
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
+#include "models/topology_tree_model.h"
+#include "views/planner_panel.h"
 #include "views/occupancy_palette.h"
 #include "views/topology_map_view.h"
 
@@ -52,21 +56,49 @@ void TestScreenshots::demo_data() {
     QTest::addColumn<QString>("demo");
     QTest::addColumn<QString>("select");
     QTest::addColumn<bool>("dark");
-    QTest::newRow("gb200") << QStringLiteral("gb200") << QString() << false;
-    QTest::newRow("gb200 rack selected") << QStringLiteral("gb200") << QStringLiteral("su-2/rack-2-03") << false;
+    QTest::addColumn<QString>("zoom"); // a domain path the map is zoomed to; empty: fitted
+    QTest::addColumn<QString>("plan"); // topodeckctl plan's flags, drawn on the map
+    QTest::addColumn<bool>("capacity");
+    const QString gb200Plan = QStringLiteral("--pods 16 -r nvidia.com/gpu=4 --required rack --engine kueue-tas");
+    const QString bigPlan = QStringLiteral("--pods 64 -r nvidia.com/gpu=8 --required agg --engine kueue-tas");
+    QTest::newRow("gb200") << QStringLiteral("gb200") << QString() << false << QString() << QString() << false;
+    QTest::newRow("gb200 rack selected") << QStringLiteral("gb200") << QStringLiteral("su-2/rack-2-03") << false
+                                         << QString() << QString() << false;
     QTest::newRow("gb200 dark") << QStringLiteral("gb200") << QStringLiteral("su-1/rack-1-01/gb200-su1-r01-n04")
-                                << true;
-    QTest::newRow("h100") << QStringLiteral("h100") << QString() << false;
-    QTest::newRow("scale:4096") << QStringLiteral("scale:4096") << QString() << false;
+                                << true << QString() << QString() << false;
+    QTest::newRow("gb200 su") << QStringLiteral("gb200") << QString() << false << QStringLiteral("su-2") << QString()
+                              << false;
+    QTest::newRow("gb200 rack") << QStringLiteral("gb200") << QString() << false << QStringLiteral("su-2/rack-2-03")
+                                << QString() << false;
+    QTest::newRow("gb200 plan") << QStringLiteral("gb200") << QString() << false << QString() << gb200Plan << false;
+    QTest::newRow("gb200 plan su") << QStringLiteral("gb200") << QString() << false << QStringLiteral("su-1")
+                                   << gb200Plan << false;
+    QTest::newRow("gb200 plan capacity dark") << QStringLiteral("gb200") << QString() << true << QString()
+                                              << gb200Plan << true;
+    QTest::newRow("h100") << QStringLiteral("h100") << QString() << false << QString() << QString() << false;
+    QTest::newRow("scale:4096") << QStringLiteral("scale:4096") << QString() << false << QString() << QString()
+                                << false;
+    QTest::newRow("scale:65536") << QStringLiteral("scale:65536") << QString() << false << QString() << QString()
+                                 << false;
+    QTest::newRow("scale:65536 spine") << QStringLiteral("scale:65536") << QString() << false
+                                       << QStringLiteral("core-1/spine-01") << QString() << false;
+    QTest::newRow("scale:65536 agg") << QStringLiteral("scale:65536") << QString() << false
+                                     << QStringLiteral("core-1/spine-01/agg-002") << QString() << false;
+    QTest::newRow("scale:65536 plan") << QStringLiteral("scale:65536") << QString() << false << QString() << bigPlan
+                                      << false;
+    QTest::newRow("scale:65536 plan capacity") << QStringLiteral("scale:65536") << QString() << false
+                                               << QStringLiteral("core-1") << bigPlan << true;
 }
 
 void TestScreenshots::demo() {
     QFETCH(QString, demo);
     QFETCH(QString, select);
     QFETCH(bool, dark);
-    QString name = QStringLiteral("screenshot-") % demo % (select.isEmpty() ? QString() : QStringLiteral("-selected")) %
-                   (dark ? QStringLiteral("-dark") : QString());
-    name.replace(QLatin1Char(':'), QLatin1Char('-'));
+    QFETCH(QString, zoom);
+    QFETCH(QString, plan);
+    QFETCH(bool, capacity);
+    QString name = QStringLiteral("screenshot-") % QString::fromLatin1(QTest::currentDataTag());
+    name.replace(QLatin1Char(':'), QLatin1Char('-')).replace(QLatin1Char(' '), QLatin1Char('-'));
     const QString path = QDir::current().absoluteFilePath(name % QStringLiteral(".png"));
     QFile::remove(path);
 
@@ -78,6 +110,11 @@ void TestScreenshots::demo() {
     auto* capture = new ScreenshotCapture(&window, path, CommandLine::kScreenshotSize);
     QSignalSpy finished(capture, &ScreenshotCapture::finished);
     capture->start(select);
+    if (!plan.isEmpty()) {
+        capture->waitFor(window.plannerPanel(), &PlannerPanel::answerShown);
+        window.planOnceShown(plan);
+    }
+    window.setMapView(zoom, capacity);
     LaunchOptions options;
     options.demo = demo;
     window.open(options);
@@ -106,9 +143,44 @@ void TestScreenshots::demo() {
             used += pixel == palette.used.rgb();
             free += pixel == palette.free.rgb();
         }
-    QVERIFY2(used > 1000, qPrintable(QStringLiteral("%1 used pixels").arg(used)));
-    QVERIFY2(free > 1000, qPrintable(QStringLiteral("%1 free pixels").arg(free)));
+    if (!capacity) { // free-capacity colours replace the free cells
+        QVERIFY2(used > 1000, qPrintable(QStringLiteral("%1 used pixels").arg(used)));
+        QVERIFY2(free > 1000, qPrintable(QStringLiteral("%1 free pixels").arg(free)));
+    }
     if (!select.isEmpty()) QVERIFY(map->selectedDomain() != kNoDomain);
+
+    if (!zoom.isEmpty()) {
+        const std::optional<QModelIndex> zoomed = window.treeModel()->indexForPath(zoom);
+        QVERIFY(zoomed);
+        const auto id = zoomed->data(TopologyTreeModel::DomainIdRole).value<DomainId>();
+        QCOMPARE(map->focusDomain(), id);
+        // Fitted: the domain fills the map one way and is wholly on it.
+        const QRectF domain = map->worldToScreen(map->mapLayout().domainRect(id));
+        QVERIFY(QRectF(map->rect()).adjusted(-1, -1, 1, 1).contains(domain));
+        QVERIFY(domain.width() > 0.85 * map->width() || domain.height() > 0.85 * map->height());
+    }
+    if (!plan.isEmpty()) {
+        // The dry-run fits and its nodes are outlined in the plan colour.
+        const PlanAnswerPtr& answer = window.plannerPanel()->answer();
+        QVERIFY(answer && answer->error.empty());
+        QVERIFY(answer->outcome.allFeasible());
+        int accent = 0;
+        for (int y = mapRect.top(); y <= mapRect.bottom(); ++y)
+            for (int x = mapRect.left(); x <= mapRect.right(); ++x) accent += image.pixel(x, y) == QColor(214, 51, 132).rgb();
+        QVERIFY2(accent > 100, qPrintable(QStringLiteral("%1 plan-coloured pixels").arg(accent)));
+    }
+    if (capacity) {
+        QCOMPARE(map->colourMode(), TopologyMapView::ColourMode::FreeCapacity);
+        QVERIFY(map->podsThatFitIn(kRootDomain) > 0);
+        // The gang fits, so some domain has room for all of it: green (deep on a rack, a tint above).
+        int green = 0;
+        for (int y = mapRect.top(); y <= mapRect.bottom(); ++y)
+            for (int x = mapRect.left(); x <= mapRect.right(); ++x) {
+                const QColor pixel(image.pixel(x, y));
+                green += pixel.green() > pixel.red() + 30 && pixel.green() > pixel.blue() + 30;
+            }
+        QVERIFY2(green > 1000, qPrintable(QStringLiteral("%1 green pixels").arg(green)));
+    }
     qInfo("wrote %s", qPrintable(path));
 }
 
