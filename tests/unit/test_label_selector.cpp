@@ -207,7 +207,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("labels");
         QTest::addColumn<bool>("match");
         auto add = [](const char* selector, const char* labels, bool match) {
-            QTest::newRow((QByteArray(selector) + " | " + labels).constData())
+            QTest::newRow(QByteArray(QByteArray(selector) + " | " + labels).constData())
                 << QByteArray(selector) << QByteArray(labels) << match;
         };
         // TestSelectorMatches.
