@@ -220,6 +220,7 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
         if (!hover.isEmpty()) paintOutline(painter, worldToScreen(hover), m_palette.hover, 1.5);
     }
     paintHighlight(painter, exposedWorld);
+    paintFilterCaption(painter);
     const QRectF selected = selectionWorldRect(m_selection);
     if (!selected.isEmpty()) {
         QRectF screen = worldToScreen(selected);
@@ -294,7 +295,10 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
         if (labelled) paintHeader(painter, id, header);
     }
     if (m_layout.collapsedAt(id, m_scale)) {
-        paintBlock(painter, domain.totals, labelled ? worldToScreen(m_layout.contentRect(id)) : screen);
+        const QRectF block = labelled ? worldToScreen(m_layout.contentRect(id)) : screen;
+        paintBlock(painter, domain.totals, block);
+        if (m_nodeFilter && domain.totals.nodesTotal > 0)
+            paintFilterDim(painter, block, 1.0 - double(filterMatches()[id]) / double(domain.totals.nodesTotal));
         return;
     }
     for (DomainId child : domain.children)
@@ -385,6 +389,7 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         totals.gpusUsed = stats.gpusUsed;
         (unavailable ? totals.gpusUnavailable : totals.gpusFree) = rest;
         paintBlock(painter, totals, screen, true);
+        if (filteredOut(id)) paintFilterDim(painter, screen, 1.0);
         return;
     }
     painter.setPen(QPen(unavailable ? m_palette.hatch : m_palette.nodeBorder, unavailable ? 1.5 : 1.0));
@@ -406,6 +411,59 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         painter.setFont(font());
         painter.drawText(screen, Qt::AlignCenter, tr("no GPUs"));
     }
+    if (filteredOut(id)) paintFilterDim(painter, screen, 1.0);
+}
+
+// ---- node filter ---------------------------------------------------------------------------
+
+void TopologyMapView::setNodeFilter(std::shared_ptr<const NodeMask> mask) {
+    m_nodeFilter = std::move(mask);
+    m_filterCountedFor.reset();
+    update();
+}
+
+bool TopologyMapView::filteredOut(NodeId id) const {
+    return m_nodeFilter && (id >= m_nodeFilter->size() || (*m_nodeFilter)[id] == 0);
+}
+
+const std::vector<std::uint32_t>& TopologyMapView::filterMatches() const {
+    if (m_filterCountedFor.lock() != m_snapshot) {
+        m_filterMatches = m_snapshot && m_nodeFilter ? matchesPerDomain(m_snapshot->index, *m_nodeFilter)
+                                                     : std::vector<std::uint32_t>();
+        m_filterMatches.resize(m_snapshot ? m_snapshot->index.domainSlots() : 0, 0);
+        m_filterCountedFor = m_snapshot;
+    }
+    return m_filterMatches;
+}
+
+QString TopologyMapView::filterCaption() const {
+    if (!m_nodeFilter || !m_snapshot) return {};
+    const QLocale locale;
+    return tr("Filter: %1 of %2 nodes")
+        .arg(locale.toString(qulonglong(filterMatches()[kRootDomain])),
+             locale.toString(qlonglong(m_snapshot->index.root().totals.nodesTotal)));
+}
+
+void TopologyMapView::paintFilterDim(QPainter& painter, const QRectF& screen, double excluded) const {
+    if (excluded <= 0) return;
+    // What the filter leaves out shows at a quarter of its strength, as if seen through the map's
+    // background; a collapsed domain fades by the share of its nodes left out.
+    QColor veil = m_palette.background;
+    veil.setAlphaF(float(0.75 * std::min(excluded, 1.0)));
+    painter.fillRect(screen, veil);
+}
+
+void TopologyMapView::paintFilterCaption(QPainter& painter) const {
+    const QString caption = filterCaption();
+    if (caption.isEmpty()) return;
+    painter.setFont(font());
+    const QFontMetrics metrics(font());
+    const QRectF box(QPointF(8, 8), QSizeF(metrics.horizontalAdvance(caption) + 12, metrics.height() + 4));
+    painter.setPen(m_palette.domainBorder);
+    painter.setBrush(m_palette.headerFill);
+    painter.drawRect(box);
+    painter.setPen(m_palette.text);
+    painter.drawText(box, Qt::AlignCenter, caption);
 }
 
 // ---- interaction ---------------------------------------------------------------------------
