@@ -41,6 +41,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
 
 namespace topodeck {
@@ -145,8 +146,7 @@ void MainWindow::buildPages() {
     m_filterBar = new FilterBar(this);
     connect(m_filterBar, &FilterBar::selectorChanged, this, [this] {
         applyNodeFilter();
-        const NodeMask* mask = m_filterModel->nodeMask().get();
-        if (mask && std::size_t(std::count(mask->begin(), mask->end(), 1)) <= kExpandFilteredNodes) m_tree->expandAll();
+        expandToFewMatches();
     });
     auto* treePane = new QWidget(this);
     auto* treeLayout = new QVBoxLayout(treePane);
@@ -354,6 +354,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
         setWindowTitle(
             tr("%1 — topodeck").arg(snapshot->title.isEmpty() ? snapshot->status.sourceName : snapshot->title));
         expandInitialLevels(snapshot->index);
+        expandToFewMatches();
         refreshPaletteEntries();
         fitTreeColumns(false);
         Q_EMIT dataShown();
@@ -441,11 +442,17 @@ void MainWindow::selectIndex(const QModelIndex& index) {
     m_tree->scrollTo(shown, QAbstractItemView::EnsureVisible);
 }
 
+void MainWindow::expandToFewMatches() {
+    const NodeMask* mask = m_filterModel->nodeMask().get();
+    if (mask && std::size_t(std::count(mask->begin(), mask->end(), 1)) <= kExpandFilteredNodes) m_tree->expandAll();
+}
+
 void MainWindow::applyNodeFilter() {
     // 65,536 nodes take a few milliseconds (bench_filter), so each snapshot's mask is made here.
     const std::shared_ptr<const LabelSelector>& selector = m_filterBar->selector();
     std::shared_ptr<const NodeMask> mask;
-    if (selector && m_shown) mask = std::make_shared<const NodeMask>(matchNodes(*selector, m_shown->nodes));
+    if (selector && m_shown)
+        mask = std::make_shared<const NodeMask>(matchNodes(*selector, m_shown->nodes, m_shown->index));
     m_filterModel->setNodeMask(mask);
     m_map->setNodeFilter(std::move(mask));
 }

@@ -89,6 +89,8 @@ private:
     void selectIndex(const QModelIndex& index);
     // The filter bar's selector over the shown snapshot, to the tree and the map.
     void applyNodeFilter();
+    // Opens the tree down to the nodes a filter keeps when they are few enough to list.
+    void expandToFewMatches();
     void followTreeSelection(const QModelIndex& current);
     void openDemo(const QString& name);
     void openFile(const QString& path);

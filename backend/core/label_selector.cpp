@@ -439,6 +439,74 @@ NodeMask matchNodes(const LabelSelector& selector, const ClusterState& state) {
     });
 }
 
+NodeMask matchNodes(const LabelSelector& selector, const std::vector<std::shared_ptr<const Node>>& nodesById,
+                    const TopologyIndex& index) {
+    const TopologySpec& spec = index.spec();
+    const int labelledFrom = spec.membership ? spec.membership->levels : 0; // levels above are not labels
+    // Each requirement's key resolved once: to a level of the hierarchy, to the NVLink domain, or
+    // to the node's own labels.
+    std::vector<std::vector<const LabelRequirement*>> byLevel(std::size_t(spec.depth()));
+    std::vector<const LabelRequirement*> byNvlink;
+    std::vector<const LabelRequirement*> byNode;
+    for (const LabelRequirement& r : selector.requirements()) {
+        int level = -1;
+        for (int l = labelledFrom; l < spec.depth() && level < 0; ++l)
+            if (spec.levels[std::size_t(l)].nodeLabel == r.key) level = l;
+        if (level >= 0)
+            byLevel[std::size_t(level)].push_back(&r);
+        else if (!spec.nvlinkLabel.empty() && r.key == spec.nvlinkLabel)
+            byNvlink.push_back(&r);
+        else
+            byNode.push_back(&r);
+    }
+    auto all = [](const std::vector<const LabelRequirement*>& requirements, const std::string* value) {
+        return std::all_of(requirements.begin(), requirements.end(),
+                           [value](const LabelRequirement* r) { return r->matches(value); });
+    };
+
+    // A domain's own verdict (its level's requirements on its value), then each lowest domain's
+    // with all its ancestors'.
+    std::vector<std::uint8_t> ownOk(index.domainSlots(), 1);
+    for (DomainId id = 0; id < index.domainSlots(); ++id) {
+        const Domain& domain = index.domain(id);
+        if (!domain.alive || domain.level < 0 || std::size_t(domain.level) >= byLevel.size()) continue;
+        ownOk[id] = all(byLevel[std::size_t(domain.level)], domain.unlabelled ? nullptr : &domain.value) ? 1 : 0;
+    }
+    std::vector<std::uint8_t> leafOk(index.domainSlots(), 0);
+    for (DomainId id = 0; id < index.domainSlots(); ++id) {
+        const Domain& domain = index.domain(id);
+        if (!domain.alive || domain.nodes.empty()) continue;
+        bool ok = true;
+        for (DomainId up = id; ok && up != kNoDomain; up = index.domain(up).parent) ok = ownOk[up] != 0;
+        leafOk[id] = ok ? 1 : 0;
+    }
+    std::vector<std::uint8_t> nvlinkOk(index.nvlinkDomainCount(), 1);
+    for (std::size_t n = 0; n < nvlinkOk.size(); ++n)
+        nvlinkOk[n] = all(byNvlink, &index.nvlinkName(std::int32_t(n))) ? 1 : 0;
+    const bool withoutNvlinkOk = all(byNvlink, nullptr);
+
+    NodeMask mask(nodesById.size(), 0);
+    std::vector<std::size_t> hints(selector.requirements().size(), 0);
+    for (std::size_t id = 0; id < nodesById.size(); ++id) {
+        const Node* node = nodesById[id].get();
+        if (!node) continue;
+        if (id >= index.nodeSlots() || index.node(NodeId(id)).leaf == kNoDomain) {
+            // Not placed by the index (it should not happen for a present node): judge it by itself.
+            mask[id] = selector.matches(*node) ? 1 : 0;
+            continue;
+        }
+        const NodeStats& stats = index.node(NodeId(id));
+        if (!leafOk[stats.leaf]) continue;
+        if (!(stats.nvlinkDomain == kNoNvlinkDomain ? withoutNvlinkOk : nvlinkOk[std::size_t(stats.nvlinkDomain)]))
+            continue;
+        bool ok = true;
+        for (std::size_t i = 0; ok && i < byNode.size(); ++i)
+            ok = byNode[i]->matches(labelValue(node->labels, byNode[i]->key, hints[i]));
+        mask[id] = ok ? 1 : 0;
+    }
+    return mask;
+}
+
 std::vector<std::uint32_t> matchesPerDomain(const TopologyIndex& index, const NodeMask& mask) {
     std::vector<std::uint32_t> counts(index.domainSlots(), 0);
     for (DomainId id = 0; id < index.domainSlots(); ++id) {

@@ -73,6 +73,12 @@ using NodeMask = std::vector<std::uint8_t>;
 // one compare per node instead of a search.
 NodeMask matchNodes(const LabelSelector& selector, const std::vector<std::shared_ptr<const Node>>& nodesById);
 NodeMask matchNodes(const LabelSelector& selector, const ClusterState& state);
+// The same mask, faster: a requirement on a key the index has resolved already (a hierarchy level's
+// label, the NVLink-domain label) is judged once per domain instead of once per node, and the
+// other requirements are looked up only on the nodes those leave. nodesById and index must be of
+// one snapshot.
+NodeMask matchNodes(const LabelSelector& selector, const std::vector<std::shared_ptr<const Node>>& nodesById,
+                    const TopologyIndex& index);
 
 // Matching nodes below each domain of the index (the root holds them all), by DomainId; nodes
 // the index does not place are not counted.

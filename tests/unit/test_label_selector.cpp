@@ -330,8 +330,9 @@ private Q_SLOTS:
         (void)state.apply(NodeUpserted{makeNode("n5", "b2", "", 8)}); // no rack label
         (void)state.apply(PodUpserted{testing::makePod("p", "ghost", 1)}); // a slot without a node
         (void)state.apply(NodeDeleted{"n4"});
-        const TopologyIndex index =
-            TopologyIndex::build(state, TopologySpec::fromLabelKeys({"example.com/block", "example.com/rack"}));
+        TopologySpec spec = TopologySpec::fromLabelKeys({"example.com/block", "example.com/rack"});
+        spec.nvlinkLabel = "nvidia.com/gpu.clique";
+        const TopologyIndex index = TopologyIndex::build(state, spec);
         const NodeId n1 = *state.findNode("n1"), n2 = *state.findNode("n2"), n3 = *state.findNode("n3");
         const NodeId n4 = *state.findNode("n4"), n5 = *state.findNode("n5"), ghost = *state.findNode("ghost");
 
@@ -349,6 +350,17 @@ private Q_SLOTS:
         for (NodeId id = 0; id < state.nodeSlots(); ++id)
             if (state.record(id).present) nodesById[id] = state.record(id).node;
         QCOMPARE(matchNodes(parsed("example.com/rack notin (r2), nvidia.com/gpu.clique"), nodesById), mask);
+
+        // Reading level and NVLink keys off the index gives the same answers as reading every node.
+        for (const char* text :
+             {"", "example.com/rack notin (r2), nvidia.com/gpu.clique", "example.com/rack", "!example.com/rack",
+              "example.com/block=b1,example.com/rack!=r1", "example.com/block in (b2),!nvidia.com/gpu.clique",
+              "nvidia.com/gpu.clique in (c2)", "nvidia.com/gpu.clique notin (c2)", "example.com/rack in (,r3)",
+              "example.com/rack=r1,example.com/rack", "example.com/block>1", "other", "!other",
+              "example.com/block=b1,nvidia.com/gpu.clique=c1,!other"}) {
+            const LabelSelector selector = parsed(text);
+            QVERIFY2(matchNodes(selector, nodesById, index) == matchNodes(selector, nodesById), text);
+        }
 
         const NodeMask everyone = matchNodes(LabelSelector(), state);
         QCOMPARE(std::count(everyone.begin(), everyone.end(), 1), 4);
