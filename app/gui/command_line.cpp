@@ -194,9 +194,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     const SlurmFlags slurmFlags;
     parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
     parser.addOptions(slurmFlags.all());
-    parser.addOptions(
-        {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
-         filterOption, planOption, pageOption});
+    parser.addOptions({levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
+                       filterOption, planOption, pageOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();

@@ -105,9 +105,7 @@ private:
     static Error errorAt(std::size_t offset, const std::string& what) {
         return Error{"at " + std::to_string(offset + 1) + ": " + what};
     }
-    std::string found() const {
-        return m_token.kind == TokenKind::End ? std::string("the end") : quoted(m_token.text);
-    }
+    std::string found() const { return m_token.kind == TokenKind::End ? std::string("the end") : quoted(m_token.text); }
     bool atRequirementEnd() const { return m_token.kind == TokenKind::End || m_token.kind == TokenKind::Comma; }
 
     std::string_view m_text;
@@ -164,8 +162,8 @@ Result<LabelRequirement> Parser::requirement() {
     const bool absent = m_token.kind == TokenKind::Bang;
     if (absent) advance();
     if (m_token.kind != TokenKind::Identifier)
-        return errorHere(std::string(absent ? "expected a label key after '!', found " : "expected a label key, found ") +
-                         found());
+        return errorHere(
+            std::string(absent ? "expected a label key after '!', found " : "expected a label key, found ") + found());
     if (const std::string problem = labelKeyProblem(m_token.text); !problem.empty())
         return errorHere("invalid label key " + quoted(m_token.text) + ": " + problem);
     r.key = std::string(m_token.text);
@@ -226,8 +224,9 @@ Result<LabelRequirement> Parser::singleValue(LabelRequirement r, std::string_vie
 }
 
 Result<LabelRequirement> Parser::number(LabelRequirement r, std::string_view op) {
-    const bool digits = m_token.kind == TokenKind::Identifier &&
-                        std::all_of(m_token.text.begin(), m_token.text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        m_token.kind == TokenKind::Identifier &&
+        std::all_of(m_token.text.begin(), m_token.text.end(), [](char c) { return c >= '0' && c <= '9'; });
     const std::optional<std::int64_t> bound = digits ? wholeNumber(m_token.text) : std::nullopt;
     if (!bound || m_token.text.size() > kMaxNameLength)
         return errorHere("expected a whole number (at most 2^63 - 1) after '" + std::string(op) + "', found " +
@@ -265,7 +264,9 @@ Result<LabelRequirement> Parser::valueSet(LabelRequirement r, std::string_view o
             break;
         }
         if (m_token.kind == TokenKind::End) return errorHere("expected ')' after " + what);
-        if (named) return errorHere("expected ',' or ')' after " + quoted(r.values.back()) + " in " + what + ", found " + found());
+        if (named)
+            return errorHere("expected ',' or ')' after " + quoted(r.values.back()) + " in " + what + ", found " +
+                             found());
         return errorHere("expected a value, ',' or ')' in " + what + ", found " + found());
     }
     std::sort(r.values.begin(), r.values.end());
@@ -281,8 +282,8 @@ Status Parser::selector(std::vector<LabelRequirement>& out) {
         out.push_back(std::move(r).value());
         if (m_token.kind == TokenKind::End) return {};
         if (m_token.kind != TokenKind::Comma)
-            return errorHere("expected ',' or the end after the requirement on " + quoted(out.back().key) +
-                             ", found " + found());
+            return errorHere("expected ',' or the end after the requirement on " + quoted(out.back().key) + ", found " +
+                             found());
         advance();
         if (m_token.kind == TokenKind::End) return errorHere("expected a requirement after ','");
     }
@@ -298,8 +299,7 @@ const std::string* labelValue(const Labels& labels, const std::string& key, std:
     return &it->second;
 }
 
-template <class NodeAt>
-NodeMask matchEach(const LabelSelector& selector, std::size_t slots, NodeAt&& nodeAt) {
+template <class NodeAt> NodeMask matchEach(const LabelSelector& selector, std::size_t slots, NodeAt&& nodeAt) {
     NodeMask mask(slots, 0);
     const std::vector<LabelRequirement>& requirements = selector.requirements();
     std::vector<std::size_t> hints(requirements.size(), 0);
@@ -384,9 +384,8 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text) {
 
 bool LabelSelector::matches(const Labels& labels) const {
     std::size_t hint = 0;
-    return std::all_of(m_requirements.begin(), m_requirements.end(), [&](const LabelRequirement& r) {
-        return r.matches(labelValue(labels, r.key, hint));
-    });
+    return std::all_of(m_requirements.begin(), m_requirements.end(),
+                       [&](const LabelRequirement& r) { return r.matches(labelValue(labels, r.key, hint)); });
 }
 
 std::string LabelSelector::toString() const {

@@ -63,7 +63,7 @@ private Q_SLOTS:
         FilterBar* bar = m_window->filterBar();
         const QAbstractItemModel* tree = m_window->treeView()->model();
         QCOMPARE(rowNames(tree), (QStringList{QStringLiteral("su-1"), QStringLiteral("su-2"), QStringLiteral("su-3"),
-                                               QStringLiteral("su-4")}));
+                                              QStringLiteral("su-4")}));
 
         QTest::keyClick(m_window, Qt::Key_L, Qt::ControlModifier);
         QTRY_COMPARE(QApplication::focusWidget(), bar->lineEdit());
@@ -173,7 +173,8 @@ private Q_SLOTS:
         QSignalSpy updates(m_window, &MainWindow::snapshotShown);
         for (int i = 0; i < 3; ++i) QVERIFY(updates.wait(10000));
         QCOMPARE(kept(m_window->mapView()->nodeFilter()), std::size_t(36));
-        QCOMPARE(rowNames(m_window->treeView()->model()), (QStringList{QStringLiteral("su-1"), QStringLiteral("su-3")}));
+        QCOMPARE(rowNames(m_window->treeView()->model()),
+                 (QStringList{QStringLiteral("su-1"), QStringLiteral("su-3")}));
         QCOMPARE(m_window->treeView()->model()->rowCount(m_window->treeView()->model()->index(1, 0)), 1);
     }
 

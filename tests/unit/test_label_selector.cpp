@@ -179,7 +179,8 @@ private Q_SLOTS:
         QFETCH(QByteArray, input);
         QFETCH(QByteArray, fragment);
         Result<LabelSelector> result = LabelSelector::parse(input.toStdString());
-        QVERIFY2(!result, qPrintable(QStringLiteral("parsed: ") + QString::fromStdString(result ? result->toString() : "")));
+        QVERIFY2(!result,
+                 qPrintable(QStringLiteral("parsed: ") + QString::fromStdString(result ? result->toString() : "")));
         const QByteArray message = QByteArray::fromStdString(result.error().message);
         QVERIFY2(message.contains(fragment), message.constData());
         QVERIFY(message.startsWith("at ") || message.startsWith("the selector is"));
@@ -327,7 +328,7 @@ private Q_SLOTS:
         (void)state.apply(NodeUpserted{makeNode("n2", "b1", "r1", 8, true, true, "c1")});
         (void)state.apply(NodeUpserted{makeNode("n3", "b1", "r2", 8, true, false, "c2")});
         (void)state.apply(NodeUpserted{makeNode("n4", "b2", "r3", 8)});
-        (void)state.apply(NodeUpserted{makeNode("n5", "b2", "", 8)}); // no rack label
+        (void)state.apply(NodeUpserted{makeNode("n5", "b2", "", 8)});      // no rack label
         (void)state.apply(PodUpserted{testing::makePod("p", "ghost", 1)}); // a slot without a node
         (void)state.apply(NodeDeleted{"n4"});
         TopologySpec spec = TopologySpec::fromLabelKeys({"example.com/block", "example.com/rack"});
