@@ -214,13 +214,14 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
     }
     const QRectF exposedWorld(screenToWorld(exposed.topLeft()), screenToWorld(exposed.bottomRight() + QPoint(1, 1)));
     paintDomain(painter, kRootDomain, exposedWorld);
+    paintFilterVeil(painter, kRootDomain, exposedWorld);
+    paintFilterCaption(painter);
 
     if (m_hover != m_selection) {
         const QRectF hover = selectionWorldRect(m_hover);
         if (!hover.isEmpty()) paintOutline(painter, worldToScreen(hover), m_palette.hover, 1.5);
     }
     paintHighlight(painter, exposedWorld);
-    paintFilterCaption(painter);
     const QRectF selected = selectionWorldRect(m_selection);
     if (!selected.isEmpty()) {
         QRectF screen = worldToScreen(selected);
@@ -295,10 +296,7 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
         if (labelled) paintHeader(painter, id, header);
     }
     if (m_layout.collapsedAt(id, m_scale)) {
-        const QRectF block = labelled ? worldToScreen(m_layout.contentRect(id)) : screen;
-        paintBlock(painter, domain.totals, block);
-        if (m_nodeFilter && domain.totals.nodesTotal > 0)
-            paintFilterDim(painter, block, 1.0 - double(filterMatches()[id]) / double(domain.totals.nodesTotal));
+        paintBlock(painter, domain.totals, labelled ? worldToScreen(m_layout.contentRect(id)) : screen);
         return;
     }
     for (DomainId child : domain.children)
@@ -389,7 +387,6 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         totals.gpusUsed = stats.gpusUsed;
         (unavailable ? totals.gpusUnavailable : totals.gpusFree) = rest;
         paintBlock(painter, totals, screen, true);
-        if (filteredOut(id)) paintFilterDim(painter, screen, 1.0);
         return;
     }
     painter.setPen(QPen(unavailable ? m_palette.hatch : m_palette.nodeBorder, unavailable ? 1.5 : 1.0));
@@ -411,7 +408,6 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         painter.setFont(font());
         painter.drawText(screen, Qt::AlignCenter, tr("no GPUs"));
     }
-    if (filteredOut(id)) paintFilterDim(painter, screen, 1.0);
 }
 
 // ---- node filter ---------------------------------------------------------------------------
@@ -442,6 +438,28 @@ QString TopologyMapView::filterCaption() const {
     return tr("Filter: %1 of %2 nodes")
         .arg(locale.toString(qulonglong(filterMatches()[kRootDomain])),
              locale.toString(qlonglong(m_snapshot->index.root().totals.nodesTotal)));
+}
+
+void TopologyMapView::paintFilterVeil(QPainter& painter, DomainId id, const QRectF& exposedWorld) const {
+    // A pass of its own over the finished map, at the level of detail paintDomain drew: collapsed
+    // domains as one block, else each node.
+    if (!m_nodeFilter) return;
+    const QRectF world = m_layout.domainRect(id);
+    if (!world.intersects(exposedWorld)) return;
+    const TopologyIndex& index = m_snapshot->index;
+    const Domain& domain = index.domain(id);
+    if (m_layout.collapsedAt(id, m_scale)) {
+        const bool labelled = id != kRootDomain && worldToScreen(m_layout.headerRect(id)).height() >= kMinLabelPixels;
+        if (domain.totals.nodesTotal > 0)
+            paintFilterDim(painter, worldToScreen(labelled ? m_layout.contentRect(id) : world),
+                           1.0 - double(filterMatches()[id]) / double(domain.totals.nodesTotal));
+        return;
+    }
+    for (DomainId child : domain.children)
+        if (index.domain(child).alive) paintFilterVeil(painter, child, exposedWorld);
+    for (NodeId node : domain.nodes)
+        if (filteredOut(node) && m_layout.nodeRect(node).intersects(exposedWorld))
+            paintFilterDim(painter, worldToScreen(m_layout.nodeRect(node)), 1.0);
 }
 
 void TopologyMapView::paintFilterDim(QPainter& painter, const QRectF& screen, double excluded) const {

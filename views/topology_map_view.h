@@ -111,6 +111,7 @@ private:
     // The node filter: what it keeps per domain is counted again for each snapshot, on first paint.
     bool filteredOut(NodeId id) const;
     const std::vector<std::uint32_t>& filterMatches() const;
+    void paintFilterVeil(QPainter& painter, DomainId id, const QRectF& exposedWorld) const;
     void paintFilterDim(QPainter& painter, const QRectF& screen, double excluded) const;
     void paintFilterCaption(QPainter& painter) const;
     std::shared_ptr<const NodeMask> m_nodeFilter;
