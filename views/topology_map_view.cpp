@@ -476,7 +476,9 @@ void TopologyMapView::paintFilterCaption(QPainter& painter) const {
     if (caption.isEmpty()) return;
     painter.setFont(font());
     const QFontMetrics metrics(font());
-    const QRectF box(QPointF(8, 8), QSizeF(metrics.horizontalAdvance(caption) + 12, metrics.height() + 4));
+    // Bottom right: the highlight's caption takes the bottom left, the top domains' names the top.
+    const QSizeF size(metrics.horizontalAdvance(caption) + 12, metrics.height() + 4);
+    const QRectF box(QPointF(width() - size.width() - 8, height() - size.height() - 10), size);
     painter.setPen(m_palette.domainBorder);
     painter.setBrush(m_palette.headerFill);
     painter.drawRect(box);
