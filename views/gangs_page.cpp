@@ -102,6 +102,15 @@ void GangsPage::updateSummary() {
                                 locale.toString(static_cast<qulonglong>(report->spreadCount()))));
 }
 
+bool GangsPage::selectGang(const QString& qualifiedName) {
+    const int row = m_model->rowOf(qualifiedName);
+    if (row < 0) return false;
+    m_table->selectRow(row);
+    m_table->scrollTo(m_model->index(row, GangsModel::NameColumn));
+    m_table->setFocus();
+    return true;
+}
+
 void GangsPage::selectionChanged() {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty()) return;

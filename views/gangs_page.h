@@ -31,6 +31,8 @@ public:
     QTableView* table() const { return m_table; }
     // Asks for a report now (the page also does when shown and as snapshots arrive).
     void refresh();
+    // Selects the gang "namespace/name" (the palette's gangs); false when it is not listed.
+    bool selectGang(const QString& qualifiedName);
 
 Q_SIGNALS:
     void gangSelected(const QString& name, const std::vector<topodeck::NodeId>& nodes);

@@ -1,5 +1,6 @@
 #include "views/occupancy_palette.h"
 
+#include <QPaintEngine>
 #include <QPainter>
 #include <QRectF>
 
@@ -47,6 +48,8 @@ OccupancyPalette OccupancyPalette::forPalette(const QPalette& palette) {
 void OccupancyPalette::fillUnavailable(QPainter* painter, const QRectF& rect) const {
     painter->fillRect(rect, unavailable);
     if (rect.width() < 3 || rect.height() < 3) return;
+    // SVG has no device pattern brushes (viewers show nothing, or an unresolved fill): flat there.
+    if (painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::SVG) return;
     QBrush lines(hatch, Qt::BDiagPattern);
     painter->save();
     // Pattern brushes are aligned to the device, so hatching stays crisp at any zoom.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 namespace topodeck {
 
@@ -16,8 +18,10 @@ constexpr double kMinPadding = 0.45;
 constexpr double kPaddingFraction = 0.015;
 // Target shapes (width / height), preferred first: lowest domains look like racks, higher ones
 // like squares, unless another shape lets the whole map fill the widget clearly better.
-constexpr double kLeafAspects[] = {0.7, 1.4};
-constexpr double kDomainAspects[] = {1.0, 0.7, 1.4, 0.5, 2.0};
+constexpr double kLeafAspects[] = {0.7, 1.4, 1.0};
+constexpr double kDomainAspects[] = {1.0, 0.7, 1.4, 0.5, 2.0, 0.35, 2.8};
+// Shape combinations tried one by one at most (7^2); deeper hierarchies use coordinate descent.
+constexpr std::size_t kMaxExhaustiveShapes = 49;
 // How much an arrangement is penalised for empty area, against being off the target aspect.
 constexpr double kWasteWeight = 0.6;
 
@@ -85,15 +89,22 @@ void TopologyMapLayout::build(const TopologyIndex& index, double targetAspect) {
     m_nodeRects.assign(index.nodeSlots(), QRectF());
     m_outlines.clear();
     m_outlineRanges.assign(domains, {0, 0});
+    m_physicalOf.assign(index.nvlinkDomainCount(), kNoNvlinkDomain);
+    std::unordered_map<std::string_view, std::int32_t> physicalIds;
+    for (std::size_t clique = 0; clique < m_physicalOf.size(); ++clique) {
+        const std::string_view physical = physicalNvlinkDomain(index.nvlinkName(static_cast<std::int32_t>(clique)));
+        m_physicalOf[clique] = physicalIds.try_emplace(physical, static_cast<std::int32_t>(physicalIds.size())).first->second;
+    }
 
     if (domains == 0 || !index.root().alive) {
         m_bounds = QRectF();
         return;
     }
     // Choose a target shape per level (and for racks) so that the whole map shows largest: mixing
-    // shapes (wide blocks of tall racks) avoids half-empty grids. Coordinate descent over the
-    // levels; only domains above the lowest level are re-measured, so this stays cheap.
+    // shapes (wide blocks of tall racks) avoids half-empty grids. Only domains above the lowest
+    // level are re-measured per try, so this stays cheap. The lowest level's shape is the leaf's.
     const int depth = std::max(1, index.spec().depth());
+    const int shaped = std::max(1, depth - 1);
     std::vector<double> bestAspects;
     double bestLeafAspect = kLeafAspects[0];
     double bestScale = 0;
@@ -101,6 +112,11 @@ void TopologyMapLayout::build(const TopologyIndex& index, double targetAspect) {
         const QSizeF size = measure(index, kRootDomain, true);
         return std::min(m_targetAspect / size.width(), 1.0 / size.height());
     };
+    // Every combination of shapes when there are few (a cluster of two or three levels); else
+    // coordinate descent over the levels, twice.
+    std::size_t combinations = 1;
+    for (int level = 0; level < shaped && combinations <= kMaxExhaustiveShapes; ++level)
+        combinations *= std::size(kDomainAspects);
     for (double leafAspect : kLeafAspects) {
         for (DomainId id = 1; id < domains; ++id) {
             const Domain& domain = index.domain(id);
@@ -108,22 +124,36 @@ void TopologyMapLayout::build(const TopologyIndex& index, double targetAspect) {
         }
         m_levelAspects.assign(std::size_t(depth), kDomainAspects[0]);
         double scale = fitScale();
-        for (int round = 0; round < 2; ++round)
-            for (int level = 0; level < depth; ++level) {
-                const double kept = m_levelAspects[std::size_t(level)];
-                double chosen = kept;
-                for (double aspect : kDomainAspects) {
-                    if (aspect == kept) continue;
-                    m_levelAspects[std::size_t(level)] = aspect;
-                    const double s = fitScale();
-                    if (s > scale * 1.01) {
-                        scale = s;
-                        chosen = aspect;
-                    }
+        if (combinations <= kMaxExhaustiveShapes) {
+            std::vector<double> best = m_levelAspects;
+            for (std::size_t combination = 1; combination < combinations; ++combination) {
+                std::size_t rest = combination;
+                for (int level = 0; level < shaped; ++level, rest /= std::size(kDomainAspects))
+                    m_levelAspects[std::size_t(level)] = kDomainAspects[rest % std::size(kDomainAspects)];
+                if (const double s = fitScale(); s > scale * 1.01) {
+                    scale = s;
+                    best = m_levelAspects;
                 }
-                m_levelAspects[std::size_t(level)] = chosen;
             }
-        if (scale > bestScale * 1.05) {
+            m_levelAspects = best;
+        } else {
+            for (int round = 0; round < 2; ++round)
+                for (int level = 0; level < shaped; ++level) {
+                    const double kept = m_levelAspects[std::size_t(level)];
+                    double chosen = kept;
+                    for (double aspect : kDomainAspects) {
+                        if (aspect == kept) continue;
+                        m_levelAspects[std::size_t(level)] = aspect;
+                        const double s = fitScale();
+                        if (s > scale * 1.01) {
+                            scale = s;
+                            chosen = aspect;
+                        }
+                    }
+                    m_levelAspects[std::size_t(level)] = chosen;
+                }
+        }
+        if (scale > bestScale * 1.02) {
             bestScale = scale;
             bestAspects = m_levelAspects;
             bestLeafAspect = leafAspect;
@@ -274,29 +304,67 @@ void TopologyMapLayout::place(const TopologyIndex& index, DomainId id, QPointF t
     collectOutlines(index, id);
 }
 
+std::string_view TopologyMapLayout::physicalNvlinkDomain(std::string_view clique) {
+    const std::size_t dot = clique.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 == clique.size()) return clique;
+    const std::string_view id = clique.substr(dot + 1);
+    const bool numeric = std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return numeric ? clique.substr(0, dot) : clique;
+}
+
 void TopologyMapLayout::collectOutlines(const TopologyIndex& index, DomainId leaf) {
-    const auto first = static_cast<std::uint32_t>(m_outlines.size());
-    for (NodeId node : index.domain(leaf).nodes) {
-        if (node >= m_nodeRects.size()) continue;
-        const std::int32_t nvlink = index.node(node).nvlinkDomain;
+    const auto first = static_cast<std::ptrdiff_t>(m_outlines.size());
+    auto physicalOf = [this](const NvlinkOutline& o) { return m_physicalOf[std::size_t(o.nvlinkDomain)]; };
+    // The outline of the physical domain (ClusterUUID) a clique belongs to, among this leaf's.
+    auto ownerOf = [&](std::int32_t nvlink, std::ptrdiff_t end) {
+        return std::find_if(m_outlines.begin() + first, m_outlines.begin() + end, [&](const NvlinkOutline& o) {
+            return o.partition < 0 && physicalOf(o) == m_physicalOf[std::size_t(nvlink)];
+        });
+    };
+    const std::vector<NodeId>& nodes = index.domain(leaf).nodes;
+    for (NodeId node : nodes) {
+        const std::int32_t nvlink = node < m_nodeRects.size() ? index.node(node).nvlinkDomain : kNoNvlinkDomain;
         if (nvlink == kNoNvlinkDomain) continue;
-        auto it = std::find_if(m_outlines.begin() + first, m_outlines.end(),
-                               [nvlink](const NvlinkOutline& o) { return o.nvlinkDomain == nvlink; });
-        if (it == m_outlines.end()) {
-            m_outlines.push_back(NvlinkOutline{m_nodeRects[node], nvlink, 1});
+        const auto owner = ownerOf(nvlink, std::ptrdiff_t(m_outlines.size()));
+        if (owner == m_outlines.end()) {
+            m_outlines.push_back(NvlinkOutline{m_nodeRects[node], nvlink, 1, -1, 0});
         } else {
-            it->rect = it->rect.united(m_nodeRects[node]);
-            ++it->nodeCount;
+            owner->rect = owner->rect.united(m_nodeRects[node]);
+            ++owner->nodeCount;
         }
     }
     // A node alone in its NVLink domain (an HGX board) needs no outline: the node box says it.
-    const auto end = std::remove_if(m_outlines.begin() + first, m_outlines.end(),
-                                    [](const NvlinkOutline& o) { return o.nodeCount < 2; });
-    m_outlines.erase(end, m_outlines.end());
+    m_outlines.erase(std::remove_if(m_outlines.begin() + first, m_outlines.end(),
+                                    [](const NvlinkOutline& o) { return o.nodeCount < 2; }),
+                     m_outlines.end());
+    const auto physicalEnd = std::ptrdiff_t(m_outlines.size());
+    for (NodeId node : nodes) {
+        const std::int32_t nvlink = node < m_nodeRects.size() ? index.node(node).nvlinkDomain : kNoNvlinkDomain;
+        if (nvlink == kNoNvlinkDomain) continue;
+        const auto owner = ownerOf(nvlink, physicalEnd);
+        if (owner == m_outlines.begin() + physicalEnd) continue;
+        const auto part = std::find_if(m_outlines.begin() + physicalEnd, m_outlines.end(),
+                                       [nvlink](const NvlinkOutline& o) { return o.nvlinkDomain == nvlink; });
+        if (part == m_outlines.end()) {
+            const int number = owner->partitions++;
+            m_outlines.push_back(NvlinkOutline{m_nodeRects[node], nvlink, 1, number, 0});
+        } else {
+            part->rect = part->rect.united(m_nodeRects[node]);
+            ++part->nodeCount;
+        }
+    }
+    // An unsplit domain is its own one partition: the physical outline says it all.
+    m_outlines.erase(std::remove_if(m_outlines.begin() + physicalEnd, m_outlines.end(),
+                                    [&](const NvlinkOutline& o) {
+                                        return ownerOf(o.nvlinkDomain, physicalEnd)->partitions < 2;
+                                    }),
+                     m_outlines.end());
     const double margin = kNodeGap * 0.5;
-    for (auto it = m_outlines.begin() + first; it != m_outlines.end(); ++it)
-        it->rect.adjust(-margin, -margin, margin, margin);
-    m_outlineRanges[leaf] = {first, static_cast<std::uint32_t>(m_outlines.size()) - first};
+    for (auto it = m_outlines.begin() + first; it != m_outlines.end(); ++it) {
+        const double inset = it->partition < 0 ? margin : margin * 0.35;
+        it->rect.adjust(-inset, -inset, inset, inset);
+    }
+    m_outlineRanges[leaf] = {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(m_outlines.size() - std::size_t(first))};
 }
 
 QRectF TopologyMapLayout::domainRect(DomainId id) const {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace topodeck {
@@ -31,12 +32,20 @@ public:
         friend bool operator==(const Hit&, const Hit&) = default;
     };
 
-    // Nodes of one NVLink domain inside one lowest-level domain, outlined together.
+    // Nodes of one NVLink domain inside one lowest-level domain, outlined together. The clique
+    // label is `<ClusterUUID>.<CliqueID>`: the ClusterUUID names the physical NVLink domain (one
+    // NVL72 rack), the CliqueID a partition of it. A physical domain gets one outline; when it is
+    // split into several partitions, each partition gets one more, inside it.
     struct NvlinkOutline {
         QRectF rect;
-        std::int32_t nvlinkDomain = kNoNvlinkDomain;
+        std::int32_t nvlinkDomain = kNoNvlinkDomain; // a partition's clique; the first member's for the whole
         std::uint32_t nodeCount = 0;
+        int partition = -1; // -1: the physical domain; else which of its partitions, in order of appearance
+        int partitions = 0; // on the physical domain's outline: how many partitions it has (1: not split)
     };
+    // The physical NVLink domain of a clique value: the part before the last '.' when a CliqueID
+    // follows it, else the whole value.
+    static std::string_view physicalNvlinkDomain(std::string_view clique);
 
     // targetAspect = width / height the whole map should approach (the widget's).
     void build(const TopologyIndex& index, double targetAspect);
@@ -92,6 +101,7 @@ private:
     std::vector<int> m_perRow;           // by DomainId: children or nodes per row
     std::vector<double> m_collapseBelow; // by DomainId: the scale below which it is one block
     std::vector<QRectF> m_nodeRects;     // by NodeId
+    std::vector<std::int32_t> m_physicalOf; // by nvlinkDomain: an id shared by the cliques of one ClusterUUID
     std::vector<NvlinkOutline> m_outlines;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_outlineRanges; // by DomainId: first, count
     std::vector<QSizeF> m_scratchSizes;

@@ -1,9 +1,13 @@
 #include "views/topology_map_view.h"
 
+#include "core/level_capacity.h"
 #include "models/cluster_terms.h"
 #include "views/occupancy_bar_delegate.h"
 
 #include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QSvgGenerator>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
@@ -32,6 +36,9 @@ constexpr double kMinBarBlockWidth = 24.0;
 constexpr double kMinBarBlockHeight = 12.0;
 // GPU cells are drawn one by one from this size (pixels per cell) up.
 constexpr double kMinCellPixels = 3.0;
+// The zoomed domain, for the breadcrumbs after a wheel or a drag: the deepest one under the
+// centre of the view that still fills this share of it.
+constexpr double kFocusShare = 0.5;
 
 QString levelName(const TopologyIndex& index, const Domain& domain) {
     if (domain.level < 0 || domain.level >= index.spec().depth()) return TopologyMapView::tr("cluster");
@@ -62,10 +69,12 @@ void TopologyMapView::setSnapshot(ClusterSnapshotPtr snapshot) {
         m_layout.clear();
         m_selection = m_hover = {};
         m_fitMode = true;
+        setFocusDomain(kRootDomain);
     }
     if (!m_snapshot) {
         m_layout.clear();
         m_selection = m_hover = {};
+        m_capacityPods.clear();
         update();
         return;
     }
@@ -85,7 +94,35 @@ void TopologyMapView::setSnapshot(ClusterSnapshotPtr snapshot) {
     else if (m_selection.node != TopologyMapLayout::kNoNode)
         m_selection.domain = index.node(m_selection.node).leaf;
     if (m_hover.domain != kNoDomain && !stillThere(m_hover)) m_hover = {};
+    if (!stillThere({m_focus, TopologyMapLayout::kNoNode})) setFocusDomain(kRootDomain);
+    recomputeCapacity();
     update();
+}
+
+void TopologyMapView::setFocusDomain(DomainId id) {
+    if (id == m_focus) return;
+    m_focus = id;
+    Q_EMIT focusChanged(id);
+}
+
+void TopologyMapView::updateFocusFromView() {
+    if (!m_snapshot || m_layout.isEmpty()) return;
+    const TopologyIndex& index = m_snapshot->index;
+    const QPointF centre = screenToWorld(QPointF(width() / 2.0, height() / 2.0));
+    DomainId focus = kRootDomain;
+    for (DomainId current = kRootDomain;;) {
+        DomainId next = kNoDomain;
+        for (DomainId child : index.domain(current).children) {
+            if (!index.domain(child).alive || !m_layout.domainRect(child).contains(centre)) continue;
+            next = child;
+            break;
+        }
+        if (next == kNoDomain) break;
+        const QRectF screen = worldToScreen(m_layout.domainRect(next));
+        if (screen.width() < width() * kFocusShare && screen.height() < height() * kFocusShare) break;
+        focus = current = next;
+    }
+    setFocusDomain(focus);
 }
 
 QRectF TopologyMapView::worldToScreen(const QRectF& world) const {
@@ -126,6 +163,11 @@ void TopologyMapView::setScaleAndOffset(double scale, QPointF offset) {
 
 void TopologyMapView::zoomToFit() {
     m_fitMode = true;
+    m_focusFitted = false;
+    setFocusDomain(kRootDomain);
+    // The layout was shaped for another window (a page opened beside the map since): reshape it.
+    const double aspect = height() > 0 ? double(width()) / double(height()) : 1.0;
+    if (!m_layout.isEmpty() && std::abs(std::log(aspect / m_layout.targetAspect())) > 0.05) rebuildLayout();
     const QRectF bounds = m_layout.bounds();
     if (bounds.isEmpty()) return update();
     const double scale = fitScale();
@@ -138,6 +180,8 @@ void TopologyMapView::zoomToDomain(DomainId id) {
     if (world.isEmpty()) return;
     if (id == kRootDomain) return zoomToFit();
     m_fitMode = false;
+    m_focusFitted = true;
+    setFocusDomain(id);
     const double w = std::max(1.0, width() - 4 * kFitMargin);
     const double h = std::max(1.0, height() - 4 * kFitMargin);
     const double scale = std::clamp(std::min(w / world.width(), h / world.height()), fitScale() * 0.5, maxScale());
@@ -148,8 +192,20 @@ void TopologyMapView::zoomToDomain(DomainId id) {
 void TopologyMapView::zoomAround(QPointF anchor, double factor) {
     if (m_layout.isEmpty()) return;
     const double scale = std::clamp(m_scale * factor, fitScale() * 0.5, maxScale());
-    m_fitMode = false;
+    m_fitMode = m_focusFitted = false;
     setScaleAndOffset(scale, anchor - (anchor - m_offset) * (scale / m_scale));
+    updateFocusFromView();
+}
+
+void TopologyMapView::zoomOutOfFocus() {
+    if (!m_snapshot || m_focus == kRootDomain) return zoomToFit();
+    const DomainId from = m_focus;
+    const DomainId parent = m_snapshot->index.domain(from).parent;
+    if (parent == kNoDomain || parent == kRootDomain)
+        zoomToFit();
+    else
+        zoomToDomain(parent);
+    selectHit({from, TopologyMapLayout::kNoNode});
 }
 
 void TopologyMapView::zoomIn() {
@@ -163,8 +219,9 @@ void TopologyMapView::zoomOut() {
 void TopologyMapView::centreOn(const QRectF& world) {
     const QRectF screen = worldToScreen(world);
     if (rect().contains(screen.toAlignedRect())) return;
-    m_fitMode = false;
+    m_fitMode = m_focusFitted = false;
     setScaleAndOffset(m_scale, m_offset + QPointF(width() / 2.0, height() / 2.0) - screen.center());
+    updateFocusFromView();
 }
 
 QRectF TopologyMapView::selectionWorldRect(const TopologyMapLayout::Hit& hit) const {
@@ -204,7 +261,10 @@ void TopologyMapView::updateHit(const TopologyMapLayout::Hit& hit) {
 
 void TopologyMapView::paintEvent(QPaintEvent* event) {
     QPainter painter(this);
-    const QRect exposed = event->rect();
+    paintView(painter, event->rect());
+}
+
+void TopologyMapView::paintView(QPainter& painter, const QRect& exposed) const {
     painter.fillRect(exposed, m_palette.background);
     if (!m_snapshot || m_layout.isEmpty()) {
         painter.setPen(m_palette.mutedText);
@@ -230,6 +290,97 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
         paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.background, 5);
         paintOutline(painter, screen.adjusted(-1, -1, 1, 1), m_palette.selection, 3);
     }
+    paintCaptions(painter);
+}
+
+bool TopologyMapView::exportView(const QString& path, QString* error) const {
+    const bool svg = QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0;
+    const QRect area = rect();
+    if (svg) {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(area.size());
+        generator.setViewBox(area);
+        generator.setResolution(logicalDpiX());
+        generator.setTitle(windowTitle().isEmpty() ? tr("topodeck map") : windowTitle());
+        generator.setDescription(m_snapshot ? m_snapshot->title : QString());
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            if (error) *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        paintView(painter, area);
+        if (painter.end()) return true;
+        if (error) *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    QImage image(area.size() * devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(devicePixelRatioF());
+    {
+        QPainter painter(&image);
+        paintView(painter, area);
+    }
+    if (image.save(path)) return true;
+    if (error) *error = tr("cannot write %1 (the name should end in .png or .svg)").arg(path);
+    return false;
+}
+
+// ---- free capacity -------------------------------------------------------------------------
+
+void TopologyMapView::setCapacityShape(std::int64_t gpusPerPod, std::int64_t podsWanted) {
+    if (gpusPerPod == m_capacityGpusPerPod && podsWanted == m_capacityPodsWanted) return;
+    m_capacityGpusPerPod = gpusPerPod;
+    m_capacityPodsWanted = podsWanted;
+    recomputeCapacity();
+    if (m_colourMode == ColourMode::FreeCapacity) update();
+}
+
+void TopologyMapView::setColourMode(ColourMode mode) {
+    if (mode == m_colourMode) return;
+    m_colourMode = mode;
+    update();
+}
+
+void TopologyMapView::recomputeCapacity() {
+    m_capacityPods.clear();
+    if (!m_snapshot || m_capacityGpusPerPod <= 0) return;
+    // O(domains x histogram width): each domain's free-GPU histogram says it without the nodes.
+    const TopologyIndex& index = m_snapshot->index;
+    m_capacityPods.assign(index.domainSlots(), 0);
+    for (DomainId id = 0; id < index.domainSlots(); ++id)
+        if (index.domain(id).alive) m_capacityPods[id] = podsThatFit(index.domain(id).freeGpuHistogram, m_capacityGpusPerPod);
+}
+
+std::int64_t TopologyMapView::podsThatFitIn(DomainId id) const {
+    return id < m_capacityPods.size() ? m_capacityPods[id] : -1;
+}
+
+QColor TopologyMapView::capacityColour(std::int64_t pods) const {
+    if (pods <= 0) return m_palette.nodeFill;
+    // Pale amber for a few pods, through green, to deep green for room for the whole gang.
+    const double share = m_capacityPodsWanted > 0 ? std::min(1.0, double(pods) / double(m_capacityPodsWanted)) : 1.0;
+    const QColor few(253, 224, 139), whole(26, 152, 80);
+    if (share >= 1.0) return whole;
+    auto mix = [share](int a, int b) { return int(a + (b - a) * share * 0.75 + 0.5); };
+    return QColor(mix(few.red(), whole.red()), mix(few.green(), whole.green()), mix(few.blue(), whole.blue()));
+}
+
+void TopologyMapView::paintCaptions(QPainter& painter) const {
+    if (m_colourMode != ColourMode::FreeCapacity) return;
+    const QString text = m_capacityGpusPerPod > 0
+                             ? tr("Free capacity for pods of %1 GPUs: deep green has room for the whole gang of %2")
+                                   .arg(m_capacityGpusPerPod)
+                                   .arg(m_capacityPodsWanted)
+                             : tr("Free capacity: run a dry-run in the planner to give the pod shape");
+    QFont captionFont = font();
+    painter.setFont(captionFont);
+    const QFontMetrics metrics(captionFont);
+    const QRectF box(QPointF(8, 8), QSizeF(metrics.horizontalAdvance(text) + 12, metrics.height() + 4));
+    painter.fillRect(box, m_palette.headerFill);
+    painter.setPen(QPen(m_palette.domainBorder, 1));
+    painter.drawRect(box);
+    painter.setPen(m_palette.text);
+    painter.drawText(box, Qt::AlignCenter, text);
 }
 
 void TopologyMapView::setHighlight(const std::vector<std::pair<NodeId, std::int32_t>>& nodePods,
@@ -291,21 +442,63 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
         painter.setPen(QPen(m_palette.domainBorder, 1, domain.unlabelled ? Qt::DashLine : Qt::SolidLine));
         // Racks are white cards; the domains holding them stay in the map's colour, so a gap in a
         // grid reads as a gap rather than as an empty rack.
-        painter.setBrush(domain.children.empty() ? m_palette.domainFill : m_palette.background);
+        painter.setBrush(!domain.children.empty() ? m_palette.background
+                         : showsCapacity()        ? capacityColour(podsThatFitIn(id))
+                                                  : m_palette.domainFill);
         painter.drawRect(screen);
         if (labelled) paintHeader(painter, id, header);
     }
     if (m_layout.collapsedAt(id, m_scale)) {
-        paintBlock(painter, domain.totals, labelled ? worldToScreen(m_layout.contentRect(id)) : screen);
+        const QRectF block = labelled ? worldToScreen(m_layout.contentRect(id)) : screen;
+        if (showsCapacity())
+            paintCapacityBlock(painter, podsThatFitIn(id), block);
+        else
+            paintBlock(painter, domain.totals, block);
         return;
     }
     for (DomainId child : domain.children)
         if (index.domain(child).alive) paintDomain(painter, child, exposedWorld);
     for (NodeId node : domain.nodes)
         if (m_layout.nodeRect(node).intersects(exposedWorld)) paintNode(painter, node);
-    for (const TopologyMapLayout::NvlinkOutline& outline : m_layout.nvlinkOutlines(id))
-        if (outline.rect.intersects(exposedWorld))
-            paintOutline(painter, worldToScreen(outline.rect), m_palette.nvlink, std::clamp(m_scale * 0.12, 1.0, 3.0));
+    const qreal outlineWidth = std::clamp(m_scale * 0.12, 1.0, 3.0);
+    for (const TopologyMapLayout::NvlinkOutline& outline : m_layout.nvlinkOutlines(id)) {
+        if (!outline.rect.intersects(exposedWorld)) continue;
+        if (outline.partition < 0) {
+            paintOutline(painter, worldToScreen(outline.rect), m_palette.nvlink, outlineWidth);
+            continue;
+        }
+        paintPartition(painter, outline, worldToScreen(outline.rect), outlineWidth);
+    }
+}
+
+void TopologyMapView::paintPartition(QPainter& painter, const TopologyMapLayout::NvlinkOutline& outline,
+                                     const QRectF& screen, qreal width) const {
+    // A partition (CliqueID) of a physical NVLink domain: dashed, in the NVLink colour, with its
+    // clique id in the corner when there is room.
+    painter.setPen(QPen(m_palette.nvlink, std::max<qreal>(1.0, width * 0.75), Qt::DashLine, Qt::FlatCap, Qt::MiterJoin));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(screen);
+    QFont badgeFont = font();
+    badgeFont.setPixelSize(static_cast<int>(std::clamp(m_scale * 0.8, kMinFontPixels, 12.0)));
+    const QFontMetricsF metrics(badgeFont);
+    const std::string& clique = m_snapshot->index.nvlinkName(outline.nvlinkDomain);
+    const QString label = tr("clique %1").arg(QString::fromStdString(clique.substr(clique.rfind('.') + 1)));
+    if (screen.height() < 3 * metrics.height() || screen.width() < metrics.horizontalAdvance(label) + 8) return;
+    const QRectF badge(screen.right() - metrics.horizontalAdvance(label) - 6, screen.top() - metrics.height() / 2,
+                       metrics.horizontalAdvance(label) + 6, metrics.height());
+    painter.fillRect(badge, m_palette.nvlink);
+    painter.setFont(badgeFont);
+    painter.setPen(m_palette.background);
+    painter.drawText(badge, Qt::AlignCenter, label);
+}
+
+void TopologyMapView::paintCapacityBlock(QPainter& painter, std::int64_t pods, const QRectF& screen) const {
+    painter.fillRect(screen, capacityColour(pods));
+    if (screen.width() >= 5 && screen.height() >= 5) {
+        painter.setPen(QPen(m_palette.domainBorder, 1));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(screen);
+    }
 }
 
 void TopologyMapView::paintHeader(QPainter& painter, DomainId id, const QRectF& header) const {
@@ -323,11 +516,14 @@ void TopologyMapView::paintHeader(QPainter& painter, DomainId id, const QRectF& 
     QRectF text = header.adjusted(inset, 0, -inset, 0);
 
     // "used/total" and a small bar on the right when there is room for them next to the name.
-    const QString numbers = OccupancyBarDelegate::usedOfTotalText(domain.totals.gpusUsed, domain.totals.gpusTotal);
+    const QString numbers =
+        !showsCapacity()          ? OccupancyBarDelegate::usedOfTotalText(domain.totals.gpusUsed, domain.totals.gpusTotal)
+        : podsThatFitIn(id) == 1 ? tr("room for 1 pod")
+                                 : tr("room for %1 pods").arg(QLocale().toString(qlonglong(podsThatFitIn(id))));
     const QString name = displayName(index, domain);
     const double numbersWidth = fm.horizontalAdvance(numbers);
     const double barWidth = std::min(60.0, text.width() * 0.25);
-    if (text.width() > fm.horizontalAdvance(name) + numbersWidth + barWidth + 3 * inset) {
+    if (!showsCapacity() && text.width() > fm.horizontalAdvance(name) + numbersWidth + barWidth + 3 * inset) {
         painter.setPen(m_palette.mutedText);
         painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter, numbers);
         const double barHeight = std::max(4.0, header.height() * 0.35);
@@ -381,6 +577,11 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
     const QRectF screen = worldToScreen(m_layout.nodeRect(id));
     const bool unavailable = !stats.schedulable;
     const std::int64_t rest = stats.gpusTotal - stats.gpusUsed;
+    const bool capacity = showsCapacity();
+    // Free capacity: a node wears its rack's colour (the question is which rack could take the
+    // gang); its free GPUs that no pod of the shape could use stay grey.
+    const bool tooSmall = capacity && !unavailable && stats.gpusFree() < m_capacityGpusPerPod;
+    if (capacity && m_scale < kMinCellPixels) return paintCapacityBlock(painter, podsThatFitIn(stats.leaf), screen);
     if (m_scale < kMinCellPixels) {
         // GPU cells would be a pixel or two: the node's share is enough, and far cheaper.
         DomainTotals totals;
@@ -390,7 +591,7 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         return;
     }
     painter.setPen(QPen(unavailable ? m_palette.hatch : m_palette.nodeBorder, unavailable ? 1.5 : 1.0));
-    painter.setBrush(m_palette.nodeFill);
+    painter.setBrush(capacity ? capacityColour(podsThatFitIn(stats.leaf)) : m_palette.nodeFill);
     painter.drawRect(screen);
     const int cells =
         static_cast<int>(std::min<std::int64_t>(stats.gpusTotal, m_layout.gpuColumns() * m_layout.gpuRows()));
@@ -400,7 +601,9 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
             painter.fillRect(cell, m_palette.used);
         else if (unavailable)
             m_palette.fillUnavailable(&painter, cell);
-        else
+        else if (tooSmall)
+            painter.fillRect(cell, m_palette.nodeFill);
+        else if (!capacity) // in capacity mode a usable free cell shows the rack's colour
             painter.fillRect(cell, m_palette.free);
     }
     if (stats.gpusTotal == 0 && screen.height() > 2 * fontMetrics().height()) {
@@ -562,6 +765,8 @@ void TopologyMapView::resizeEvent(QResizeEvent* event) {
     if (m_fitMode) {
         rebuildLayout();
         zoomToFit();
+    } else if (m_focusFitted) {
+        zoomToDomain(m_focus); // the zoomed domain stays fitted as the window changes
     } else {
         const QSizeF delta = QSizeF(event->size() - event->oldSize()) / 2.0;
         if (event->oldSize().isValid()) m_offset += QPointF(delta.width(), delta.height());
@@ -593,7 +798,7 @@ void TopologyMapView::mouseMoveEvent(QMouseEvent* event) {
             setCursor(Qt::ClosedHandCursor);
         }
         if (m_dragging) {
-            m_fitMode = false;
+            m_fitMode = m_focusFitted = false;
             setScaleAndOffset(m_scale, m_pressOffset + QPointF(pos - m_pressPos));
             return;
         }
@@ -606,6 +811,7 @@ void TopologyMapView::mouseReleaseEvent(QMouseEvent* event) {
     const bool wasDrag = m_dragging;
     m_pressed = m_dragging = false;
     setCursor(Qt::OpenHandCursor);
+    if (wasDrag) updateFocusFromView();
     if (wasDrag || event->button() != Qt::LeftButton) return;
 
     const TopologyMapLayout::Hit hit = hitAt(event->position());
@@ -634,6 +840,13 @@ void TopologyMapView::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void TopologyMapView::keyPressEvent(QKeyEvent* event) {
     const double step = 0.15;
+    // Ctrl+arrows pan; plain arrows move the selection.
+    auto pan = [this](QPointF by) {
+        m_fitMode = m_focusFitted = false;
+        setScaleAndOffset(m_scale, m_offset + by);
+        updateFocusFromView();
+    };
+    const bool panning = event->modifiers() & Qt::ControlModifier;
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -647,20 +860,23 @@ void TopologyMapView::keyPressEvent(QKeyEvent* event) {
         zoomToFit();
         break;
     case Qt::Key_Left:
-        m_fitMode = false;
-        setScaleAndOffset(m_scale, m_offset + QPointF(width() * step, 0));
+        panning ? pan(QPointF(width() * step, 0)) : moveSelection(-1, 0);
         break;
     case Qt::Key_Right:
-        m_fitMode = false;
-        setScaleAndOffset(m_scale, m_offset - QPointF(width() * step, 0));
+        panning ? pan(QPointF(-width() * step, 0)) : moveSelection(1, 0);
         break;
     case Qt::Key_Up:
-        m_fitMode = false;
-        setScaleAndOffset(m_scale, m_offset + QPointF(0, height() * step));
+        panning ? pan(QPointF(0, height() * step)) : moveSelection(0, -1);
         break;
     case Qt::Key_Down:
-        m_fitMode = false;
-        setScaleAndOffset(m_scale, m_offset - QPointF(0, height() * step));
+        panning ? pan(QPointF(0, -height() * step)) : moveSelection(0, 1);
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        zoomIntoSelection();
+        break;
+    case Qt::Key_Backspace:
+        zoomOutOfFocus();
         break;
     case Qt::Key_Escape:
         if (m_selection.domain == kNoDomain) return QWidget::keyPressEvent(event);
@@ -671,6 +887,68 @@ void TopologyMapView::keyPressEvent(QKeyEvent* event) {
         return QWidget::keyPressEvent(event);
     }
     event->accept();
+}
+
+void TopologyMapView::zoomIntoSelection() {
+    if (!m_snapshot) return;
+    const TopologyIndex& index = m_snapshot->index;
+    if (m_selection.node != TopologyMapLayout::kNoNode) return zoomToDomain(m_selection.domain);
+    const DomainId target = m_selection.domain == kNoDomain ? m_focus : m_selection.domain;
+    if (target != kRootDomain) zoomToDomain(target);
+    // Inside, the first child (or node) is selected, so the arrows go on within it.
+    const Domain& domain = index.domain(target);
+    for (DomainId child : domain.children)
+        if (index.domain(child).alive) return selectHit({child, TopologyMapLayout::kNoNode});
+    if (!domain.nodes.empty()) selectHit({target, domain.nodes.front()});
+}
+
+void TopologyMapView::moveSelection(int dx, int dy) {
+    if (!m_snapshot || m_layout.isEmpty()) return;
+    const TopologyIndex& index = m_snapshot->index;
+    if (m_selection.domain == kNoDomain) {
+        // Nothing selected yet: start inside the zoomed domain.
+        const Domain& focus = index.domain(m_focus);
+        for (DomainId child : focus.children)
+            if (index.domain(child).alive) return selectHit({child, TopologyMapLayout::kNoNode});
+        if (!focus.nodes.empty()) selectHit({m_focus, focus.nodes.front()});
+        return;
+    }
+    const bool onNode = m_selection.node != TopologyMapLayout::kNoNode;
+    const QPointF from = selectionWorldRect(m_selection).center();
+    // Nearest sibling in the direction, staying in the same row or column where one is.
+    TopologyMapLayout::Hit best;
+    double bestScore = std::numeric_limits<double>::max();
+    auto consider = [&](const TopologyMapLayout::Hit& candidate, const QRectF& rect) {
+        const QPointF d = rect.center() - from;
+        const double along = dx != 0 ? d.x() * dx : d.y() * dy;
+        if (along <= 1e-6) return;
+        const double across = std::abs(dx != 0 ? d.y() : d.x());
+        const double score = along + 4 * across;
+        if (score < bestScore) {
+            bestScore = score;
+            best = candidate;
+        }
+    };
+    if (onNode) {
+        for (NodeId node : index.domain(m_selection.domain).nodes) consider({m_selection.domain, node}, m_layout.nodeRect(node));
+    } else {
+        const DomainId parent = index.domain(m_selection.domain).parent;
+        if (parent == kNoDomain) return;
+        for (DomainId sibling : index.domain(parent).children)
+            if (index.domain(sibling).alive) consider({sibling, TopologyMapLayout::kNoNode}, m_layout.domainRect(sibling));
+    }
+    if (best.domain != kNoDomain) selectHit(best);
+}
+
+void TopologyMapView::selectHit(const TopologyMapLayout::Hit& hit) {
+    if (hit.domain == kNoDomain) return;
+    m_selection = hit;
+    centreOn(selectionWorldRect(hit));
+    update();
+    if (hit.node != TopologyMapLayout::kNoNode)
+        Q_EMIT nodeSelected(hit.node);
+    else
+        Q_EMIT domainSelected(hit.domain);
 }
 
 void TopologyMapView::leaveEvent(QEvent* event) {

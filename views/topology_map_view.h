@@ -10,12 +10,16 @@
 namespace topodeck {
 
 // The topology map: nested boxes for the hierarchy, nodes and their GPU cells coloured by
-// occupancy, NVLink domains outlined. Zoom (wheel, +/-, fit), pan (drag), hover tooltips and click
-// to select. Level of detail keeps a 65,536-node cluster fluid: domains whose nodes would be a
+// occupancy (or by the free capacity for the planner's pod shape), NVLink domains outlined with
+// their partitions. Zoom (wheel, +/-, fit), pan (drag), hover tooltips and click to select; from
+// the keyboard, arrows move the selection among siblings, Enter zooms into it, Backspace out,
+// Home fits. Level of detail keeps a 65,536-node cluster fluid: domains whose nodes would be a
 // few pixels wide are drawn as one block, and only what intersects the exposed area is painted.
 class TopologyMapView : public QWidget {
     Q_OBJECT
 public:
+    enum class ColourMode { Occupancy, FreeCapacity };
+
     explicit TopologyMapView(QWidget* parent = nullptr);
 
     void setSnapshot(ClusterSnapshotPtr snapshot);
@@ -31,6 +35,21 @@ public:
 
     DomainId selectedDomain() const { return m_selection.domain; }
     NodeId selectedNode() const { return m_selection.node; }
+    // The domain the view is zoomed to (the breadcrumbs' last entry); the root when fitted.
+    DomainId focusDomain() const { return m_focus; }
+
+    ColourMode colourMode() const { return m_colourMode; }
+    // Pods of this many GPUs each, a gang of podsWanted of them: the free-capacity colours.
+    void setCapacityShape(std::int64_t gpusPerPod, std::int64_t podsWanted);
+    std::int64_t capacityGpusPerPod() const { return m_capacityGpusPerPod; }
+    // Pods of the shape the domain could take now (free-capacity mode), or -1 without a shape.
+    std::int64_t podsThatFitIn(DomainId id) const;
+
+    // Draws what the widget shows now into any paint device of the widget's size (PNG and SVG
+    // export, benchmarks).
+    void paintView(QPainter& painter, const QRect& exposed) const;
+    // Writes the current view as PNG or SVG (by the file's suffix); false with the reason.
+    bool exportView(const QString& path, QString* error) const;
 
     QSize sizeHint() const override { return QSize(900, 700); }
     QSize minimumSizeHint() const override { return QSize(200, 150); }
@@ -40,6 +59,8 @@ Q_SIGNALS:
     void domainSelected(topodeck::DomainId id);
     void nodeSelected(topodeck::NodeId id);
     void selectionCleared();
+    // The zoomed domain changed (zoom to a domain, Enter, Backspace, fit, or wheel and drag).
+    void focusChanged(topodeck::DomainId id);
 
 public Q_SLOTS:
     void setSelectedDomain(topodeck::DomainId id);
@@ -49,6 +70,9 @@ public Q_SLOTS:
     void zoomOut();
     void zoomToFit();
     void zoomToDomain(topodeck::DomainId id);
+    // Backspace: the focus's parent, selecting the domain zoomed out of.
+    void zoomOutOfFocus();
+    void setColourMode(topodeck::TopologyMapView::ColourMode mode);
     // Outlines these nodes over the occupancy (a dry-run's placement, a running gang's pods), with
     // the pod count on each node large enough to show it (0: no count), and a caption in the
     // corner saying what is outlined. Empty: no overlay.
@@ -92,14 +116,34 @@ private:
     void paintNode(QPainter& painter, NodeId id) const;
     void paintOutline(QPainter& painter, const QRectF& screen, const QColor& color, qreal width) const;
     void paintHighlight(QPainter& painter, const QRectF& exposedWorld) const;
+    void paintCaptions(QPainter& painter) const;
+    void paintPartition(QPainter& painter, const TopologyMapLayout::NvlinkOutline& outline, const QRectF& screen,
+                        qreal width) const;
+    void paintCapacityBlock(QPainter& painter, std::int64_t pods, const QRectF& screen) const;
+    bool showsCapacity() const { return m_colourMode == ColourMode::FreeCapacity && !m_capacityPods.empty(); }
+    QColor capacityColour(std::int64_t pods) const;
+    void recomputeCapacity();
+    void updateFocusFromView();
+    void setFocusDomain(DomainId id);
+    // Arrow keys: the sibling (domain or node) of the selection nearest in that direction.
+    void moveSelection(int dx, int dy);
+    // Enter: zooms into the selected domain (the focus without one) and selects its first child.
+    void zoomIntoSelection();
+    void selectHit(const TopologyMapLayout::Hit& hit);
 
     ClusterSnapshotPtr m_snapshot;
     TopologyMapLayout m_layout;
     OccupancyPalette m_palette;
     double m_scale = 1.0;
     QPointF m_offset;
-    bool m_fitMode = true; // follows the widget size until the user zooms or pans
+    bool m_fitMode = true;      // follows the widget size until the user zooms or pans
+    bool m_focusFitted = false; // zoomed to m_focus (Enter, a breadcrumb): refitted on resize
     TopologyMapLayout::Hit m_selection;
+    DomainId m_focus = kRootDomain;
+    ColourMode m_colourMode = ColourMode::Occupancy;
+    std::int64_t m_capacityGpusPerPod = 0;
+    std::int64_t m_capacityPodsWanted = 0;
+    std::vector<std::int64_t> m_capacityPods; // by DomainId, for the shape; empty without one
     std::vector<std::pair<NodeId, std::int32_t>> m_highlight;
     QString m_highlightCaption;
     TopologyMapLayout::Hit m_hover;

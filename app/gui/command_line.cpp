@@ -188,6 +188,16 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     const QCommandLineOption pageOption(
         QStringLiteral("page"), QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs or charts."),
         QStringLiteral("page"));
+    const QCommandLineOption zoomOption(
+        QStringLiteral("zoom"),
+        QCoreApplication::translate("CommandLine", "Zoom the map to the domain at this path, e.g. su-1/rack-3."),
+        QStringLiteral("path"));
+    const QCommandLineOption mapColoursOption(
+        QStringLiteral("map-colours"),
+        QCoreApplication::translate("CommandLine",
+                                    "Colour the map by occupancy (the default) or by free-capacity: how many pods "
+                                    "of the planner's shape each domain could take now."),
+        QStringLiteral("occupancy|free-capacity"));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
@@ -195,7 +205,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
     parser.addOptions(slurmFlags.all());
     parser.addOptions({levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
-                       filterOption, planOption, pageOption});
+                       filterOption, planOption, pageOption, zoomOption, mapColoursOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -296,6 +306,16 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         m_message = QCoreApplication::translate("CommandLine", "--page wants planner, gangs or charts, not \"%1\"")
                         .arg(m_options.page);
         return Outcome::Error;
+    }
+    m_options.zoom = parser.value(zoomOption).trimmed();
+    if (const QString colours = parser.value(mapColoursOption).trimmed(); !colours.isEmpty()) {
+        if (colours != QLatin1String("occupancy") && colours != QLatin1String("free-capacity")) {
+            m_message = QCoreApplication::translate("CommandLine",
+                                                    "--map-colours wants occupancy or free-capacity, not \"%1\"")
+                            .arg(colours);
+            return Outcome::Error;
+        }
+        m_options.freeCapacity = colours == QLatin1String("free-capacity");
     }
     if (!m_options.plan.isEmpty()) {
         // The same parser the planner uses, so a bad flag is reported before any window opens.

@@ -33,6 +33,8 @@ struct LaunchOptions {
     QString filter;     // a label selector for the filter bar
     QString plan;       // topodeckctl plan's flags: the planner runs them once data is there
     QString page;       // "planner", "gangs" or "charts": that page is raised
+    QString zoom;       // a domain path the map zooms to once data is there
+    bool freeCapacity = false; // the map colours by free capacity for the planner's pod shape
 
     bool live() const { return !contexts.isEmpty() || inCluster || slurm.has_value(); }
 };

@@ -25,10 +25,11 @@
 
 namespace {
 
-// --page and --plan.
+// --page, --plan, --zoom and --map-colours.
 void openPages(topodeck::MainWindow& window, const topodeck::LaunchOptions& options) {
     if (!options.page.isEmpty()) window.showPage(options.page);
     if (!options.plan.isEmpty()) window.planOnceShown(options.plan);
+    window.setMapView(options.zoom, options.freeCapacity);
 }
 
 bool haveDisplay() {

@@ -14,6 +14,7 @@
 #include "views/details_panel.h"
 #include "views/filter_bar.h"
 #include "views/gangs_page.h"
+#include "views/map_breadcrumbs.h"
 #include "views/map_legend.h"
 #include "views/occupancy_bar_delegate.h"
 #include "views/occupancy_notice.h"
@@ -107,6 +108,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildStatusBar();
     connect(m_session, &ClusterSession::snapshotPublished, this, &MainWindow::showSnapshot);
     connect(m_session, &ClusterSession::statusChanged, this, &MainWindow::showStatus);
+    connect(m_session, &ClusterSession::gangsReportReady, this,
+            [this](const GangsReportPtr& report, quint64) { refreshPaletteGangs(report); });
     resize(1400, 900);
 }
 
@@ -140,6 +143,8 @@ void MainWindow::buildPages() {
     mapLayout->addWidget(m_openFailure);
     m_notice = new OccupancyNotice(mapPane);
     mapLayout->addWidget(m_notice);
+    m_breadcrumbs = new MapBreadcrumbs(mapPane);
+    mapLayout->addWidget(m_breadcrumbs);
     mapLayout->addWidget(m_map, 1);
     mapLayout->addWidget(new MapLegend(mapPane));
 
@@ -171,6 +176,11 @@ void MainWindow::buildPages() {
     connect(m_map, &TopologyMapView::domainSelected, this, selectDomain);
     connect(m_map, &TopologyMapView::nodeSelected, this, selectNode);
     connect(m_map, &TopologyMapView::selectionCleared, this, [this] { selectIndex(QModelIndex()); });
+    connect(m_map, &TopologyMapView::focusChanged, m_breadcrumbs, &MapBreadcrumbs::setFocusDomain);
+    connect(m_breadcrumbs, &MapBreadcrumbs::domainChosen, this, [this](DomainId id) {
+        m_map->zoomToDomain(id);
+        m_map->setFocus();
+    });
     connect(m_details, &DetailsPanel::domainActivated, this, selectDomain);
     connect(m_details, &DetailsPanel::nodeActivated, this, selectNode);
 }
@@ -191,12 +201,23 @@ void MainWindow::buildActions() {
         demos->addAction(tr(demo.label), this, [this, name] { openDemo(name); });
     }
     file->addSeparator();
+    QAction* exportMap = file->addAction(tr("&Export Map View…"), this, &MainWindow::exportMapDialog);
+    exportMap->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportMap->setToolTip(tr("Save the map as shown, as a PNG picture or an SVG drawing"));
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     QMenu* view = m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_map, &TopologyMapView::zoomIn);
     m_zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_map, &TopologyMapView::zoomOut);
     m_zoomFit = view->addAction(tr("&Fit Map"), QKeySequence(Qt::CTRL | Qt::Key_0), m_map, &TopologyMapView::zoomToFit);
+    m_freeCapacity = view->addAction(tr("Colour by Free &Capacity"));
+    m_freeCapacity->setCheckable(true);
+    m_freeCapacity->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_freeCapacity->setToolTip(tr("Colour each domain by how many pods of the planner's shape it could take now"));
+    connect(m_freeCapacity, &QAction::toggled, this, [this](bool on) {
+        m_map->setColourMode(on ? TopologyMapView::ColourMode::FreeCapacity : TopologyMapView::ColourMode::Occupancy);
+    });
     m_focusFilter = view->addAction(tr("Fi&lter Nodes by Label…"), QKeySequence(Qt::CTRL | Qt::Key_L), m_filterBar,
                                     &FilterBar::focusFilter);
     m_focusFilter->setToolTip(tr("Type a Kubernetes label selector to narrow the tree and dim the map"));
@@ -255,6 +276,15 @@ void MainWindow::buildActions() {
     toolbar->addAction(m_zoomIn);
     toolbar->addAction(m_zoomOut);
     toolbar->addAction(m_zoomFit);
+    toolbar->addAction(m_freeCapacity);
+}
+
+void MainWindow::exportMapDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Map View"), QStringLiteral("topodeck-map.png"),
+                                                      tr("PNG picture (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!m_map->exportView(path, &error)) QMessageBox::warning(this, tr("Export Map View"), error);
 }
 
 void MainWindow::buildStatusBar() {
@@ -345,6 +375,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     m_model->setSnapshot(snapshot);
     m_map->setSnapshot(snapshot);
     applyNodeFilter();
+    m_breadcrumbs->setSnapshot(snapshot);
     m_details->setSnapshot(snapshot);
     m_charts->setSnapshot(snapshot);
     m_planner->snapshotShown(snapshot->generation);
@@ -506,8 +537,16 @@ void MainWindow::buildDocks() {
 
     connect(m_planner, &PlannerPanel::placementShown, m_map, &TopologyMapView::setHighlight);
     connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
-    connect(m_planner, &PlannerPanel::answerShown, this,
-            [this] { AppSettings().setPlannerInputs(m_planner->flags()); });
+    connect(m_planner, &PlannerPanel::answerShown, this, [this] {
+        AppSettings().setPlannerInputs(m_planner->flags());
+        // The free-capacity colours count pods of the gang just planned.
+        const PlanAnswerPtr& answer = m_planner->answer();
+        if (!answer || !answer->error.empty() || !m_shown) return;
+        const GangRequest& gang = answer->outcome.gang;
+        std::int64_t gpusPerPod = m_shown->index.gpuResources().count(gang.perPod);
+        if (gang.slurm && gang.slurm->gpusPerNode > 0) gpusPerPod = gang.slurm->gpusPerNode;
+        m_map->setCapacityShape(gpusPerPod, gang.pods);
+    });
     connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
         std::vector<std::pair<NodeId, std::int32_t>> highlight;
         highlight.reserve(nodes.size());
@@ -584,6 +623,24 @@ void MainWindow::refreshPaletteEntries() {
             nodes.push_back({QString::fromStdString(node->name), QString(),
                              [this, id] { selectIndex(m_model->indexForNode(id)); }});
     m_palette->setEntries(tr("node"), std::move(nodes));
+    // Gangs and Slurm jobs come with the next gangs report.
+    m_session->requestGangsReport();
+}
+
+void MainWindow::refreshPaletteGangs(const GangsReportPtr& report) {
+    if (!report) return;
+    std::vector<CommandPalette::Entry> gangs;
+    gangs.reserve(report->gangs.size());
+    for (const Gang& gang : report->gangs) {
+        const QString name = QString::fromStdString(gang.qualifiedName());
+        gangs.push_back({tr("%1 (%n pod(s))", nullptr, gang.pods).arg(name), QString(), [this, name] {
+                             showPage(QStringLiteral("gangs"));
+                             // The page may still be waiting for its own first report.
+                             if (!m_gangs->selectGang(name)) m_pendingGang = name;
+                         }});
+    }
+    m_palette->setEntries(tr("gang"), std::move(gangs));
+    if (!m_pendingGang.isEmpty() && m_gangs->selectGang(m_pendingGang)) m_pendingGang.clear();
 }
 
 bool MainWindow::showPage(const QString& page) {
@@ -606,6 +663,21 @@ void MainWindow::planOnceShown(const QString& flags) {
     *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
         disconnect(*connection);
         m_planner->run();
+    });
+}
+
+void MainWindow::setMapView(const QString& zoomPath, bool freeCapacity) {
+    m_freeCapacity->setChecked(freeCapacity);
+    if (zoomPath.isEmpty()) return;
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &MainWindow::dataShown, this, [this, connection, zoomPath] {
+        disconnect(*connection);
+        const std::optional<QModelIndex> index = m_model->indexForPath(zoomPath);
+        const QVariant domain = index ? index->data(TopologyTreeModel::DomainIdRole) : QVariant();
+        if (domain.isValid())
+            m_map->zoomToDomain(domain.value<DomainId>());
+        else
+            qWarning("topodeck: no domain at path '%s' to zoom to", qPrintable(zoomPath));
     });
 }
 

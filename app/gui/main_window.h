@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/cluster_snapshot.h"
+#include "session/cluster_session.h"
 
 #include <QMainWindow>
 
@@ -25,6 +25,7 @@ class PlannerPanel;
 class ClusterTotalsLabel;
 class DetailsPanel;
 class FilterBar;
+class MapBreadcrumbs;
 class OccupancyNotice;
 class OpenFailureBanner;
 class SourceStatusLabel;
@@ -53,6 +54,9 @@ public:
     bool showPage(const QString& page);
     // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
     void planOnceShown(const QString& flags);
+    // Colours the map by free capacity (or occupancy) and, once data is shown, zooms it to the
+    // domain at zoomPath (empty: fitted); a path that is not there is reported on stderr.
+    void setMapView(const QString& zoomPath, bool freeCapacity);
     PlannerPanel* plannerPanel() const { return m_planner; }
     CommandPalette* commandPalette() const { return m_palette; }
     GangsPage* gangsPage() const { return m_gangs; }
@@ -66,6 +70,7 @@ public:
     QTreeView* treeView() const { return m_tree; }
     TopologyMapView* mapView() const { return m_map; }
     DetailsPanel* detailsPanel() const { return m_details; }
+    MapBreadcrumbs* breadcrumbs() const { return m_breadcrumbs; }
     const ClusterSnapshotPtr& shownSnapshot() const { return m_shown; }
 
 Q_SIGNALS:
@@ -99,6 +104,8 @@ private:
     void buildDocks();
     void buildPalette();
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
+    void exportMapDialog();
+    void refreshPaletteGangs(const GangsReportPtr& report); // the running gangs and Slurm jobs
     QList<QAction*> menuActions() const; // every action of the menus and their submenus
 
     ClusterSession* m_session = nullptr;
@@ -108,6 +115,7 @@ private:
     FilterBar* m_filterBar = nullptr;
     QTreeView* m_tree = nullptr;
     TopologyMapView* m_map = nullptr;
+    MapBreadcrumbs* m_breadcrumbs = nullptr;
     DetailsPanel* m_details = nullptr;
     QSplitter* m_splitter = nullptr;
     PlannerPanel* m_planner = nullptr;
@@ -116,6 +124,7 @@ private:
     QMenu* m_pagesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     CommandPalette* m_palette = nullptr;
+    QString m_pendingGang; // chosen in the palette before the gangs page had its report
 
     QAction* m_openFile = nullptr;
     QAction* m_connect = nullptr;
@@ -124,6 +133,7 @@ private:
     QAction* m_zoomOut = nullptr;
     QAction* m_zoomFit = nullptr;
     QAction* m_focusFilter = nullptr;
+    QAction* m_freeCapacity = nullptr;
     QComboBox* m_demoChooser = nullptr;
 
     SourceStatusLabel* m_stateLabel = nullptr;

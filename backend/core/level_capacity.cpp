@@ -12,10 +12,16 @@ std::int64_t gangsThatFit(std::span<const std::uint32_t> histogram, std::int64_t
     if (gangGpus <= 0 || gpusPerNode <= 0) return 0;
     const std::int64_t podGpus = std::min(gangGpus, gpusPerNode);
     const std::int64_t podsPerGang = (gangGpus + podGpus - 1) / podGpus;
+    return podsThatFit(histogram, podGpus) / podsPerGang;
+}
+
+std::int64_t podsThatFit(std::span<const std::uint32_t> histogram, std::int64_t gpusPerPod) {
+    if (gpusPerPod <= 0) return 0;
     std::int64_t pods = 0;
-    for (std::size_t free = static_cast<std::size_t>(podGpus); free < histogram.size(); ++free)
-        pods += std::int64_t(histogram[free]) * (std::int64_t(free) / podGpus);
-    return pods / podsPerGang;
+    for (std::size_t free = static_cast<std::size_t>(std::min<std::int64_t>(gpusPerPod, std::int64_t(histogram.size())));
+         free < histogram.size(); ++free)
+        pods += std::int64_t(histogram[free]) * (std::int64_t(free) / gpusPerPod);
+    return pods;
 }
 
 std::vector<LevelCapacity> levelCapacity(const TopologyIndex& index, std::span<const std::int64_t> gangSizes) {

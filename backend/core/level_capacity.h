@@ -51,4 +51,8 @@ std::vector<LevelCapacity> levelCapacity(const TopologyIndex& index,
 // free-GPU counts (histogram[f] = nodes with f free GPUs).
 std::int64_t gangsThatFit(std::span<const std::uint32_t> histogram, std::int64_t gangGpus, std::int64_t gpusPerNode);
 
+// Pods of `gpusPerPod` GPUs that nodes with these free-GPU counts take now, each node as many as fit
+// (the map's free-capacity colours). 0 when gpusPerPod is not positive.
+std::int64_t podsThatFit(std::span<const std::uint32_t> histogram, std::int64_t gpusPerPod);
+
 } // namespace topodeck

@@ -1,6 +1,7 @@
 // The topology map's geometry: boxes nest, siblings never overlap, hit-testing finds what is drawn,
 // level of detail switches where it should, and a 65,536-node layout builds quickly.
 #include "core/demo_cluster.h"
+#include "../unit/unit_builders.h"
 #include "views/topology_map_layout.h"
 
 #include <QElapsedTimer>
@@ -52,6 +53,9 @@ private Q_SLOTS:
     void hitTest();
     void levelOfDetail();
     void nvlinkOutlines();
+    void physicalNvlinkDomain_data();
+    void physicalNvlinkDomain();
+    void nvlinkPartitions();
     void signatureIgnoresOccupancy();
     void largeClusterBuilds();
 };
@@ -197,6 +201,69 @@ void TestMapLayout::nvlinkOutlines() {
     const auto h100 = buildDemo(QStringLiteral("h100"));
     layout.build(h100->index, 1.0);
     for (DomainId id = 0; id < h100->index.domainSlots(); ++id) QVERIFY(layout.nvlinkOutlines(id).empty());
+}
+
+void TestMapLayout::physicalNvlinkDomain_data() {
+    QTest::addColumn<QString>("clique");
+    QTest::addColumn<QString>("physical");
+    // GPU feature discovery writes <ClusterUUID>.<CliqueID>.
+    QTest::newRow("uuid and clique") << "8b2c0e5a-1f3d-4c1e-9a7b-2d1e0f3c4b5a.32766"
+                                     << "8b2c0e5a-1f3d-4c1e-9a7b-2d1e0f3c4b5a";
+    QTest::newRow("clique 0") << "abc.0" << "abc";
+    QTest::newRow("no clique id") << "abc" << "abc";
+    QTest::newRow("not a number after the dot") << "rack.a" << "rack.a";
+    QTest::newRow("trailing dot") << "abc." << "abc.";
+    QTest::newRow("leading dot") << ".7" << ".7";
+    QTest::newRow("dots inside the uuid part") << "a.b.3" << "a.b";
+}
+
+void TestMapLayout::physicalNvlinkDomain() {
+    QFETCH(QString, clique);
+    QFETCH(QString, physical);
+    const std::string value = clique.toStdString();
+    QCOMPARE(QString::fromStdString(std::string(TopologyMapLayout::physicalNvlinkDomain(value))), physical);
+}
+
+void TestMapLayout::nvlinkPartitions() {
+    // rack r1: one NVL72 split into two partitions (cliques u1.1 and u1.2) plus a node elsewhere;
+    // rack r2: one unsplit domain (u2.0). The split rack gets its physical outline and one per
+    // partition inside it; the unsplit one only its physical outline.
+    using testing::makeNode;
+    ClusterState state;
+    const std::pair<const char*, const char*> r1[] = {{"a1", "u1.1"}, {"a2", "u1.1"}, {"a3", "u1.1"},
+                                                      {"a4", "u1.2"}, {"a5", "u1.2"}, {"a6", "lone.0"}};
+    for (const auto& [name, clique] : r1) (void)state.apply(NodeUpserted{makeNode(name, "b", "r1", 4, true, false, clique)});
+    for (const char* name : {"b1", "b2", "b3"}) (void)state.apply(NodeUpserted{makeNode(name, "b", "r2", 4, true, false, "u2.0")});
+    TopologySpec spec = TopologySpec::fromLabelKeys({"example.com/block", "example.com/rack"});
+    spec.nvlinkLabel = "nvidia.com/gpu.clique";
+    const TopologyIndex index = TopologyIndex::build(state, spec);
+    TopologyMapLayout layout;
+    layout.build(index, 1.0);
+    const DomainId block = index.root().children.front();
+    const DomainId rack1 = index.domain(block).children[0], rack2 = index.domain(block).children[1];
+
+    const auto split = layout.nvlinkOutlines(rack1);
+    QCOMPARE(split.size(), std::size_t(3));
+    QCOMPARE(split[0].partition, -1);
+    QCOMPARE(split[0].partitions, 2);
+    QCOMPARE(split[0].nodeCount, 5u);
+    for (std::size_t i = 1; i < 3; ++i) {
+        QCOMPARE(split[i].partition, int(i) - 1);
+        QVERIFY(inside(split[i].rect, split[0].rect));
+    }
+    QCOMPARE(split[1].nodeCount + split[2].nodeCount, 5u);
+    QCOMPARE(QString::fromStdString(index.nvlinkName(split[1].nvlinkDomain)), QStringLiteral("u1.1"));
+    QCOMPARE(QString::fromStdString(index.nvlinkName(split[2].nvlinkDomain)), QStringLiteral("u1.2"));
+    for (NodeId node : index.domain(rack1).nodes) {
+        const std::int32_t clique = index.node(node).nvlinkDomain;
+        for (std::size_t i = 1; i < 3; ++i)
+            if (split[i].nvlinkDomain == clique) QVERIFY(inside(layout.nodeRect(node), split[i].rect));
+    }
+
+    const auto whole = layout.nvlinkOutlines(rack2);
+    QCOMPARE(whole.size(), std::size_t(1));
+    QCOMPARE(whole[0].partition, -1);
+    QCOMPARE(whole[0].partitions, 1);
 }
 
 void TestMapLayout::signatureIgnoresOccupancy() {

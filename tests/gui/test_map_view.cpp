@@ -4,12 +4,18 @@
 #include "core/demo_cluster.h"
 #include "core/demo_simulator.h"
 #include "session/cluster_snapshot.h"
+#include "views/map_breadcrumbs.h"
 #include "views/topology_map_view.h"
+
+#include <QImageReader>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
 #include <QToolTip>
 
 using namespace topodeck;
@@ -57,6 +63,11 @@ private Q_SLOTS:
     void zoomKeepsPointUnderCursor();
     void tooltips();
     void newSourceResetsView();
+    void keyboardMovesAmongSiblings();
+    void enterZoomsInBackspaceOut();
+    void breadcrumbsFollowTheFocus();
+    void freeCapacityCountsPodsOfTheShape();
+    void exportsPngAndSvg();
 };
 
 void TestMapView::largeClusterPaintsQuickly() {
@@ -174,6 +185,182 @@ void TestMapView::newSourceResetsView() {
     QCOMPARE(map.selectedDomain(), kNoDomain);
     const QRectF bounds = map.worldToScreen(map.mapLayout().bounds());
     QVERIFY(QRectF(map.rect()).adjusted(-1, -1, 1, 1).contains(bounds));
+}
+
+void TestMapView::keyboardMovesAmongSiblings() {
+    // gb200: 4 SUs of 8 racks of 18 trays. From nothing selected, an arrow selects the first SU;
+    // Right moves to the SU beside it, Left back; a node moves among its rack's nodes.
+    const auto source = openDemo(QStringLiteral("gb200"));
+    const TopologyIndex& index = source->index;
+    TopologyMapView map;
+    map.resize(1200, 800);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    map.setSnapshot(source->snapshot());
+    QSignalSpy domains(&map, &TopologyMapView::domainSelected);
+    QSignalSpy nodes(&map, &TopologyMapView::nodeSelected);
+
+    const std::vector<DomainId>& sus = index.root().children;
+    QTest::keyClick(&map, Qt::Key_Right);
+    QCOMPARE(map.selectedDomain(), sus[0]);
+    QCOMPARE(domains.count(), 1);
+    // Whatever the arrangement, Right then Left comes back, and every move lands on a sibling.
+    const QPointF first = map.mapLayout().domainRect(sus[0]).center();
+    QTest::keyClick(&map, Qt::Key_Right);
+    QVERIFY(map.selectedDomain() != sus[0]);
+    QCOMPARE(index.domain(map.selectedDomain()).parent, kRootDomain);
+    QVERIFY(map.mapLayout().domainRect(map.selectedDomain()).center().x() > first.x());
+    QTest::keyClick(&map, Qt::Key_Left);
+    QCOMPARE(map.selectedDomain(), sus[0]);
+    // Down from the top row lands below, or stays when there is no row below.
+    QTest::keyClick(&map, Qt::Key_Down);
+    QVERIFY(map.mapLayout().domainRect(map.selectedDomain()).center().y() >= first.y());
+
+    // A node: its neighbour in the rack; Up from the top row stays put.
+    const DomainId rack = index.domain(sus[0]).children.front();
+    const NodeId tray = index.domain(rack).nodes.front();
+    map.setSelectedNode(tray);
+    QTest::keyClick(&map, Qt::Key_Up);
+    QCOMPARE(map.selectedNode(), tray);
+    QTest::keyClick(&map, Qt::Key_Right);
+    QVERIFY(map.selectedNode() != tray);
+    QCOMPARE(index.node(map.selectedNode()).leaf, rack);
+    QCOMPARE(nodes.last().at(0).value<NodeId>(), map.selectedNode());
+    QTest::keyClick(&map, Qt::Key_Left);
+    QCOMPARE(map.selectedNode(), tray);
+}
+
+void TestMapView::enterZoomsInBackspaceOut() {
+    const auto source = openDemo(QStringLiteral("gb200"));
+    const TopologyIndex& index = source->index;
+    TopologyMapView map;
+    map.resize(1200, 800);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    map.setSnapshot(source->snapshot());
+    QSignalSpy focus(&map, &TopologyMapView::focusChanged);
+    const DomainId su = index.root().children[1];
+    map.setSelectedDomain(su);
+
+    const double fitted = map.scale();
+    QTest::keyClick(&map, Qt::Key_Return);
+    QCOMPARE(map.focusDomain(), su);
+    // It fills the view one way or the other.
+    const QRectF suOnScreen = map.worldToScreen(map.mapLayout().domainRect(su));
+    QVERIFY(suOnScreen.width() > 0.9 * (map.width() - 40) || suOnScreen.height() > 0.9 * (map.height() - 40));
+    QCOMPARE(focus.last().at(0).value<DomainId>(), su);
+    // Inside, its first rack is selected and the whole SU is on screen.
+    QCOMPARE(map.selectedDomain(), index.domain(su).children.front());
+    QVERIFY(QRectF(map.rect()).adjusted(-1, -1, 1, 1).contains(map.worldToScreen(map.mapLayout().domainRect(su))));
+
+    QTest::keyClick(&map, Qt::Key_Return); // into the rack: its first tray
+    const DomainId rack = index.domain(su).children.front();
+    QCOMPARE(map.focusDomain(), rack);
+    QCOMPARE(map.selectedNode(), index.domain(rack).nodes.front());
+
+    QTest::keyClick(&map, Qt::Key_Backspace); // out to the SU, the rack selected
+    QCOMPARE(map.focusDomain(), su);
+    QCOMPARE(map.selectedDomain(), rack);
+    QCOMPARE(map.selectedNode(), TopologyMapLayout::kNoNode);
+    QTest::keyClick(&map, Qt::Key_Backspace);
+    QCOMPARE(map.focusDomain(), kRootDomain);
+    QCOMPARE(map.selectedDomain(), su);
+    QCOMPARE(map.scale(), fitted);
+
+    // Home fits from anywhere.
+    map.zoomToDomain(rack);
+    QTest::keyClick(&map, Qt::Key_Home);
+    QCOMPARE(map.focusDomain(), kRootDomain);
+    QCOMPARE(map.scale(), fitted);
+}
+
+void TestMapView::breadcrumbsFollowTheFocus() {
+    const auto source = openDemo(QStringLiteral("gb200"));
+    const TopologyIndex& index = source->index;
+    TopologyMapView map;
+    MapBreadcrumbs crumbs;
+    QObject::connect(&map, &TopologyMapView::focusChanged, &crumbs, &MapBreadcrumbs::setFocusDomain);
+    QObject::connect(&crumbs, &MapBreadcrumbs::domainChosen, &map, &TopologyMapView::zoomToDomain);
+    map.resize(1200, 800);
+    const auto snapshot = source->snapshot();
+    map.setSnapshot(snapshot);
+    crumbs.setSnapshot(snapshot);
+    QCOMPARE(crumbs.parts(), QStringList{QStringLiteral("Cluster")});
+
+    const DomainId su = index.root().children[2];
+    const DomainId rack = index.domain(su).children[3];
+    map.zoomToDomain(rack);
+    QCOMPARE(crumbs.parts(), (QStringList{QStringLiteral("Cluster"), QStringLiteral("su-3"), QStringLiteral("rack-3-04")}));
+    // Wheeling out far enough moves the focus up by itself.
+    for (int i = 0; i < 12; ++i) map.zoomOut();
+    QCOMPARE(crumbs.parts().size(), 1);
+
+    // A crumb zooms there.
+    map.zoomToDomain(rack);
+    auto buttons = crumbs.findChildren<QToolButton*>();
+    QCOMPARE(buttons.size(), 3);
+    buttons[1]->click();
+    QCOMPARE(map.focusDomain(), su);
+    QCOMPARE(crumbs.parts().size(), 2);
+}
+
+void TestMapView::freeCapacityCountsPodsOfTheShape() {
+    const auto source = openDemo(QStringLiteral("h100"));
+    const TopologyIndex& index = source->index;
+    TopologyMapView map;
+    map.resize(900, 700);
+    map.setSnapshot(source->snapshot());
+    QCOMPARE(map.podsThatFitIn(kRootDomain), -1); // no shape yet
+    map.setCapacityShape(3, 16);
+    map.setColourMode(TopologyMapView::ColourMode::FreeCapacity);
+    // Each schedulable node takes floor(free / 3) pods; a domain the sum of its nodes.
+    std::vector<std::int64_t> expected(index.domainSlots(), 0);
+    for (NodeId id = 0; id < index.nodeSlots(); ++id) {
+        const NodeStats& node = index.node(id);
+        if (node.leaf == kNoDomain || !node.schedulable) continue;
+        for (DomainId d = node.leaf; d != kNoDomain; d = index.domain(d).parent) expected[d] += node.gpusFree() / 3;
+    }
+    QVERIFY(expected[kRootDomain] > 0);
+    for (DomainId id = 0; id < index.domainSlots(); ++id)
+        if (index.domain(id).alive) QCOMPARE(map.podsThatFitIn(id), expected[id]);
+    // It follows the occupancy.
+    for (int i = 0; i < 5; ++i) source->step();
+    map.setSnapshot(source->snapshot());
+    std::int64_t free = 0;
+    for (NodeId id = 0; id < index.nodeSlots(); ++id)
+        if (index.node(id).leaf != kNoDomain && index.node(id).schedulable) free += index.node(id).gpusFree() / 3;
+    QCOMPARE(map.podsThatFitIn(kRootDomain), free);
+    // The picture differs from the occupancy colours.
+    const QImage capacity = map.grab().toImage();
+    map.setColourMode(TopologyMapView::ColourMode::Occupancy);
+    QVERIFY(map.grab().toImage() != capacity);
+}
+
+void TestMapView::exportsPngAndSvg() {
+    const auto source = openDemo(QStringLiteral("gb200"));
+    TopologyMapView map;
+    map.resize(800, 500);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    map.setSnapshot(source->snapshot());
+    const DomainId firstRack = source->index.domain(source->index.root().children.front()).children.front();
+    map.zoomToDomain(firstRack); // close enough for the rack's name
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(map.exportView(dir.filePath(QStringLiteral("map.png")), &error), qPrintable(error));
+    const QImage png(dir.filePath(QStringLiteral("map.png")));
+    QCOMPARE(png.size() / png.devicePixelRatio(), QSize(800, 500));
+    QVERIFY2(map.exportView(dir.filePath(QStringLiteral("map.svg")), &error), qPrintable(error));
+    QSvgRenderer svg(dir.filePath(QStringLiteral("map.svg")));
+    QVERIFY(svg.isValid());
+    QCOMPARE(svg.viewBox(), QRect(0, 0, 800, 500));
+    // The drawing names the domains, as the map does.
+    QFile file(dir.filePath(QStringLiteral("map.svg")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("rack-1-01"));
+    // Nowhere to write: a clear error, no crash.
+    QVERIFY(!map.exportView(QStringLiteral("/nonexistent-dir/map.png"), &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/map.png")));
 }
 
 QTEST_MAIN(TestMapView)

@@ -74,6 +74,24 @@ private Q_SLOTS:
         QCOMPARE(topodeck::gangsThatFit(buckets, gang, perNode), std::int64_t(expected));
     }
 
+    void podsThatFit_data() {
+        QTest::addColumn<QList<int>>("histogram");
+        QTest::addColumn<int>("gpusPerPod");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("empty") << QList<int>{} << 4 << 0;
+        QTest::newRow("each node as many as fit") << QList<int>{0, 1, 0, 2, 0, 0, 0, 0, 3} << 2 << 2 + 12;
+        QTest::newRow("pods bigger than any node") << QList<int>{0, 0, 0, 0, 9} << 8 << 0;
+        QTest::newRow("one GPU each") << QList<int>{5, 1, 1} << 1 << 3;
+        QTest::newRow("no GPUs per pod") << QList<int>{0, 4} << 0 << 0;
+    }
+    void podsThatFit() {
+        QFETCH(QList<int>, histogram);
+        QFETCH(int, gpusPerPod);
+        QFETCH(int, expected);
+        std::vector<std::uint32_t> buckets(histogram.begin(), histogram.end());
+        QCOMPARE(topodeck::podsThatFit(buckets, gpusPerPod), std::int64_t(expected));
+    }
+
     void levelsOfAHandBuiltCluster() {
         const TopologyIndex index = handBuilt();
         const std::vector<LevelCapacity> rows = levelCapacity(index, kSizes);
