@@ -274,6 +274,8 @@ void TopologyMapView::paintView(QPainter& painter, const QRect& exposed) const {
     }
     const QRectF exposedWorld(screenToWorld(exposed.topLeft()), screenToWorld(exposed.bottomRight() + QPoint(1, 1)));
     paintDomain(painter, kRootDomain, exposedWorld);
+    paintFilterVeil(painter, kRootDomain, exposedWorld);
+    paintFilterCaption(painter);
 
     if (m_hover != m_selection) {
         const QRectF hover = selectionWorldRect(m_hover);
@@ -617,6 +619,82 @@ void TopologyMapView::paintNode(QPainter& painter, NodeId id) const {
         painter.setFont(font());
         painter.drawText(screen, Qt::AlignCenter, tr("no GPUs"));
     }
+}
+
+// ---- node filter ---------------------------------------------------------------------------
+
+void TopologyMapView::setNodeFilter(std::shared_ptr<const NodeMask> mask) {
+    m_nodeFilter = std::move(mask);
+    m_filterCountedFor.reset();
+    update();
+}
+
+bool TopologyMapView::filteredOut(NodeId id) const {
+    return m_nodeFilter && (id >= m_nodeFilter->size() || (*m_nodeFilter)[id] == 0);
+}
+
+const std::vector<std::uint32_t>& TopologyMapView::filterMatches() const {
+    if (m_filterCountedFor.lock() != m_snapshot) {
+        m_filterMatches = m_snapshot && m_nodeFilter ? matchesPerDomain(m_snapshot->index, *m_nodeFilter)
+                                                     : std::vector<std::uint32_t>();
+        m_filterMatches.resize(m_snapshot ? m_snapshot->index.domainSlots() : 0, 0);
+        m_filterCountedFor = m_snapshot;
+    }
+    return m_filterMatches;
+}
+
+QString TopologyMapView::filterCaption() const {
+    if (!m_nodeFilter || !m_snapshot) return {};
+    const QLocale locale;
+    return tr("Filter: %1 of %2 nodes")
+        .arg(locale.toString(qulonglong(filterMatches()[kRootDomain])),
+             locale.toString(qlonglong(m_snapshot->index.root().totals.nodesTotal)));
+}
+
+void TopologyMapView::paintFilterVeil(QPainter& painter, DomainId id, const QRectF& exposedWorld) const {
+    // A pass of its own over the finished map, at the level of detail paintDomain drew: collapsed
+    // domains as one block, else each node.
+    if (!m_nodeFilter) return;
+    const QRectF world = m_layout.domainRect(id);
+    if (!world.intersects(exposedWorld)) return;
+    const TopologyIndex& index = m_snapshot->index;
+    const Domain& domain = index.domain(id);
+    if (m_layout.collapsedAt(id, m_scale)) {
+        const bool labelled = id != kRootDomain && worldToScreen(m_layout.headerRect(id)).height() >= kMinLabelPixels;
+        if (domain.totals.nodesTotal > 0)
+            paintFilterDim(painter, worldToScreen(labelled ? m_layout.contentRect(id) : world),
+                           1.0 - double(filterMatches()[id]) / double(domain.totals.nodesTotal));
+        return;
+    }
+    for (DomainId child : domain.children)
+        if (index.domain(child).alive) paintFilterVeil(painter, child, exposedWorld);
+    for (NodeId node : domain.nodes)
+        if (filteredOut(node) && m_layout.nodeRect(node).intersects(exposedWorld))
+            paintFilterDim(painter, worldToScreen(m_layout.nodeRect(node)), 1.0);
+}
+
+void TopologyMapView::paintFilterDim(QPainter& painter, const QRectF& screen, double excluded) const {
+    if (excluded <= 0) return;
+    // What the filter leaves out shows at a quarter of its strength, as if seen through the map's
+    // background; a collapsed domain fades by the share of its nodes left out.
+    QColor veil = m_palette.background;
+    veil.setAlphaF(float(0.75 * std::min(excluded, 1.0)));
+    painter.fillRect(screen, veil);
+}
+
+void TopologyMapView::paintFilterCaption(QPainter& painter) const {
+    const QString caption = filterCaption();
+    if (caption.isEmpty()) return;
+    painter.setFont(font());
+    const QFontMetrics metrics(font());
+    // Bottom right: the highlight's caption takes the bottom left, the top domains' names the top.
+    const QSizeF size(metrics.horizontalAdvance(caption) + 12, metrics.height() + 4);
+    const QRectF box(QPointF(width() - size.width() - 8, height() - size.height() - 10), size);
+    painter.setPen(m_palette.domainBorder);
+    painter.setBrush(m_palette.headerFill);
+    painter.drawRect(box);
+    painter.setPen(m_palette.text);
+    painter.drawText(box, Qt::AlignCenter, caption);
 }
 
 // ---- interaction ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/label_selector.h"
 #include "session/cluster_snapshot.h"
 #include "views/occupancy_palette.h"
 #include "views/topology_map_layout.h"
@@ -76,6 +77,14 @@ public Q_SLOTS:
     // the pod count on each node large enough to show it (0: no count), and a caption in the
     // corner saying what is outlined. Empty: no overlay.
     void setHighlight(const std::vector<std::pair<topodeck::NodeId, std::int32_t>>& nodePods, const QString& caption);
+    // Dims the nodes the mask leaves out (a label selector's matches by NodeId, shared with the
+    // tree; null: no filter), and says in a caption how many nodes it keeps.
+    void setNodeFilter(std::shared_ptr<const topodeck::NodeMask> mask);
+
+public:
+    const std::shared_ptr<const NodeMask>& nodeFilter() const { return m_nodeFilter; }
+    // "Filter: 1,234 of 65,536 nodes"; empty without a filter.
+    QString filterCaption() const;
 
 protected:
     bool event(QEvent* event) override;
@@ -142,6 +151,16 @@ private:
     bool m_dragging = false;
     QPoint m_pressPos;
     QPointF m_pressOffset;
+
+    // The node filter: what it keeps per domain is counted again for each snapshot, on first paint.
+    bool filteredOut(NodeId id) const;
+    const std::vector<std::uint32_t>& filterMatches() const;
+    void paintFilterVeil(QPainter& painter, DomainId id, const QRectF& exposedWorld) const;
+    void paintFilterDim(QPainter& painter, const QRectF& screen, double excluded) const;
+    void paintFilterCaption(QPainter& painter) const;
+    std::shared_ptr<const NodeMask> m_nodeFilter;
+    mutable std::vector<std::uint32_t> m_filterMatches;
+    mutable std::weak_ptr<const ClusterSnapshot> m_filterCountedFor;
 };
 
 } // namespace topodeck

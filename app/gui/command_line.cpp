@@ -172,6 +172,12 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         QStringLiteral("select"),
         QCoreApplication::translate("CommandLine", "Select the domain or node at this path, e.g. su-1/rack-3."),
         QStringLiteral("path"));
+    const QCommandLineOption filterOption(
+        QStringLiteral("filter"),
+        QCoreApplication::translate("CommandLine",
+                                    "Filter the tree and dim the map by this Kubernetes label selector, e.g. "
+                                    "\"rack in (rack-1-01,rack-1-02),!node.kubernetes.io/unschedulable\"."),
+        QStringLiteral("selector"));
     const QCommandLineOption planOption(
         QStringLiteral("plan"),
         QCoreApplication::translate("CommandLine",
@@ -198,9 +204,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     const SlurmFlags slurmFlags;
     parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
     parser.addOptions(slurmFlags.all());
-    parser.addOptions(
-        {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
-         planOption, pageOption, zoomOption, mapColoursOption});
+    parser.addOptions({levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
+                       filterOption, planOption, pageOption, zoomOption, mapColoursOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -293,6 +298,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         return Outcome::Error;
     }
     m_options.select = parser.value(selectOption).trimmed();
+    m_options.filter = parser.value(filterOption);
     m_options.plan = parser.value(planOption).trimmed();
     m_options.page = parser.value(pageOption).trimmed();
     if (!m_options.page.isEmpty() && !QStringList{QStringLiteral("planner"), QStringLiteral("gangs"),

@@ -30,6 +30,7 @@ struct LaunchOptions {
     bool simulate = false;
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there
+    QString filter;     // a label selector for the filter bar
     QString plan;       // topodeckctl plan's flags: the planner runs them once data is there
     QString page;       // "planner", "gangs" or "charts": that page is raised
     QString zoom;       // a domain path the map zooms to once data is there

@@ -24,10 +24,12 @@ class GangsPage;
 class PlannerPanel;
 class ClusterTotalsLabel;
 class DetailsPanel;
+class FilterBar;
 class MapBreadcrumbs;
 class OccupancyNotice;
 class OpenFailureBanner;
 class SourceStatusLabel;
+class TopologyFilterModel;
 class TopologyMapView;
 class TopologyTreeModel;
 struct ConnectChoice;
@@ -62,6 +64,9 @@ public:
 
     ClusterSession* session() const { return m_session; }
     TopologyTreeModel* treeModel() const { return m_model; }
+    // What the tree view shows: the tree model narrowed by the filter bar.
+    TopologyFilterModel* treeFilterModel() const { return m_filterModel; }
+    FilterBar* filterBar() const { return m_filterBar; }
     QTreeView* treeView() const { return m_tree; }
     TopologyMapView* mapView() const { return m_map; }
     DetailsPanel* detailsPanel() const { return m_details; }
@@ -84,7 +89,13 @@ private:
     // Sizes the tree's columns to what they show and the splitter to the tree; growOnly after an expand.
     void fitTreeColumns(bool growOnly);
     void expandInitialLevels(const TopologyIndex& index);
+    // index is the tree model's (not the filter's): a row the filter hides is still shown in the
+    // map and the details, with nothing selected in the tree.
     void selectIndex(const QModelIndex& index);
+    // The filter bar's selector over the shown snapshot, to the tree and the map.
+    void applyNodeFilter();
+    // Opens the tree down to the nodes a filter keeps when they are few enough to list.
+    void expandToFewMatches();
     void followTreeSelection(const QModelIndex& current);
     void openDemo(const QString& name);
     void openFile(const QString& path);
@@ -100,6 +111,8 @@ private:
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
     TopologyTreeModel* m_model = nullptr;
+    TopologyFilterModel* m_filterModel = nullptr;
+    FilterBar* m_filterBar = nullptr;
     QTreeView* m_tree = nullptr;
     TopologyMapView* m_map = nullptr;
     MapBreadcrumbs* m_breadcrumbs = nullptr;
@@ -119,6 +132,7 @@ private:
     QAction* m_zoomIn = nullptr;
     QAction* m_zoomOut = nullptr;
     QAction* m_zoomFit = nullptr;
+    QAction* m_focusFilter = nullptr;
     QAction* m_freeCapacity = nullptr;
     QComboBox* m_demoChooser = nullptr;
 
