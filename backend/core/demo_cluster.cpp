@@ -124,10 +124,14 @@ Blueprint gb200Blueprint(Rng& rng) {
         for (int rack = 1; rack <= 8; ++rack) {
             bp.leafFirst.push_back(static_cast<std::uint32_t>(bp.nodes.size()));
             bp.leafParent.push_back(static_cast<std::uint32_t>(su - 1));
-            const std::string clique = makeUuid(rng) + ".0";
+            // One rack's NVLink fabric is split by NMX into two partitions of 9 trays: one
+            // physical domain (ClusterUUID), two cliques, as the GPU operator labels them.
+            const std::string clusterUuid = makeUuid(rng);
+            const bool partitioned = su == 4 && rack == 8;
             const std::string suValue = formatted("su-%d", su);
             const std::string rackValue = formatted("rack-%d-%02d", su, rack);
             for (int tray = 1; tray <= 18; ++tray) {
+                const std::string clique = clusterUuid + (!partitioned ? ".0" : tray <= 9 ? ".1" : ".2");
                 bp.nodes.push_back(makeNode(formatted("gb200-su%d-r%02d-n%02d", su, rack, tray),
                                             {
                                                 {"accelerator.topograph.run/domain", clique},

@@ -223,24 +223,36 @@ void TestDemoCluster::shape() {
 }
 
 void TestDemoCluster::nvlinkDomainIsTheRack() {
+    // Each NVL72 rack is one physical NVLink domain (its own ClusterUUID); one rack, su-4/rack-4-08,
+    // is split into two partitions of 9 trays (cliques .1 and .2), the others are one clique (.0).
     const DemoCluster demo = demoOrFail("gb200");
     QCOMPARE(demo.topology.nvlinkLabel, std::string("nvidia.com/gpu.clique"));
     const ClusterState state = stateOf(demo);
     const TopologyIndex index = TopologyIndex::build(state, demo.topology);
-    QCOMPARE(index.nvlinkDomainCount(), std::size_t{32});
-    std::set<std::int32_t> seen;
+    QCOMPARE(index.nvlinkDomainCount(), std::size_t{33});
+    std::set<std::string> uuids;
+    int partitioned = 0;
     for (DomainId rack : domainsAtLevel(index, 1)) {
         const Domain& d = index.domain(rack);
         QCOMPARE(d.nodes.size(), std::size_t{18});
-        const std::int32_t nvlink = index.node(d.nodes.front()).nvlinkDomain;
-        QVERIFY(nvlink != kNoNvlinkDomain);
-        for (NodeId id : d.nodes) QCOMPARE(index.node(id).nvlinkDomain, nvlink);
-        QVERIFY2(seen.insert(nvlink).second, "two racks share an NVLink domain");
-        // <ClusterUUID>.<CliqueID>, as the GPU operator writes it.
-        const std::string& clique = index.nvlinkName(nvlink);
-        QCOMPARE(clique.size(), std::size_t{38});
-        QCOMPARE(clique.substr(36), std::string(".0"));
+        std::set<std::string> cliques;
+        for (NodeId id : d.nodes) {
+            QVERIFY(index.node(id).nvlinkDomain != kNoNvlinkDomain);
+            // <ClusterUUID>.<CliqueID>, as the GPU operator writes it.
+            const std::string& clique = index.nvlinkName(index.node(id).nvlinkDomain);
+            QCOMPARE(clique.size(), std::size_t{38});
+            cliques.insert(clique.substr(36));
+            uuids.insert(clique.substr(0, 36));
+        }
+        if (index.pathName(rack) == "su-4/rack-4-08") {
+            ++partitioned;
+            QCOMPARE(cliques, (std::set<std::string>{".1", ".2"}));
+        } else {
+            QCOMPARE(cliques, std::set<std::string>{".0"});
+        }
     }
+    QCOMPARE(partitioned, 1);
+    QCOMPARE(uuids.size(), std::size_t{32}); // one ClusterUUID per rack: no two racks share one
 }
 
 void TestDemoCluster::nodesComeFirst() {
