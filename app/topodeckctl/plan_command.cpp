@@ -136,7 +136,7 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     const PlacementCluster& base = *planned.inputs->cluster;
     PlacementRenderOptions options;
     options.source = s.source.describe(planned.loaded->demo, true, planned.loaded->live.get()) + " · levels " +
-                     describeTopology(planned.inputs->index.spec());
+                     describeTopology(planned.inputs->index().spec());
     std::string out;
     if (drainCount(q) > 0) {
         out += "What-if: drained";
@@ -229,7 +229,7 @@ int runPlanCommand(std::span<const std::string> args) {
     auto inputs = preparePlan(planned->loaded->state, std::move(*shown), settings->hierarchy.gpus, settings->query);
     if (!inputs) return usageError(inputs.error().message);
     planned->inputs = std::move(*inputs);
-    if (const std::string& notice = planned->inputs->index.spec().notice; !notice.empty()) printWarning(notice);
+    if (const std::string& notice = planned->inputs->index().spec().notice; !notice.empty()) printWarning(notice);
     return settings->query.capacity ? runCapacity(*settings, *planned) : runPlan(*settings, *planned);
 }
 } // namespace topodeck::cli

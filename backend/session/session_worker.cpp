@@ -261,14 +261,17 @@ void SessionWorker::applyLiveEvents(std::vector<ClusterEvent>&& events) {
     // itself, and a hierarchy that places nodes by name may hold a node that arrived.
     if (topologiesChanged) {
         Result<TopologySpec> spec = m_liveChoice.resolve(m_state);
-        if (spec && !(*spec == m_index.spec()))
+        if (spec && !(*spec == m_index.spec())) {
             m_index = TopologyIndex::build(m_state, std::move(*spec), m_liveChoice.gpus);
+            m_planBase.reset();
+        }
     }
     requestPublish();
 }
 
 void SessionWorker::install(std::uint64_t request, Loaded loaded) {
     if (superseded(request)) return;
+    m_planBase.reset(); // it points into the state replaced here
     m_state = std::move(loaded.state);
     m_index = std::move(loaded.index);
     m_simulator = std::move(loaded.simulator);
@@ -340,7 +343,13 @@ void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
     followSourceSlurmVersion(query.options, {}, {});
     auto answer = std::make_shared<PlanAnswer>();
     answer->generation = m_state.generation();
-    auto inputs = m_hasSource ? preparePlan(m_state, m_index.spec(), m_index.gpuResources(), query)
+    // Every dry-run of one state of the cluster starts from the same base: a re-run after a
+    // change of flags costs the engines only.
+    if (m_hasSource && (!m_planBase || m_planBaseGeneration != m_state.generation())) {
+        m_planBase = preparePlanBase(m_state, m_index.spec(), m_index.gpuResources());
+        m_planBaseGeneration = m_state.generation();
+    }
+    auto inputs = m_hasSource ? preparePlan(m_planBase, query)
                               : Result<std::unique_ptr<PlanInputs>>(Error{"no cluster is open"});
     auto outcome = inputs ? runPlanQuery(**inputs, query) : Result<PlanOutcome>(inputs.error());
     if (!outcome) {

@@ -113,6 +113,9 @@ private:
     QString m_title;
     SourceStatus m_status;
     std::uint64_t m_sourceEpoch = 0;
+    // The dry-runs' starting point for one state of m_state; dropped whenever m_index is rebuilt.
+    std::shared_ptr<const PlanBase> m_planBase;
+    std::uint64_t m_planBaseGeneration = 0;
 
     bool m_simulationEnabled = false;
     QTimer m_simulationTimer{this};

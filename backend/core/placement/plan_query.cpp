@@ -336,17 +336,24 @@ Status configureCluster(const PlanQuery& q, PlacementCluster& cluster, const std
 
 } // namespace
 
-Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
-                                                const PlanQuery& query) {
-    auto inputs = std::make_unique<PlanInputs>();
+std::shared_ptr<const PlanBase> preparePlanBase(const ClusterState& state, TopologySpec shown, GpuResources gpus) {
+    auto base = std::make_shared<PlanBase>();
     TopologySpec labels = labelHierarchyFor(shown, state);
     const bool labelsDiffer = !(labels == shown);
-    inputs->index = TopologyIndex::build(state, withHostnameLevel(std::move(shown), state), gpus);
-    inputs->cluster = std::make_unique<PlacementCluster>(state, inputs->index);
+    base->index = TopologyIndex::build(state, withHostnameLevel(std::move(shown), state), gpus);
+    base->cluster = std::make_unique<PlacementCluster>(state, base->index);
     if (labelsDiffer) {
-        inputs->labelIndex = TopologyIndex::build(state, withHostnameLevel(std::move(labels), state), std::move(gpus));
-        inputs->labelCluster = std::make_unique<PlacementCluster>(state, inputs->labelIndex);
+        base->labelIndex = TopologyIndex::build(state, withHostnameLevel(std::move(labels), state), std::move(gpus));
+        base->labelCluster = std::make_unique<PlacementCluster>(state, base->labelIndex);
     }
+    return base;
+}
+
+Result<std::unique_ptr<PlanInputs>> preparePlan(std::shared_ptr<const PlanBase> base, const PlanQuery& query) {
+    auto inputs = std::make_unique<PlanInputs>();
+    inputs->cluster = std::make_unique<PlacementCluster>(*base->cluster);
+    if (base->labelCluster) inputs->labelCluster = std::make_unique<PlacementCluster>(*base->labelCluster);
+    inputs->base = std::move(base);
     // Drain targets name domains of the hierarchy shown.
     std::vector<NodeId> drained;
     for (const WhatIfStep& step : query.whatIf) {
@@ -359,6 +366,11 @@ Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, Topol
         if (cluster)
             if (Status configured = configureCluster(query, *cluster, drained); !configured) return configured.error();
     return inputs;
+}
+
+Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
+                                                const PlanQuery& query) {
+    return preparePlan(preparePlanBase(state, std::move(shown), std::move(gpus)), query);
 }
 
 bool PlanOutcome::allFeasible() const {
@@ -432,8 +444,8 @@ Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& quer
         outcome.results.push_back(engine->place(cluster, outcome.gang, query.options));
         if (&inputs.clusterFor(*engine) != inputs.cluster.get())
             outcome.results.back().notes.push_back(std::string(engine->name()) + " reads node labels only, not the " +
-                                                   describeTopology(inputs.index.spec()) + " shown: it saw levels " +
-                                                   describeTopology(inputs.labelIndex.spec()));
+                                                   describeTopology(inputs.index().spec()) + " shown: it saw levels " +
+                                                   describeTopology(inputs.base->labelIndex.spec()));
     }
     for (const PlacementResult& result : outcome.results)
         if (result.invalidRequest) return Error{result.engine + ": " + result.message};

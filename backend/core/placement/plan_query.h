@@ -68,18 +68,32 @@ const PlacementEngine& defaultEngine(const GangRequest& gang, const PlacementClu
 
 // The clusters the engines see: the hierarchy shown (with a hostname level), and, when that is not
 // read from node labels, the label hierarchy that Kueue and KAI see instead.
-struct PlanInputs {
+// The cluster as the engines see it: the indexes and capacity columns every query on one state of
+// the cluster starts from. Building them is most of a dry-run's time on a large cluster, so a
+// caller that asks many questions of one state (the GUI's session) builds them once.
+struct PlanBase {
     TopologyIndex index;
     std::unique_ptr<PlacementCluster> cluster;
     TopologyIndex labelIndex;
     std::unique_ptr<PlacementCluster> labelCluster; // null: Kueue and KAI see `index`
+};
+// The state must outlive the result.
+std::shared_ptr<const PlanBase> preparePlanBase(const ClusterState& state, TopologySpec shown, GpuResources gpus);
 
+// One query's view: copies of the base's clusters (sharing its capacity columns) with the
+// query's drains and node weights applied.
+struct PlanInputs {
+    std::shared_ptr<const PlanBase> base;
+    std::unique_ptr<PlacementCluster> cluster;
+    std::unique_ptr<PlacementCluster> labelCluster;
+
+    const TopologyIndex& index() const { return base->index; }
     const PlacementCluster& clusterFor(const PlacementEngine& engine) const {
         return engine.readsLabelLevelsOnly() && labelCluster ? *labelCluster : *cluster;
     }
 };
-// The state must outlive the result. Drain steps and node weights are applied here; place steps
-// run per engine in runPlanQuery.
+Result<std::unique_ptr<PlanInputs>> preparePlan(std::shared_ptr<const PlanBase> base, const PlanQuery& query);
+// One query, one state (topodeckctl plan): the base built for it alone.
 Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
                                                 const PlanQuery& query);
 
