@@ -69,7 +69,7 @@ private Q_SLOTS:
         QTest::newRow("switch") << QStringLiteral("--pods 2") << QStringLiteral("compare")
                                 << QStringList{QString()} << QStringLiteral("--pods 2 --compare");
         QTest::newRow("unknown flags and quotes stay")
-            << QStringLiteral("--future x --sbatch "-N 4 --gres=gpu:8"") << QStringLiteral("engine")
+            << QStringLiteral("--future x --sbatch \"-N 4 --gres=gpu:8\"") << QStringLiteral("engine")
             << QStringList{QStringLiteral("slurm-tree")}
             << QStringLiteral("--future x --sbatch \"-N 4 --gres=gpu:8\" --engine slurm-tree");
         QTest::newRow("a value that needs quotes")
