@@ -30,6 +30,9 @@ public:
 
     DomainId selectedDomain() const { return m_selection.domain; }
     NodeId selectedNode() const { return m_selection.node; }
+    // What setHighlight() last outlined, and its caption.
+    const std::vector<std::pair<NodeId, std::int32_t>>& highlight() const { return m_highlight; }
+    const QString& highlightCaption() const { return m_highlightCaption; }
 
     QSize sizeHint() const override { return QSize(900, 700); }
     QSize minimumSizeHint() const override { return QSize(200, 150); }

@@ -137,6 +137,7 @@ void MainWindow::buildPages() {
     mapLayout->addWidget(new MapLegend(mapPane));
 
     m_details = new DetailsPanel(this);
+    m_details->setSession(m_session);
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(mapPane);
@@ -467,6 +468,7 @@ void MainWindow::buildDocks() {
     connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
     connect(m_planner, &PlannerPanel::answerShown, this,
             [this] { AppSettings().setPlannerInputs(m_planner->flags()); });
+    connect(m_gangs, &GangsPage::gangDetails, m_details, &DetailsPanel::showGang);
     connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
         std::vector<std::pair<NodeId, std::int32_t>> highlight;
         highlight.reserve(nodes.size());
