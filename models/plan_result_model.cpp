@@ -9,7 +9,8 @@ namespace {
 QString chosenDomains(const PlacementResult& result) {
     QStringList parts;
     for (const ChosenDomain& chosen : result.chosen)
-        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(chosen.level), QString::fromStdString(chosen.domain));
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(chosen.level),
+                                             QString::fromStdString(chosen.domain));
     return parts.join(QStringLiteral(" › "));
 }
 
@@ -57,16 +58,25 @@ QVariant PlanResultModel::data(const QModelIndex& index, int role) const {
         switch (role) {
         case Qt::DisplayRole:
             switch (index.column()) {
-            case EngineColumn: return QString::fromStdString(engine);
-            case VerdictColumn: return tr("not run");
-            case MessageColumn: return firstLine(why);
-            default: return QString();
+            case EngineColumn:
+                return QString::fromStdString(engine);
+            case VerdictColumn:
+                return tr("not run");
+            case MessageColumn:
+                return firstLine(why);
+            default:
+                return QString();
             }
-        case Qt::ToolTipRole: return index.column() == MessageColumn ? QString::fromStdString(why) : QVariant();
-        case FeasibleRole: return false;
-        case ResultRole: return -1;
-        case PodsRole: return qlonglong(0);
-        default: return {};
+        case Qt::ToolTipRole:
+            return index.column() == MessageColumn ? QString::fromStdString(why) : QVariant();
+        case FeasibleRole:
+            return false;
+        case ResultRole:
+            return -1;
+        case PodsRole:
+            return qlonglong(0);
+        default:
+            return {};
         }
     }
     qlonglong pods = 0;
@@ -74,37 +84,55 @@ QVariant PlanResultModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case EngineColumn: return QString::fromStdString(r->engine);
-        case VerdictColumn: return r->feasible ? tr("fits") : tr("does not fit");
-        case DomainsColumn: return chosenDomains(*r);
+        case EngineColumn:
+            return QString::fromStdString(r->engine);
+        case VerdictColumn:
+            return r->feasible ? tr("fits") : tr("does not fit");
+        case DomainsColumn:
+            return chosenDomains(*r);
         case NodesColumn:
-            return r->nodes.empty() ? QString() : tr("%1 (%2 pods)").arg(QLocale().toString(qlonglong(r->nodes.size())),
-                                                                          QLocale().toString(pods));
-        case MessageColumn: return firstLine(r->message);
-        default: return {};
+            return r->nodes.empty()
+                       ? QString()
+                       : tr("%1 (%2 pods)")
+                             .arg(QLocale().toString(qlonglong(r->nodes.size())), QLocale().toString(pods));
+        case MessageColumn:
+            return firstLine(r->message);
+        default:
+            return {};
         }
     case Qt::ToolTipRole:
-        if (index.column() == MessageColumn || index.column() == VerdictColumn) return QString::fromStdString(r->message);
+        if (index.column() == MessageColumn || index.column() == VerdictColumn)
+            return QString::fromStdString(r->message);
         if (index.column() == DomainsColumn) return chosenDomains(*r);
         return {};
     case Qt::TextAlignmentRole:
         return index.column() == NodesColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    case FeasibleRole: return r->feasible;
-    case ResultRole: return row;
-    case PodsRole: return pods;
-    default: return {};
+    case FeasibleRole:
+        return r->feasible;
+    case ResultRole:
+        return row;
+    case PodsRole:
+        return pods;
+    default:
+        return {};
     }
 }
 
 QVariant PlanResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
     switch (section) {
-    case EngineColumn: return tr("Engine");
-    case VerdictColumn: return tr("Verdict");
-    case DomainsColumn: return tr("Domains");
-    case NodesColumn: return tr("Nodes");
-    case MessageColumn: return tr("Message");
-    default: return {};
+    case EngineColumn:
+        return tr("Engine");
+    case VerdictColumn:
+        return tr("Verdict");
+    case DomainsColumn:
+        return tr("Domains");
+    case NodesColumn:
+        return tr("Nodes");
+    case MessageColumn:
+        return tr("Message");
+    default:
+        return {};
     }
 }
 

@@ -182,30 +182,42 @@ QVariant PlanTraceModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case LevelColumn: return row.taken ? tr("✓ %1").arg(row.level) : row.level;
-        case DomainColumn: return row.domain;
-        case WhyColumn: return row.why;
-        default: return {};
+        case LevelColumn:
+            return row.taken ? tr("✓ %1").arg(row.level) : row.level;
+        case DomainColumn:
+            return row.domain;
+        case WhyColumn:
+            return row.why;
+        default:
+            return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == WhyColumn) return row.why;
         if (index.column() == DomainColumn && !row.path.isEmpty())
             return row.path == QLatin1String("/") ? tr("Selects the whole cluster") : tr("Selects %1").arg(row.path);
         return {};
-    case PathRole: return row.path;
-    case TakenRole: return row.taken;
-    case KindRole: return int(row.kind);
-    default: return {};
+    case PathRole:
+        return row.path;
+    case TakenRole:
+        return row.taken;
+    case KindRole:
+        return int(row.kind);
+    default:
+        return {};
     }
 }
 
 QVariant PlanTraceModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
     switch (section) {
-    case LevelColumn: return tr("Level");
-    case DomainColumn: return tr("Domain");
-    case WhyColumn: return tr("Why");
-    default: return {};
+    case LevelColumn:
+        return tr("Level");
+    case DomainColumn:
+        return tr("Domain");
+    case WhyColumn:
+        return tr("Why");
+    default:
+        return {};
     }
 }
 

@@ -43,7 +43,7 @@ private:
     // domains spell the same).
     std::unordered_map<std::string, DomainId> m_paths;
     std::unordered_multimap<std::string, DomainId> m_values;
-    std::unordered_map<std::string_view, NodeId> m_nodes; // views into the snapshot's node names
+    std::unordered_map<std::string_view, NodeId> m_nodes;    // views into the snapshot's node names
     std::unordered_map<std::string_view, DomainId> m_nvlink; // NVLink domain name -> lowest domain holding it
 };
 

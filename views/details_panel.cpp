@@ -114,11 +114,16 @@ QString nodeCount(qint64 n) {
 
 QString phaseName(PodPhase phase) {
     switch (phase) {
-    case PodPhase::Pending: return DetailsPanel::tr("Pending");
-    case PodPhase::Running: return DetailsPanel::tr("Running");
-    case PodPhase::Succeeded: return DetailsPanel::tr("Succeeded");
-    case PodPhase::Failed: return DetailsPanel::tr("Failed");
-    case PodPhase::Unknown: return DetailsPanel::tr("Unknown");
+    case PodPhase::Pending:
+        return DetailsPanel::tr("Pending");
+    case PodPhase::Running:
+        return DetailsPanel::tr("Running");
+    case PodPhase::Succeeded:
+        return DetailsPanel::tr("Succeeded");
+    case PodPhase::Failed:
+        return DetailsPanel::tr("Failed");
+    case PodPhase::Unknown:
+        return DetailsPanel::tr("Unknown");
     }
     return {};
 }
@@ -205,9 +210,19 @@ QWidget* DetailsPanel::buildDomainPage() {
     form->setHorizontalSpacing(14);
     form->setVerticalSpacing(3);
     const std::array<QString, DomainFactCount> names = {
-        tr("GPUs"),  tr("Used"),       tr("Free"),  tr("Unavailable"), tr("Fragmented"),
-        tr("Largest free block"),      tr("Largest free slot"),        tr("Slots"),
-        tr("Nodes"), tr("Ready"),      tr("Schedulable"),              tr("Fully free"), tr("Pods"),
+        tr("GPUs"),
+        tr("Used"),
+        tr("Free"),
+        tr("Unavailable"),
+        tr("Fragmented"),
+        tr("Largest free block"),
+        tr("Largest free slot"),
+        tr("Slots"),
+        tr("Nodes"),
+        tr("Ready"),
+        tr("Schedulable"),
+        tr("Fully free"),
+        tr("Pods"),
     };
     for (int i = 0; i < DomainFactCount; ++i) {
         m_domainFacts[i] = valueLabel(page);
@@ -285,9 +300,13 @@ QWidget* DetailsPanel::buildNodePage() {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         table->horizontalHeader()->setStretchLastSection(true);
     }
-    // The pod's name gives way before its GPUs do.
+    // The pod's and the workload's names give way (elided in the middle) before its phase and GPUs do.
     m_podsTable->horizontalHeader()->setStretchLastSection(false);
     m_podsTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_podsTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    // Five tabs in a narrow pane: slim tabs, whole words.
+    m_nodeTabs->setDocumentMode(true);
+    m_nodeTabs->setElideMode(Qt::ElideNone);
     // Labels are copied as key=value lines (the selected ones, or all), for kubectl or a bug report.
     m_labels->setSelectionMode(QAbstractItemView::ExtendedSelection);
     auto* copyLabels = new QAction(tr("&Copy as key=value"), m_labels);
@@ -295,12 +314,13 @@ QWidget* DetailsPanel::buildNodePage() {
     copyLabels->setShortcutContext(Qt::WidgetShortcut);
     m_labels->addAction(copyLabels);
     m_labels->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(copyLabels, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(rowsAsText(m_labels)); });
+    connect(copyLabels, &QAction::triggered, this,
+            [this] { QApplication::clipboard()->setText(rowsAsText(m_labels)); });
     m_nodeTabs->addTab(m_podsTable, QString());
     m_nodeTabs->addTab(m_labels, QString());
     m_nodeTabs->addTab(m_taints, QString());
     m_nodeTabs->addTab(m_conditions, QString());
-    m_nodeTabs->addTab(m_resources, tr("Allocatable"));
+    m_nodeTabs->addTab(m_resources, tr("Resources"));
     layout->addWidget(m_nodeTabs, 1);
     return page;
 }
@@ -457,8 +477,9 @@ void DetailsPanel::refreshDomain() {
         sizes += QStringLiteral("<td align=right>&nbsp;%1</td>").arg(count(kSlotGangSizes[i]));
         fits += QStringLiteral("<td align=right>&nbsp;%1</td>").arg(count(slots.gangs[i]));
     }
-    m_domainFacts[Slots]->setText(QStringLiteral("<table cellspacing=0><tr><td>%1</td>%2</tr><tr><td>%3</td>%4</tr></table>")
-                                      .arg(tr("GPUs"), sizes, tr("gangs"), fits));
+    m_domainFacts[Slots]->setText(
+        QStringLiteral("<table cellspacing=0><tr><td>%1</td>%2</tr><tr><td>%3</td>%4</tr></table>")
+            .arg(tr("GPUs"), sizes, tr("gangs"), fits));
     m_domainFacts[Nodes]->setText(count(t.nodesTotal));
     m_domainFacts[NodesReady]->setText(
         count(t.nodesReady) %
@@ -538,7 +559,6 @@ void DetailsPanel::fillChildren(const Domain& domain) {
     m_children->viewport()->update();
 }
 
-
 void DetailsPanel::refreshNode() {
     const TopologyIndex& index = m_snapshot->index;
     const NodeStats& s = index.node(m_node);
@@ -555,7 +575,10 @@ void DetailsPanel::refreshNode() {
     else if (s.ready)
         status += tr(", schedulable");
     if (const QString slurm = slurmNodeState(node); !slurm.isEmpty())
-        status = (s.schedulable ? tr("%1, schedulable") : s.ready ? tr("%1, unschedulable") : tr("%1, not ready")).arg(slurm);
+        status = (s.schedulable ? tr("%1, schedulable")
+                  : s.ready     ? tr("%1, unschedulable")
+                                : tr("%1, not ready"))
+                     .arg(slurm);
     m_nodeFacts[Status]->setText(status);
     m_nodeFacts[NodeGpus]->setText(tr("%1 allocatable, %2 used, %3 free")
                                        .arg(count(s.gpusTotal), count(s.gpusUsed), count(s.schedulable ? rest : 0)));
@@ -614,8 +637,8 @@ void DetailsPanel::fillNodeTables(const Node& node) {
                 QString::fromStdString(resources[std::size_t(row)].second.toString()));
     }
     m_nodeTabs->setTabText(1, tr("Labels (%1)").arg(node.labels.size()));
-    m_nodeTabs->setTabText(2, tr("Taints (%1)").arg(node.taints.size()));
-    m_nodeTabs->setTabText(3, tr("Conditions (%1)").arg(node.conditions.size() + std::size_t(extra)));
+    m_nodeTabs->setTabText(2, node.taints.empty() ? tr("Taints") : tr("Taints (%1)").arg(node.taints.size()));
+    m_nodeTabs->setTabText(3, tr("Conditions"));
 }
 
 void DetailsPanel::requestPods() {
@@ -692,8 +715,10 @@ void DetailsPanel::refreshGang() {
         const GangsLevel& l = m_gangsReport->levels[level];
         const GangSpread& spread = gang->levels[level];
         const QString name = l.nvlink ? tr("NVLink") : QString::fromStdString(l.name);
-        QString line = tr("%1: in %2, %3 would hold it").arg(name).arg(spread.spans).arg(spread.least);
-        if (spread.excess() > 0) line = QStringLiteral("<b>%1 — %2</b>").arg(line, tr("%n more than it needs", nullptr, spread.excess()));
+        QString line = tr("%1: in %2 where %3 would hold it")
+                           .arg(name.toHtmlEscaped(), tr("%n domain(s)", nullptr, spread.spans))
+                           .arg(spread.least);
+        if (spread.excess() > 0) line = QStringLiteral("<b>%1</b>").arg(line);
         if (spread.outside > 0) line += tr(" (%n of its nodes outside the level)", nullptr, spread.outside);
         boundaries << line;
     }
@@ -743,8 +768,8 @@ void DetailsPanel::refreshGang() {
                         share});
     }
     for (const auto& [nv, share] : nvlink)
-        rows.push_back({index.spec().depth(), tr("NVLink"), QString::fromStdString(index.nvlinkName(nv)), kNoDomain,
-                        share});
+        rows.push_back(
+            {index.spec().depth(), tr("NVLink"), QString::fromStdString(index.nvlinkName(nv)), kNoDomain, share});
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         if (a.level != b.level) return a.level < b.level;
         return naturalLess(a.name.toStdString(), b.name.toStdString());
@@ -763,7 +788,8 @@ void DetailsPanel::refreshGang() {
         setText(cell(m_gangDomains, row, 3, right), count(r.share.gpus));
     }
     QStringList notes;
-    if (int(rows.size()) > shown) notes << tr("Showing the first %1 of %2 domains.").arg(count(shown), count(qint64(rows.size())));
+    if (int(rows.size()) > shown)
+        notes << tr("Showing the first %1 of %2 domains.").arg(count(shown), count(qint64(rows.size())));
     if (gone > 0) notes << tr("%n of its nodes are no longer in the cluster.", nullptr, int(gone));
     m_gangNote->setVisible(!notes.isEmpty());
     m_gangNote->setText(notes.join(QLatin1Char(' ')));

@@ -91,7 +91,7 @@ private:
     NodePodsPtr m_pods;               // the newest answer for m_node, or null
     NodeId m_podsAskedNode = kNoNode; // the request out, so that each snapshot asks once
     std::uint64_t m_podsAskedGeneration = 0;
-    std::int64_t m_gpusPerNode = -1;  // of m_snapshot, computed when first needed
+    std::int64_t m_gpusPerNode = -1; // of m_snapshot, computed when first needed
     const ClusterSnapshot* m_gpusPerNodeOf = nullptr;
 
     QLabel* m_title = nullptr;

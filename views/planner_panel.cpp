@@ -34,7 +34,7 @@ namespace topodeck {
 
 namespace {
 
-constexpr int kRerunDelayMs = 500; // a live cluster changes often; one re-run per quiet half second
+constexpr int kRerunDelayMs = 500;   // a live cluster changes often; one re-run per quiet half second
 constexpr int kMaxPods = 10'000'000; // as --pods takes
 
 QString verdictText(const PlacementResult& result) {
@@ -162,9 +162,8 @@ PlannerPanel::PlannerPanel(ClusterSession* session, QWidget* parent)
     layout->addWidget(results, 1);
 
     // Top to bottom, left to right, as the panel reads.
-    QWidget* order[] = {m_pods,  m_request, m_engine,  m_required, m_preferred, m_sliceSize, m_sliceLevel,
-                        m_sbatch, m_flags,   m_manifest, m_run,     copy,        save,        clearButton,
-                        m_engines, m_trace};
+    QWidget* order[] = {m_pods,  m_request,  m_engine, m_required, m_preferred, m_sliceSize, m_sliceLevel, m_sbatch,
+                        m_flags, m_manifest, m_run,    copy,       save,        clearButton, m_engines,    m_trace};
     for (std::size_t i = 1; i < std::size(order); ++i) setTabOrder(order[i - 1], order[i]);
 
     m_rerun.setSingleShot(true);
@@ -206,8 +205,9 @@ QWidget* PlannerPanel::buildForm() {
     m_engine = new QComboBox(this);
     m_engine->setAccessibleName(tr("Engine"));
     m_engine->addItem(tr("as written"), QString());
-    m_engine->setItemData(0, tr("The engine the request is written for: an sbatch line means Slurm, a Volcano or KAI "
-                                "manifest that scheduler, else Kueue"),
+    m_engine->setItemData(0,
+                          tr("The engine the request is written for: an sbatch line means Slurm, a Volcano or KAI "
+                             "manifest that scheduler, else Kueue"),
                           Qt::ToolTipRole);
     for (const PlacementEngine* engine : placementEngines()) {
         const QString name = QString::fromUtf8(engine->name().data(), qsizetype(engine->name().size()));
@@ -247,9 +247,8 @@ QWidget* PlannerPanel::buildForm() {
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);
 
-    connect(m_pods, &QSpinBox::valueChanged, this, [this](int pods) {
-        setFlag("pods", pods > 0 ? QStringList{QString::number(pods)} : QStringList{});
-    });
+    connect(m_pods, &QSpinBox::valueChanged, this,
+            [this](int pods) { setFlag("pods", pods > 0 ? QStringList{QString::number(pods)} : QStringList{}); });
     connect(m_request, &QLineEdit::textEdited, this, [this](const QString& text) {
         setFlag("request", text.trimmed().isEmpty() ? QStringList{} : QStringList{text.trimmed()});
     });
@@ -265,15 +264,14 @@ QWidget* PlannerPanel::buildForm() {
         connect(combo, &QComboBox::currentTextChanged, this, [this, name = flag](const QString& text) {
             setFlag(name, text.trimmed().isEmpty() ? QStringList{} : QStringList{text.trimmed()});
         });
-    connect(m_sliceSize, &QSpinBox::valueChanged, this, [this](int size) {
-        setFlag("slice-size", size > 0 ? QStringList{QString::number(size)} : QStringList{});
-    });
+    connect(m_sliceSize, &QSpinBox::valueChanged, this,
+            [this](int size) { setFlag("slice-size", size > 0 ? QStringList{QString::number(size)} : QStringList{}); });
     connect(m_sbatch, &QLineEdit::textEdited, this, [this](const QString& text) {
         setFlag("sbatch", text.trimmed().isEmpty() ? QStringList{} : QStringList{text.trimmed()});
     });
     // Enter in any field runs the dry-run, as in the flags line.
-    for (QLineEdit* edit : {m_request, m_sbatch, m_required->lineEdit(), m_preferred->lineEdit(),
-                            m_sliceLevel->lineEdit()})
+    for (QLineEdit* edit :
+         {m_request, m_sbatch, m_required->lineEdit(), m_preferred->lineEdit(), m_sliceLevel->lineEdit()})
         connect(edit, &QLineEdit::returnPressed, this, &PlannerPanel::run);
     for (QSpinBox* spin : {m_pods, m_sliceSize})
         connect(spin, &QSpinBox::editingFinished, this, [this, spin] {
@@ -478,9 +476,9 @@ void PlannerPanel::loadManifestFile(const QString& path) {
     else if (!info.isFile())
         refused = tr("⚠ %1 is not a file").arg(name);
     else if (info.size() > kMaxManifestBytes)
-        refused = tr("⚠ %1 is %2: a manifest or batch script is at most %3")
-                      .arg(name, QLocale().formattedDataSize(info.size()),
-                           QLocale().formattedDataSize(kMaxManifestBytes));
+        refused =
+            tr("⚠ %1 is %2: a manifest or batch script is at most %3")
+                .arg(name, QLocale().formattedDataSize(info.size()), QLocale().formattedDataSize(kMaxManifestBytes));
     if (!refused.isEmpty()) {
         setVerdict(refused);
         Q_EMIT manifestLoaded(false);

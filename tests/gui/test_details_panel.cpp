@@ -114,13 +114,14 @@ private Q_SLOTS:
             if (!label->isVisible()) continue;
             if (label->text().startsWith(QLatin1String("<table"))) slotsText = label->text();
             largest = largest || label->text().startsWith(QLocale().toString(qlonglong(slots.largestGang)) +
-                                                         QStringLiteral(" GPUs"));
+                                                          QStringLiteral(" GPUs"));
         }
         QVERIFY(largest);
         QVERIFY(!slotsText.isEmpty());
         for (std::size_t i = 0; i < kSlotGangSizes.size(); ++i)
-            QVERIFY2(slotsText.contains(QStringLiteral("&nbsp;%1</td>").arg(QLocale().toString(qlonglong(slots.gangs[i])))),
-                     qPrintable(slotsText));
+            QVERIFY2(
+                slotsText.contains(QStringLiteral("&nbsp;%1</td>").arg(QLocale().toString(qlonglong(slots.gangs[i])))),
+                qPrintable(slotsText));
         // The children table is still there: the rack's nodes.
         auto* children = details->findChildren<QTableWidget*>().front();
         QVERIFY(children);

@@ -76,8 +76,7 @@ private:
     GangsPage* openPage() {
         QTest::keyClick(m_window.get(), Qt::Key_F3);
         GangsPage* page = m_window->gangsPage();
-        if (!QTest::qWaitFor([&] { return page->isVisible() && page->model()->rowCount() > 0; }, 30000))
-            return nullptr;
+        if (!QTest::qWaitFor([&] { return page->isVisible() && page->model()->rowCount() > 0; }, 30000)) return nullptr;
         return page;
     }
 
@@ -98,7 +97,8 @@ private:
         QVERIFY(domains->rowCount() > 0);
         std::map<QString, qint64> podsPerLevel;
         for (int row = 0; row < domains->rowCount(); ++row)
-            podsPerLevel[domains->item(row, 0)->text()] += domains->item(row, 2)->text().remove(QLocale().groupSeparator()).toLongLong();
+            podsPerLevel[domains->item(row, 0)->text()] +=
+                domains->item(row, 2)->text().remove(QLocale().groupSeparator()).toLongLong();
         QVERIFY(podsPerLevel.count(QStringLiteral("rack")) == 1);
         for (const auto& [level, pods] : podsPerLevel) QCOMPARE(pods, qint64(gang.pods));
         // A rack row reads "su-N/rack-N-NN".

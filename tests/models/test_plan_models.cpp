@@ -39,7 +39,8 @@ private Q_SLOTS:
                      QString::fromStdString(result.engine));
             QCOMPARE(model.index(row, PlanResultModel::VerdictColumn).data().toString(), QStringLiteral("fits"));
             QVERIFY(!model.index(row, PlanResultModel::DomainsColumn).data().toString().isEmpty());
-            QVERIFY(model.index(row, PlanResultModel::NodesColumn).data().toString().contains(QStringLiteral("16 pods")));
+            QVERIFY(
+                model.index(row, PlanResultModel::NodesColumn).data().toString().contains(QStringLiteral("16 pods")));
             QCOMPARE(model.index(row, 0).data(PlanResultModel::ResultRole).toInt(), row);
             QCOMPARE(model.index(row, 0).data(PlanResultModel::PodsRole).toLongLong(), 16);
             QCOMPARE(model.result(row), &result);
@@ -49,7 +50,10 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, PlanResultModel::VerdictColumn).data().toString(), QStringLiteral("does not fit"));
         QVERIFY(!model.index(0, 0).data(PlanResultModel::FeasibleRole).toBool());
-        QVERIFY(model.index(0, PlanResultModel::MessageColumn).data(Qt::ToolTipRole).toString().contains(QLatin1Char('\n')));
+        QVERIFY(model.index(0, PlanResultModel::MessageColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1Char('\n')));
         auto failed = std::make_shared<PlanAnswer>();
         failed->error = "no such flag";
         model.setAnswer(failed);
@@ -64,11 +68,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("flags");
         for (const char* engine : {"kueue-tas", "volcano", "kai", "slurm-tree", "slurm-block"}) {
             QTest::addRow("%s fits", engine)
-                << QStringLiteral("--pods 16 -r nvidia.com/gpu=4 --required rack --engine %1").arg(QLatin1String(engine));
+                << QStringLiteral("--pods 16 -r nvidia.com/gpu=4 --required rack --engine %1")
+                       .arg(QLatin1String(engine));
             QTest::addRow("%s does not fit", engine)
-                << QStringLiteral("--pods 40 -r nvidia.com/gpu=4 --required rack --engine %1").arg(QLatin1String(engine));
+                << QStringLiteral("--pods 40 -r nvidia.com/gpu=4 --required rack --engine %1")
+                       .arg(QLatin1String(engine));
             QTest::addRow("%s preferred", engine)
-                << QStringLiteral("--pods 64 -r nvidia.com/gpu=4 --preferred rack --engine %1").arg(QLatin1String(engine));
+                << QStringLiteral("--pods 64 -r nvidia.com/gpu=4 --preferred rack --engine %1")
+                       .arg(QLatin1String(engine));
         }
         QTest::newRow("sbatch") << QStringLiteral("--sbatch \"-N 20 --gres=gpu:4 --switches=1\"");
     }
@@ -111,19 +118,30 @@ private Q_SLOTS:
         QTest::addColumn<QString>("level");
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("path");
-        QTest::newRow("kueue path") << QStringLiteral("rack") << QStringLiteral("su-1/rack-1-04") << QStringLiteral("su-1/rack-1-04");
+        QTest::newRow("kueue path") << QStringLiteral("rack") << QStringLiteral("su-1/rack-1-04")
+                                    << QStringLiteral("su-1/rack-1-04");
         QTest::newRow("kueue node") << QStringLiteral("hostname") << QStringLiteral("su-1/rack-1-04/gb200-su1-r04-n02")
                                     << QStringLiteral("su-1/rack-1-04/gb200-su1-r04-n02");
-        QTest::newRow("kai dotted") << QStringLiteral("rack") << QStringLiteral("su-3.rack-3-05") << QStringLiteral("su-3/rack-3-05");
-        QTest::newRow("volcano value") << QStringLiteral("rack") << QStringLiteral("rack-2-08") << QStringLiteral("su-2/rack-2-08");
-        QTest::newRow("volcano top") << QStringLiteral("") << QStringLiteral("<cluster-top-hypernode>") << QStringLiteral("/");
-        QTest::newRow("slurm root switch") << QStringLiteral("switch level 2") << QStringLiteral("root") << QStringLiteral("/");
-        QTest::newRow("slurm switch") << QStringLiteral("switch level 1") << QStringLiteral("su-2") << QStringLiteral("su-2");
-        QTest::newRow("slurm dashed path") << QStringLiteral("switch level 0") << QStringLiteral("su-2-rack-2-01") << QStringLiteral("su-2/rack-2-01");
-        QTest::newRow("slurm aggregated block") << QStringLiteral("aggregated block") << QStringLiteral("rack-1-[01-04]") << QStringLiteral("su-1");
-        QTest::newRow("blocks across units") << QStringLiteral("aggregated block") << QStringLiteral("rack-1-08,rack-2-01") << QStringLiteral("/");
-        QTest::newRow("node") << QStringLiteral("") << QStringLiteral("gb200-su4-r07-n18") << QStringLiteral("su-4/rack-4-07/gb200-su4-r07-n18");
-        QTest::newRow("nodes of one rack") << QStringLiteral("") << QStringLiteral("gb200-su4-r07-n[01-03]") << QStringLiteral("su-4/rack-4-07");
+        QTest::newRow("kai dotted") << QStringLiteral("rack") << QStringLiteral("su-3.rack-3-05")
+                                    << QStringLiteral("su-3/rack-3-05");
+        QTest::newRow("volcano value") << QStringLiteral("rack") << QStringLiteral("rack-2-08")
+                                       << QStringLiteral("su-2/rack-2-08");
+        QTest::newRow("volcano top") << QStringLiteral("") << QStringLiteral("<cluster-top-hypernode>")
+                                     << QStringLiteral("/");
+        QTest::newRow("slurm root switch")
+            << QStringLiteral("switch level 2") << QStringLiteral("root") << QStringLiteral("/");
+        QTest::newRow("slurm switch") << QStringLiteral("switch level 1") << QStringLiteral("su-2")
+                                      << QStringLiteral("su-2");
+        QTest::newRow("slurm dashed path")
+            << QStringLiteral("switch level 0") << QStringLiteral("su-2-rack-2-01") << QStringLiteral("su-2/rack-2-01");
+        QTest::newRow("slurm aggregated block")
+            << QStringLiteral("aggregated block") << QStringLiteral("rack-1-[01-04]") << QStringLiteral("su-1");
+        QTest::newRow("blocks across units")
+            << QStringLiteral("aggregated block") << QStringLiteral("rack-1-08,rack-2-01") << QStringLiteral("/");
+        QTest::newRow("node") << QStringLiteral("") << QStringLiteral("gb200-su4-r07-n18")
+                              << QStringLiteral("su-4/rack-4-07/gb200-su4-r07-n18");
+        QTest::newRow("nodes of one rack")
+            << QStringLiteral("") << QStringLiteral("gb200-su4-r07-n[01-03]") << QStringLiteral("su-4/rack-4-07");
         QTest::newRow("unknown") << QStringLiteral("rack") << QStringLiteral("rack-9-99") << QStringLiteral("");
         QTest::newRow("empty") << QStringLiteral("") << QStringLiteral("") << QStringLiteral("");
     }
