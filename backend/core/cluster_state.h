@@ -72,8 +72,7 @@ public:
     }
     // The pods holding resources on one node (bound and not terminated), in no particular order.
     // O(pods on the node).
-    template <class F>
-    void forEachPodOn(NodeId id, F&& f) const {
+    template <class F> void forEachPodOn(NodeId id, F&& f) const {
         if (id >= m_nodes.size()) return;
         for (const std::uint32_t index : m_nodes[id].pods) f(m_pods[index]);
     }

@@ -390,7 +390,8 @@ Result<std::vector<WrittenWord>> splitCommandWordsAsWritten(std::string_view tex
         Result<std::vector<std::string>> line = lineWords(text.substr(offset), consumed, &spans);
         if (!line) return line.error();
         for (std::size_t w = 0; w < line->size(); ++w)
-            words.push_back({std::move((*line)[w]), text.substr(offset + spans[w].first, spans[w].second - spans[w].first)});
+            words.push_back(
+                {std::move((*line)[w]), text.substr(offset + spans[w].first, spans[w].second - spans[w].first)});
         offset += consumed;
     }
     return words;

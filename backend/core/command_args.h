@@ -61,8 +61,7 @@ struct FlagWords {
 };
 std::vector<FlagWords> scanFlagWords(const CommandSpec& spec, std::span<const std::string> words);
 // The values given for a flag, in order, as ParsedArgs::values reads them.
-std::vector<std::string> flagValues(const CommandSpec& spec, std::span<const std::string> words,
-                                    std::string_view name);
+std::vector<std::string> flagValues(const CommandSpec& spec, std::span<const std::string> words, std::string_view name);
 // The words with every occurrence of the flag (any spelling) taken out, then given once per value
 // ("--name VALUE", or "--name" alone for a switch's "") where its first occurrence was, else at the
 // end. No values: the flag is removed.

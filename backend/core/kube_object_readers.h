@@ -138,7 +138,8 @@ template <class V> Status readNodeStatus(V& value, const Path& path, Node& node)
             // than node.ready; keeping it out lets such a node read back as it was written.
             const bool bareReady = type == "Ready" && reason.empty() && since.empty();
             if (!type.empty() && !bareReady)
-                node.conditions.push_back({std::string(type), std::string(status), std::string(reason), std::string(since)});
+                node.conditions.push_back(
+                    {std::string(type), std::string(status), std::string(reason), std::string(since)});
             return {};
         });
     });

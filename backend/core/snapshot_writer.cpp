@@ -93,8 +93,7 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     // reader folded into `ready`) a bare one says whether the node is ready.
     const bool hasReady = std::any_of(node.conditions.begin(), node.conditions.end(),
                                       [](const NodeCondition& condition) { return condition.type == "Ready"; });
-    if (!hasReady)
-        json.beginObject().field("type", "Ready").field("status", node.ready ? "True" : "False").endObject();
+    if (!hasReady) json.beginObject().field("type", "Ready").field("status", node.ready ? "True" : "False").endObject();
     for (const NodeCondition& condition : node.conditions) {
         json.beginObject().field("type", condition.type).field("status", condition.status);
         if (!condition.reason.empty()) json.field("reason", condition.reason);

@@ -12,12 +12,12 @@
 #include <QComboBox>
 #include <QDropEvent>
 #include <QJsonDocument>
-#include <QMimeData>
-#include <QSpinBox>
-#include <QTemporaryDir>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 

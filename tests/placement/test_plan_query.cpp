@@ -56,9 +56,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("flag");
         QTest::addColumn<QStringList>("values");
         QTest::addColumn<QString>("edited");
-        QTest::newRow("replace in place") << QStringLiteral("--pods 16 -r nvidia.com/gpu=4") << QStringLiteral("pods")
-                                          << QStringList{QStringLiteral("32")}
-                                          << QStringLiteral("--pods 32 -r nvidia.com/gpu=4");
+        QTest::newRow("replace in place")
+            << QStringLiteral("--pods 16 -r nvidia.com/gpu=4") << QStringLiteral("pods")
+            << QStringList{QStringLiteral("32")} << QStringLiteral("--pods 32 -r nvidia.com/gpu=4");
         QTest::newRow("short and = spellings")
             << QStringLiteral("-n8 --request=cpu=1 --pods=4") << QStringLiteral("pods")
             << QStringList{QStringLiteral("2")} << QStringLiteral("--pods 2 --request=cpu=1");
@@ -66,8 +66,8 @@ private Q_SLOTS:
                                 << QStringList{QStringLiteral("rack")} << QStringLiteral("--pods 2 --required rack");
         QTest::newRow("remove") << QStringLiteral("--compare --pods 2") << QStringLiteral("compare") << QStringList{}
                                 << QStringLiteral("--pods 2");
-        QTest::newRow("switch") << QStringLiteral("--pods 2") << QStringLiteral("compare")
-                                << QStringList{QString()} << QStringLiteral("--pods 2 --compare");
+        QTest::newRow("switch") << QStringLiteral("--pods 2") << QStringLiteral("compare") << QStringList{QString()}
+                                << QStringLiteral("--pods 2 --compare");
         QTest::newRow("unknown flags and quotes stay")
             << QStringLiteral("--future x --sbatch \"-N 4 --gres=gpu:8\"") << QStringLiteral("engine")
             << QStringList{QStringLiteral("slurm-tree")}

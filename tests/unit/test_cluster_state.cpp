@@ -3,8 +3,8 @@
 #include <QTest>
 
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 
 using namespace topodeck;
 

@@ -248,7 +248,8 @@ Result<std::vector<std::string>> planFlagValues(std::string_view flags, std::str
     return flagValues(planCommandSpec(), *words, name);
 }
 
-Result<std::string> withPlanFlag(std::string_view flags, std::string_view name, const std::vector<std::string>& values) {
+Result<std::string> withPlanFlag(std::string_view flags, std::string_view name,
+                                 const std::vector<std::string>& values) {
     return lineWithFlagValues(planCommandSpec(), flags, name, values);
 }
 
