@@ -81,8 +81,11 @@ void GangsPage::reportArrived(const GangsReportPtr& report, quint64 generation) 
     m_shownEpoch = m_latestEpoch;
     if (!selected.isEmpty())
         if (const int row = m_model->rowOf(selected); row >= 0) {
-            const QSignalBlocker block(m_table->selectionModel());
-            m_table->selectRow(row);
+            {
+                const QSignalBlocker block(m_table->selectionModel());
+                m_table->selectRow(row);
+            }
+            Q_EMIT gangDetails(report, selected, true);
         }
     updateSummary();
     // Snapshots that came while this one was computed.
@@ -117,6 +120,7 @@ void GangsPage::selectionChanged() {
     const Gang* gang = m_model->gang(rows.front().row());
     if (!gang) return;
     Q_EMIT gangSelected(QString::fromStdString(gang->qualifiedName()), gang->nodes);
+    Q_EMIT gangDetails(m_model->report(), QString::fromStdString(gang->qualifiedName()), false);
 }
 
 } // namespace topodeck

@@ -36,6 +36,8 @@ public:
 
 Q_SIGNALS:
     void gangSelected(const QString& name, const std::vector<topodeck::NodeId>& nodes);
+    // The gang selected, for its details; refreshOnly: the same gang again in a newer report.
+    void gangDetails(const topodeck::GangsReportPtr& report, const QString& qualifiedName, bool refreshOnly);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -50,6 +50,9 @@ public:
     void paintView(QPainter& painter, const QRect& exposed) const;
     // Writes the current view as PNG or SVG (by the file's suffix); false with the reason.
     bool exportView(const QString& path, QString* error) const;
+    // What setHighlight() last outlined, and its caption.
+    const std::vector<std::pair<NodeId, std::int32_t>>& highlight() const { return m_highlight; }
+    const QString& highlightCaption() const { return m_highlightCaption; }
 
     QSize sizeHint() const override { return QSize(900, 700); }
     QSize minimumSizeHint() const override { return QSize(200, 150); }

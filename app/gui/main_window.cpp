@@ -161,6 +161,7 @@ void MainWindow::buildPages() {
     treeLayout->addWidget(m_tree, 1);
 
     m_details = new DetailsPanel(this);
+    m_details->setSession(m_session);
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(treePane);
     m_splitter->addWidget(mapPane);
@@ -547,6 +548,7 @@ void MainWindow::buildDocks() {
         if (gang.slurm && gang.slurm->gpusPerNode > 0) gpusPerPod = gang.slurm->gpusPerNode;
         m_map->setCapacityShape(gpusPerPod, gang.pods);
     });
+    connect(m_gangs, &GangsPage::gangDetails, m_details, &DetailsPanel::showGang);
     connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
         std::vector<std::pair<NodeId, std::int32_t>> highlight;
         highlight.reserve(nodes.size());

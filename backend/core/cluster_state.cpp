@@ -1,5 +1,6 @@
 #include "core/cluster_state.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace topodeck {
@@ -101,7 +102,7 @@ NodeId ClusterState::slotFor(std::string_view name) {
     m_nodeNames.emplace_back(name);
     auto placeholder = std::make_shared<Node>();
     placeholder->name = std::string(name);
-    m_nodes.push_back(NodeRecord{std::move(placeholder), {}, false});
+    m_nodes.push_back(NodeRecord{std::move(placeholder), {}, false, {}});
     return id;
 }
 
@@ -123,10 +124,10 @@ void ClusterState::upsertPods(std::vector<Pod>&& pods) {
             index = static_cast<std::uint32_t>(kept++);
             m_podIds.insert(hash, index);
         } else {
-            removePodUsage(m_pods[index], applied);
+            removePodUsage(m_pods[index], index, applied);
         }
         if (index != i) m_pods[index] = std::move(m_pods[i]);
-        addPodUsage(m_pods[index], applied);
+        addPodUsage(m_pods[index], index, applied);
     }
     m_pods.erase(m_pods.begin() + static_cast<std::ptrdiff_t>(kept), m_pods.end());
 }
@@ -137,18 +138,32 @@ void ClusterState::touch(AppliedEvent& applied, NodeId id) {
     applied.nodes[applied.nodeCount++] = id;
 }
 
-void ClusterState::addPodUsage(const Pod& pod, AppliedEvent& applied) {
+void ClusterState::addPodUsage(const Pod& pod, std::uint32_t index, AppliedEvent& applied) {
     if (!pod.holdsResources()) return;
     const NodeId id = slotFor(pod.nodeName);
     NodeUsage& usage = m_nodes[id].usage;
     usage.requested.add(pod.requests);
     ++usage.pods;
+    m_nodes[id].pods.push_back(index);
     touch(applied, id);
 }
 
-void ClusterState::removePodUsage(const Pod& pod, AppliedEvent& applied) {
+void ClusterState::movePodIndex(const Pod& pod, std::uint32_t from, std::uint32_t to) {
+    if (!pod.holdsResources()) return;
+    const std::optional<NodeId> id = findNode(pod.nodeName);
+    if (!id) return;
+    std::vector<std::uint32_t>& pods = m_nodes[*id].pods;
+    std::replace(pods.begin(), pods.end(), from, to);
+}
+
+void ClusterState::removePodUsage(const Pod& pod, std::uint32_t index, AppliedEvent& applied) {
     if (!pod.holdsResources()) return;
     const NodeId id = slotFor(pod.nodeName);
+    std::vector<std::uint32_t>& pods = m_nodes[id].pods;
+    if (const auto it = std::find(pods.begin(), pods.end(), index); it != pods.end()) {
+        *it = pods.back();
+        pods.pop_back();
+    }
     NodeUsage& usage = m_nodes[id].usage;
     usage.requested.subtract(pod.requests);
     // Drop entries that returned to zero so that usage is independent of history.
@@ -187,19 +202,20 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                     m_podIds.insert(hash, index);
                     m_pods.push_back(std::move(e.pod));
                 } else {
-                    removePodUsage(m_pods[index], applied);
+                    removePodUsage(m_pods[index], index, applied);
                     m_pods[index] = std::move(e.pod);
                 }
-                addPodUsage(m_pods[index], applied);
+                addPodUsage(m_pods[index], index, applied);
             } else if constexpr (std::is_same_v<E, PodDeleted>) {
                 const std::size_t hash = podHash(e.nameSpace, e.name);
                 const std::uint32_t index = podIndex(hash, e.nameSpace, e.name);
                 if (index != IdTable::kNone) {
-                    removePodUsage(m_pods[index], applied);
+                    removePodUsage(m_pods[index], index, applied);
                     m_podIds.erase(hash, index);
                     const auto last = static_cast<std::uint32_t>(m_pods.size() - 1);
                     if (index != last) {
                         m_podIds.replace(podHash(m_pods[last].nameSpace, m_pods[last].name), last, index);
+                        movePodIndex(m_pods[last], last, index);
                         m_pods[index] = std::move(m_pods[last]);
                     }
                     m_pods.pop_back();

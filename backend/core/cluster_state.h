@@ -32,6 +32,9 @@ struct NodeRecord {
     // False for a deleted node, or a name only known from pods bound to it. Ids are never reused,
     // so a node that comes back keeps its id and the pods that were bound to it.
     bool present = false;
+    // The pods holding resources here (positions in the state's pod table, in no order), so that
+    // one node's pods are found without reading every pod of the cluster.
+    std::vector<std::uint32_t> pods;
 };
 
 // Which nodes one event touched, so that indexes update only those.
@@ -66,6 +69,12 @@ public:
     template <class F>
     void forEachPod(F&& f) const {
         for (const Pod& pod : m_pods) f(pod);
+    }
+    // The pods holding resources on one node (bound and not terminated), in no particular order.
+    // O(pods on the node).
+    template <class F> void forEachPodOn(NodeId id, F&& f) const {
+        if (id >= m_nodes.size()) return;
+        for (const std::uint32_t index : m_nodes[id].pods) f(m_pods[index]);
     }
 
     const std::map<std::string, TopologySpec, std::less<>>& topologies() const { return m_topologies; }
@@ -114,8 +123,11 @@ private:
 
     NodeId slotFor(std::string_view name);
     std::uint32_t podIndex(std::size_t hash, std::string_view nameSpace, std::string_view name) const;
-    void removePodUsage(const Pod& pod, AppliedEvent& applied);
-    void addPodUsage(const Pod& pod, AppliedEvent& applied);
+    // `index`: the pod's position in m_pods, which the node's pod list records.
+    void removePodUsage(const Pod& pod, std::uint32_t index, AppliedEvent& applied);
+    void addPodUsage(const Pod& pod, std::uint32_t index, AppliedEvent& applied);
+    // The pod at `from` moved to `to` (a deleted pod's place is taken by the last one).
+    void movePodIndex(const Pod& pod, std::uint32_t from, std::uint32_t to);
     static void touch(AppliedEvent& applied, NodeId id);
 
     std::vector<NodeRecord> m_nodes;

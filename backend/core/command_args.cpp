@@ -43,6 +43,40 @@ std::vector<std::string> ParsedArgs::values(std::string_view name) const {
     return out;
 }
 
+namespace {
+
+// One word read as a flag of the spec: which one (null when it names none), how the user wrote it
+// (for messages) and a value written into the word itself (--name=VALUE, -nVALUE).
+struct FlagWord {
+    const FlagSpec* flag = nullptr;
+    std::string shown;
+    std::optional<std::string> inlineValue;
+};
+
+// Only for words that look like flags: at least two characters, starting with '-'.
+FlagWord readFlagWord(const CommandSpec& spec, const std::string& arg) {
+    FlagWord word;
+    if (arg[1] == '-') {
+        const std::string_view body = std::string_view(arg).substr(2);
+        const std::size_t eq = body.find('=');
+        const std::string_view name = body.substr(0, eq);
+        word.shown = "--" + std::string(name);
+        if (eq != std::string_view::npos) word.inlineValue = std::string(body.substr(eq + 1));
+        word.flag = findLong(spec, name);
+    } else {
+        word.shown = arg.substr(0, 2);
+        word.flag = findShort(spec, arg[1]);
+        if (arg.size() > 2) word.inlineValue = arg.substr(arg[2] == '=' ? 3 : 2);
+    }
+    return word;
+}
+
+bool looksLikeFlag(const std::string& arg) {
+    return arg.size() >= 2 && arg[0] == '-';
+}
+
+} // namespace
+
 Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args) {
     ParsedArgs parsed;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -57,43 +91,131 @@ Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::strin
             continue;
         }
         // "-" alone is a value (stdin), never a flag.
-        if (arg.size() < 2 || arg[0] != '-') {
+        if (!looksLikeFlag(arg)) {
             parsed.m_positionals.push_back(arg);
             continue;
         }
 
-        const FlagSpec* flag = nullptr;
-        std::string shown; // the flag as the user wrote it, for messages
-        std::optional<std::string> inlineValue;
-        if (arg[1] == '-') {
-            const std::string_view body = std::string_view(arg).substr(2);
-            const std::size_t eq = body.find('=');
-            const std::string_view name = body.substr(0, eq);
-            shown = "--" + std::string(name);
-            if (eq != std::string_view::npos) inlineValue = std::string(body.substr(eq + 1));
-            flag = findLong(spec, name);
-        } else {
-            shown = arg.substr(0, 2);
-            flag = findShort(spec, arg[1]);
-            if (arg.size() > 2) inlineValue = arg.substr(arg[2] == '=' ? 3 : 2);
-        }
-        if (flag == nullptr) return Error{"unknown flag " + shown + seeHelp(spec)};
+        const FlagWord word = readFlagWord(spec, arg);
+        const FlagSpec* flag = word.flag;
+        if (flag == nullptr) return Error{"unknown flag " + word.shown + seeHelp(spec)};
 
         if (flag->valueName.empty()) {
-            if (inlineValue) return Error{"flag " + shown + " takes no value"};
+            if (word.inlineValue) return Error{"flag " + word.shown + " takes no value"};
             parsed.m_values[flag->name] = std::string();
             continue;
         }
-        if (inlineValue) {
-            parsed.m_values[flag->name] = *inlineValue;
+        if (word.inlineValue) {
+            parsed.m_values[flag->name] = *word.inlineValue;
         } else if (i + 1 < args.size()) {
             parsed.m_values[flag->name] = args[++i];
         } else {
-            return Error{"flag " + shown + " needs a value (" + flag->valueName + ")"};
+            return Error{"flag " + word.shown + " needs a value (" + flag->valueName + ")"};
         }
         parsed.m_given.emplace_back(flag->name, parsed.m_values[flag->name]);
     }
     return parsed;
+}
+
+std::vector<FlagWords> scanFlagWords(const CommandSpec& spec, std::span<const std::string> words) {
+    std::vector<FlagWords> out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        FlagWords entry;
+        entry.first = i;
+        // After "--" every word is a positional, as parseArgs reads it.
+        if (words[i] == "--") {
+            for (; i < words.size(); ++i) out.push_back({nullptr, i, 1, {}});
+            break;
+        }
+        if (looksLikeFlag(words[i])) {
+            const FlagWord word = readFlagWord(spec, words[i]);
+            // A switch written with a value is not the switch parseArgs would accept: kept as written.
+            if (word.flag != nullptr && (!word.flag->valueName.empty() || !word.inlineValue)) {
+                entry.flag = word.flag;
+                if (word.inlineValue) {
+                    entry.value = *word.inlineValue;
+                } else if (!word.flag->valueName.empty() && i + 1 < words.size()) {
+                    entry.value = words[++i];
+                    entry.count = 2;
+                }
+            }
+        }
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
+std::vector<std::string> flagValues(const CommandSpec& spec, std::span<const std::string> words,
+                                    std::string_view name) {
+    std::vector<std::string> values;
+    for (const FlagWords& entry : scanFlagWords(spec, words))
+        if (entry.flag != nullptr && entry.flag->name == name) values.push_back(entry.value);
+    return values;
+}
+
+namespace {
+
+// withFlagValues's work: `keep(first, count)` is called for the words of each entry that stays,
+// `give(words)` once, where the flag's new words go.
+template <class Keep, class Give>
+void editFlag(const CommandSpec& spec, std::span<const std::string> words, std::string_view name,
+              std::span<const std::string> values, Keep&& keep, Give&& give) {
+    const FlagSpec* flag = findLong(spec, name);
+    std::vector<std::string> given;
+    for (const std::string& value : values) {
+        given.push_back("--" + std::string(name));
+        if (flag == nullptr || !flag->valueName.empty()) given.push_back(value);
+    }
+    const std::vector<FlagWords> entries = scanFlagWords(spec, words);
+    const auto isFlag = [&](const FlagWords& entry) { return entry.flag != nullptr && entry.flag->name == name; };
+    // Where the flag was first given; else before a "--" (which ends the flags), else at the end.
+    auto at = std::find_if(entries.begin(), entries.end(), isFlag);
+    if (at == entries.end())
+        at = std::find_if(entries.begin(), entries.end(),
+                          [&](const FlagWords& entry) { return entry.flag == nullptr && words[entry.first] == "--"; });
+    for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it == at) give(given);
+        if (!isFlag(*it)) keep(it->first, it->count);
+    }
+    if (at == entries.end()) give(given);
+}
+
+} // namespace
+
+std::vector<std::string> withFlagValues(const CommandSpec& spec, std::span<const std::string> words,
+                                        std::string_view name, std::span<const std::string> values) {
+    std::vector<std::string> out;
+    editFlag(
+        spec, words, name, values,
+        [&](std::size_t first, std::size_t count) {
+            out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(first),
+                       words.begin() + static_cast<std::ptrdiff_t>(first + count));
+        },
+        [&](const std::vector<std::string>& given) { out.insert(out.end(), given.begin(), given.end()); });
+    return out;
+}
+
+Result<std::string> lineWithFlagValues(const CommandSpec& spec, std::string_view line, std::string_view name,
+                                       std::span<const std::string> values) {
+    auto written = splitCommandWordsAsWritten(line);
+    if (!written) return written.error();
+    std::vector<std::string> words;
+    for (const WrittenWord& word : *written) words.push_back(word.word);
+    // The flag's words are quoted afresh; the others are copied as they were written.
+    std::string out;
+    const auto append = [&](std::string_view text) {
+        if (!out.empty()) out += ' ';
+        out += text;
+    };
+    editFlag(
+        spec, words, name, values,
+        [&](std::size_t first, std::size_t count) {
+            for (std::size_t w = first; w < first + count; ++w) append((*written)[w].written);
+        },
+        [&](const std::vector<std::string>& given) {
+            if (!given.empty()) append(joinCommandWords(given));
+        });
+    return out;
 }
 
 std::string helpText(const CommandSpec& spec) {
@@ -160,15 +282,25 @@ std::vector<std::string> splitList(std::string_view commaSeparated) {
     return out;
 }
 
-// Shell words of one command: quotes, backslashes, line continuations and comments as sh reads
-// them. Stops at the end of the command (an unescaped newline); `consumed` says where.
-Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size_t& consumed) {
+namespace {
+
+// shellLineWords, also noting where each word was written in `text` (when `spans` is not null).
+Result<std::vector<std::string>> lineWords(std::string_view text, std::size_t& consumed,
+                                           std::vector<std::pair<std::size_t, std::size_t>>* spans) {
     std::vector<std::string> words;
     std::string word;
     bool inWord = false;
+    std::size_t wordStart = 0;
     std::size_t i = 0;
+    auto startWord = [&]() {
+        if (!inWord) wordStart = i;
+        inWord = true;
+    };
     auto endWord = [&]() {
-        if (inWord) words.push_back(std::move(word));
+        if (inWord) {
+            words.push_back(std::move(word));
+            if (spans) spans->emplace_back(wordStart, i);
+        }
         word.clear();
         inWord = false;
     };
@@ -179,16 +311,16 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
                 i += 2; // line continuation
                 continue;
             }
+            startWord();
             if (i + 1 < text.size()) word += text[i + 1];
-            inWord = true;
-            i += 2;
+            i = std::min(i + 2, text.size());
             continue;
         }
         if (c == '\'') {
             const std::size_t close = text.find('\'', i + 1);
             if (close == std::string_view::npos) return Error{"unmatched ' in the command line"};
+            startWord();
             word.append(text.substr(i + 1, close - i - 1));
-            inWord = true;
             i = close + 1;
             continue;
         }
@@ -205,7 +337,7 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
                 word += text[j];
             }
             if (j >= text.size()) return Error{"unmatched \" in the command line"};
-            inWord = true;
+            startWord();
             i = j + 1;
             continue;
         }
@@ -223,8 +355,8 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
             while (i < text.size() && text[i] != '\n') ++i;
             continue;
         }
+        startWord();
         word += c;
-        inWord = true;
         ++i;
     }
     endWord();
@@ -232,14 +364,35 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
     return words;
 }
 
+} // namespace
+
+// Shell words of one command: quotes, backslashes, line continuations and comments as sh reads
+// them. Stops at the end of the command (an unescaped newline); `consumed` says where.
+Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size_t& consumed) {
+    return lineWords(text, consumed, nullptr);
+}
+
 Result<std::vector<std::string>> splitCommandWords(std::string_view text) {
+    auto spelled = splitCommandWordsAsWritten(text);
+    if (!spelled) return spelled.error();
     std::vector<std::string> words;
-    while (!text.empty()) {
+    words.reserve(spelled->size());
+    for (WrittenWord& word : *spelled) words.push_back(std::move(word.word));
+    return words;
+}
+
+Result<std::vector<WrittenWord>> splitCommandWordsAsWritten(std::string_view text) {
+    std::vector<WrittenWord> words;
+    std::size_t offset = 0;
+    while (offset < text.size()) {
         std::size_t consumed = 0;
-        Result<std::vector<std::string>> line = shellLineWords(text, consumed);
+        std::vector<std::pair<std::size_t, std::size_t>> spans;
+        Result<std::vector<std::string>> line = lineWords(text.substr(offset), consumed, &spans);
         if (!line) return line.error();
-        words.insert(words.end(), std::make_move_iterator(line->begin()), std::make_move_iterator(line->end()));
-        text.remove_prefix(consumed);
+        for (std::size_t w = 0; w < line->size(); ++w)
+            words.push_back(
+                {std::move((*line)[w]), text.substr(offset + spans[w].first, spans[w].second - spans[w].first)});
+        offset += consumed;
     }
     return words;
 }

@@ -51,6 +51,26 @@ private:
 // Errors say which flag is wrong, e.g. "unknown flag --colour".
 Result<ParsedArgs> parseArgs(const CommandSpec& spec, std::span<const std::string> args);
 
+// A command line's words as parseArgs reads them, but never failing, for editors that rewrite one
+// flag of a line and keep every other word as written (the GUI planner's form and its flags line).
+struct FlagWords {
+    const FlagSpec* flag = nullptr; // null: not a flag of the spec (an unknown flag, a stray word)
+    std::size_t first = 0;          // its first word
+    std::size_t count = 1;          // the words it takes (2 for "--pods 16", 1 for "--pods=16")
+    std::string value;              // "" for a switch, or a value flag the line ends without
+};
+std::vector<FlagWords> scanFlagWords(const CommandSpec& spec, std::span<const std::string> words);
+// The values given for a flag, in order, as ParsedArgs::values reads them.
+std::vector<std::string> flagValues(const CommandSpec& spec, std::span<const std::string> words, std::string_view name);
+// The words with every occurrence of the flag (any spelling) taken out, then given once per value
+// ("--name VALUE", or "--name" alone for a switch's "") where its first occurrence was, else at the
+// end. No values: the flag is removed.
+std::vector<std::string> withFlagValues(const CommandSpec& spec, std::span<const std::string> words,
+                                        std::string_view name, std::span<const std::string> values);
+// The same on a line as written: the words not edited keep their spelling (quotes and all).
+Result<std::string> lineWithFlagValues(const CommandSpec& spec, std::string_view line, std::string_view name,
+                                       std::span<const std::string> values);
+
 std::string helpText(const CommandSpec& spec);
 
 // Flag values. Errors name the flag: "--depth wants a whole number >= 0, not \"x\"".
@@ -64,6 +84,13 @@ Result<std::vector<std::string>> shellLineWords(std::string_view text, std::size
 // A command line written as one string, split as a POSIX shell would (quotes, backslashes), without
 // expansions: "--sbatch \"-N 4\"" is two words.
 Result<std::vector<std::string>> splitCommandWords(std::string_view text);
+// The same words, each with the text it was written as (quotes and all), so that a line can be
+// edited word by word and keep the user's spelling of the words not edited.
+struct WrittenWord {
+    std::string word;
+    std::string_view written; // a view into the text split
+};
+Result<std::vector<WrittenWord>> splitCommandWordsAsWritten(std::string_view text);
 // The words joined back into a line a shell reads as the same words (quoted where needed).
 std::string joinCommandWords(const std::vector<std::string>& words);
 

@@ -122,12 +122,24 @@ template <class V> Status readNodeStatus(V& value, const Path& path, Node& node)
             const Path conditionPath = conditionsPath.index(index++);
             std::string_view type;
             std::string_view status;
+            std::string_view reason;
+            std::string_view since;
             Status s =
                 readSelectedFields(element, conditionPath, "a map", [&](std::string_view k) -> std::string_view* {
-                    return k == "type" ? &type : k == "status" ? &status : nullptr;
+                    return k == "type"                 ? &type
+                           : k == "status"             ? &status
+                           : k == "reason"             ? &reason
+                           : k == "lastTransitionTime" ? &since
+                                                       : nullptr;
                 });
             if (!s) return s;
             if (type == "Ready") node.ready = status == "True";
+            // A bare Ready (what a snapshot of a source without conditions writes) says no more
+            // than node.ready; keeping it out lets such a node read back as it was written.
+            const bool bareReady = type == "Ready" && reason.empty() && since.empty();
+            if (!type.empty() && !bareReady)
+                node.conditions.push_back(
+                    {std::string(type), std::string(status), std::string(reason), std::string(since)});
             return {};
         });
     });

@@ -24,12 +24,26 @@ std::int64_t podsThatFit(std::span<const std::uint32_t> histogram, std::int64_t 
     return pods;
 }
 
-std::vector<LevelCapacity> levelCapacity(const TopologyIndex& index, std::span<const std::int64_t> gangSizes) {
+std::int64_t largestNodeGpus(const TopologyIndex& index) {
     std::int64_t gpusPerNode = 0;
     for (NodeId id = 0; id < index.nodeSlots(); ++id) {
         const NodeStats& node = index.node(id);
         if (node.leaf != kNoDomain) gpusPerNode = std::max(gpusPerNode, node.gpusTotal);
     }
+    return gpusPerNode;
+}
+
+DomainSlots domainSlots(const Domain& domain, std::int64_t gpusPerNode, std::span<const std::int64_t> gangSizes) {
+    DomainSlots slots;
+    for (std::int64_t size : gangSizes) slots.gangs.push_back(gangsThatFit(domain.freeGpuHistogram, size, gpusPerNode));
+    if (gpusPerNode <= 0) return slots;
+    slots.wholeNodes = domain.nodesWithFreeGpus(gpusPerNode);
+    slots.largestGang = std::max(std::min(domain.maxFreeGpusOnNode(), gpusPerNode), slots.wholeNodes * gpusPerNode);
+    return slots;
+}
+
+std::vector<LevelCapacity> levelCapacity(const TopologyIndex& index, std::span<const std::int64_t> gangSizes) {
+    const std::int64_t gpusPerNode = largestNodeGpus(index);
     const std::int64_t free = index.root().totals.gpusFree;
     const auto depth = index.spec().levels.size();
     std::vector<LevelCapacity> rows(depth);

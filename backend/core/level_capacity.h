@@ -55,4 +55,18 @@ std::int64_t gangsThatFit(std::span<const std::uint32_t> histogram, std::int64_t
 // (the map's free-capacity colours). 0 when gpusPerPod is not positive.
 std::int64_t podsThatFit(std::span<const std::uint32_t> histogram, std::int64_t gpusPerPod);
 
+// The most GPUs a node of the index has (G above); O(nodes).
+std::int64_t largestNodeGpus(const TopologyIndex& index);
+
+// One domain's slots, by the same rule as a level's: how many gangs of each size fit in it now,
+// and the largest gang that fits at all (GPUs): one node's free GPUs below a node's worth, else
+// whole nodes' worth (gpusPerNode times the nodes with that many free), whichever is more.
+struct DomainSlots {
+    std::vector<std::int64_t> gangs; // per requested size
+    std::int64_t largestGang = 0;
+    std::int64_t wholeNodes = 0; // schedulable nodes with all gpusPerNode GPUs free
+};
+DomainSlots domainSlots(const Domain& domain, std::int64_t gpusPerNode,
+                        std::span<const std::int64_t> gangSizes = kSlotGangSizes);
+
 } // namespace topodeck

@@ -16,6 +16,16 @@ struct Taint {
     friend bool operator==(const Taint&, const Taint&) = default;
 };
 
+// One of status.conditions as the kubelet (or node-problem-detector) reports it. The heartbeat
+// time is left out: it changes every few seconds and says nothing about the node.
+struct NodeCondition {
+    std::string type;   // Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable, ...
+    std::string status; // True, False or Unknown
+    std::string reason;
+    std::string since; // lastTransitionTime as written (RFC 3339), or empty
+    friend bool operator==(const NodeCondition&, const NodeCondition&) = default;
+};
+
 // A Kubernetes node (or a Slurm node mapped onto the same notions).
 struct Node {
     std::string name;
@@ -24,6 +34,9 @@ struct Node {
     bool ready = true;
     bool unschedulable = false; // spec.unschedulable (cordoned)
     ResourceList allocatable;
+    // As listed, but for a Ready with neither reason nor time, which `ready` says all of; empty
+    // when the source reports none (a demo, Slurm).
+    std::vector<NodeCondition> conditions;
 
     // Value of a label, or nullptr when the node does not carry it.
     const std::string* label(std::string_view key) const;

@@ -88,12 +88,19 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     }
     json.endObject().key("status").beginObject();
     writeResources(json.key("allocatable"), texts, node.allocatable);
-    json.key("conditions")
-        .beginArray()
-        .beginObject()
-        .field("type", "Ready")
-        .field("status", node.ready ? "True" : "False");
-    json.endObject().endArray().endObject().endObject();
+    json.key("conditions").beginArray();
+    // The conditions as read; without a Ready among them (a demo, Slurm, or a bare Ready the
+    // reader folded into `ready`) a bare one says whether the node is ready.
+    const bool hasReady = std::any_of(node.conditions.begin(), node.conditions.end(),
+                                      [](const NodeCondition& condition) { return condition.type == "Ready"; });
+    if (!hasReady) json.beginObject().field("type", "Ready").field("status", node.ready ? "True" : "False").endObject();
+    for (const NodeCondition& condition : node.conditions) {
+        json.beginObject().field("type", condition.type).field("status", condition.status);
+        if (!condition.reason.empty()) json.field("reason", condition.reason);
+        if (!condition.since.empty()) json.field("lastTransitionTime", condition.since);
+        json.endObject();
+    }
+    json.endArray().endObject().endObject();
 }
 
 // The label or annotation that names the gang as its kind would (see kube_object_readers.h),

@@ -23,6 +23,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<SourceStatus>("topodeck::SourceStatus");
     qRegisterMetaType<GangsReportPtr>("topodeck::GangsReportPtr");
     qRegisterMetaType<PlanAnswerPtr>("topodeck::PlanAnswerPtr");
+    qRegisterMetaType<NodePodsPtr>("topodeck::NodePodsPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -37,6 +38,9 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
             });
     connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
         if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
+    });
+    connect(m_worker, &SessionWorker::nodePodsComputed, this, [this](const NodePodsPtr& answer, quint64 request) {
+        if (request == m_latestNodePodsRequest.load()) Q_EMIT nodePodsReady(answer);
     });
     m_thread.setObjectName(QStringLiteral("topodeck-session"));
     m_thread.start();
@@ -118,6 +122,13 @@ void ClusterSession::requestPlan(const PlanQuery& query) {
     const std::uint64_t request = ++m_latestPlanRequest;
     onWorker(m_worker, [request, query, latest = &m_latestPlanRequest](SessionWorker& worker) {
         if (request == latest->load()) worker.computePlan(request, query);
+    });
+}
+
+void ClusterSession::requestNodePods(NodeId node) {
+    const std::uint64_t request = ++m_latestNodePodsRequest;
+    onWorker(m_worker, [request, node, latest = &m_latestNodePodsRequest](SessionWorker& worker) {
+        if (request == latest->load()) worker.computeNodePods(request, node);
     });
 }
 

@@ -32,6 +32,16 @@ struct PlanAnswer {
 };
 using PlanAnswerPtr = std::shared_ptr<const PlanAnswer>;
 
+// The pods holding resources on one node (a Slurm cluster's: its jobs' allocations), read through
+// the state's per-node index when asked: the snapshot carries no pods.
+struct NodePodsAnswer {
+    NodeId node = 0;
+    std::uint64_t generation = 0; // as ClusterSnapshot::generation
+    std::uint64_t sourceEpoch = 0;
+    std::vector<Pod> pods; // by namespace, then name, in natural order
+};
+using NodePodsPtr = std::shared_ptr<const NodePodsAnswer>;
+
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
 // caller's thread: on a worker thread the session owns (and, for a live cluster, the source's own
@@ -79,6 +89,9 @@ public:
     // A dry-run on the current state, on the worker thread; planAnswered follows. A newer request
     // supersedes one not yet run. The engines follow the newest Slurm rules unless the query says.
     void requestPlan(const PlanQuery& query);
+    // The pods on one node, on the worker thread (O(pods on the node)); nodePodsReady follows. A
+    // newer request supersedes one not yet answered.
+    void requestNodePods(NodeId node);
 
     // Safe to call from any thread.
     ClusterSnapshotPtr latestSnapshot() const;
@@ -90,6 +103,7 @@ Q_SIGNALS:
     // generation: the ClusterState generation the report describes (as ClusterSnapshot::generation).
     void gangsReportReady(topodeck::GangsReportPtr report, quint64 generation);
     void planAnswered(topodeck::PlanAnswerPtr answer);
+    void nodePodsReady(topodeck::NodePodsPtr answer);
 
 private:
     void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
@@ -98,6 +112,7 @@ private:
     std::atomic<std::uint64_t> m_latestRequest{0}; // read by the worker; outlives it
     std::atomic<std::uint64_t> m_latestGangsRequest{0}; // likewise, for gangs reports
     std::atomic<std::uint64_t> m_latestPlanRequest{0};  // and for dry-runs
+    std::atomic<std::uint64_t> m_latestNodePodsRequest{0}; // and for a node's pods
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
 
@@ -113,3 +128,4 @@ private:
 
 Q_DECLARE_METATYPE(topodeck::GangsReportPtr)
 Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)
+Q_DECLARE_METATYPE(topodeck::NodePodsPtr)

@@ -4,6 +4,7 @@
 #include "session/cluster_session.h"
 
 #include "core/hierarchy_sources.h"
+#include "core/natural_order.h"
 
 #include "core/snapshot_reader.h"
 #include "core/text_format.h"
@@ -17,6 +18,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace topodeck {
@@ -364,6 +366,19 @@ void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
         answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr);
     }
     Q_EMIT planComputed(std::move(answer), request);
+}
+
+void SessionWorker::computeNodePods(std::uint64_t request, NodeId node) {
+    auto answer = std::make_shared<NodePodsAnswer>();
+    answer->node = node;
+    answer->generation = m_state.generation();
+    answer->sourceEpoch = m_sourceEpoch;
+    if (m_hasSource) m_state.forEachPodOn(node, [&](const Pod& pod) { answer->pods.push_back(pod); });
+    std::sort(answer->pods.begin(), answer->pods.end(), [](const Pod& a, const Pod& b) {
+        if (a.nameSpace != b.nameSpace) return naturalLess(a.nameSpace, b.nameSpace);
+        return naturalLess(a.name, b.name);
+    });
+    Q_EMIT nodePodsComputed(std::move(answer), request);
 }
 
 void SessionWorker::requestPublish() {

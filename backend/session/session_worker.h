@@ -25,6 +25,7 @@
 namespace topodeck {
 
 struct PlanAnswer;
+struct NodePodsAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -55,11 +56,14 @@ public:
     void computeGangsReport(std::uint64_t request);
     // A dry-run on the current state, sent with the request number.
     void computePlan(std::uint64_t request, PlanQuery query);
+    // The pods on one node now, sent with the request number.
+    void computeNodePods(std::uint64_t request, NodeId node);
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);
     void planComputed(std::shared_ptr<const topodeck::PlanAnswer> answer, quint64 request);
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
+    void nodePodsComputed(std::shared_ptr<const topodeck::NodePodsAnswer> answer, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 
 private:

@@ -4,14 +4,20 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "core/command_args.h"
+#include "models/plan_result_model.h"
 #include "models/topology_tree_model.h"
 #include "views/command_palette.h"
 #include "views/planner_panel.h"
 
+#include <QComboBox>
+#include <QDropEvent>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -88,6 +94,100 @@ private Q_SLOTS:
         QCOMPARE(pods, fits ? std::int64_t(answer->outcome.gang.pods) : std::int64_t(0));
         if (!fits) QVERIFY(!answer->outcome.results.front().trace.empty());
         QVERIFY(planner->commandLine().startsWith(QStringLiteral("topodeckctl plan --demo gb200 ")));
+    }
+
+    // The form and the flags line edit the same request: a field rewrites its own flag, typed flags
+    // fill the fields, and flags the form does not know stay in the line.
+    void formAndFlagsStayInSync() {
+        PlannerPanel* planner = m_window->plannerPanel();
+        QTest::keyClick(m_window.get(), Qt::Key_F2);
+        QTRY_VERIFY(planner->isVisible());
+        planner->setFlags(QStringLiteral("--pods 4 -r nvidia.com/gpu=8 --future x --engine kai"));
+        auto* pods = planner->findChild<QSpinBox*>();
+        QComboBox* engine = nullptr;
+        QComboBox* required = nullptr;
+        for (QComboBox* combo : planner->findChildren<QComboBox*>()) {
+            if (combo->accessibleName() == QLatin1String("Engine")) engine = combo;
+            if (combo->accessibleName() == QLatin1String("Required level")) required = combo;
+        }
+        QVERIFY(pods && engine && required);
+        QCOMPARE(pods->value(), 4);
+        QCOMPARE(engine->currentData().toString(), QStringLiteral("kai"));
+        QVERIFY(required->currentText().isEmpty());
+        // The snapshot's levels are offered.
+        QVERIFY(required->findText(QStringLiteral("rack")) >= 0);
+
+        pods->setFocus();
+        pods->selectAll();
+        QTest::keyClicks(pods, QStringLiteral("16"));
+        QCOMPARE(planner->flags(), QStringLiteral("--pods 16 -r nvidia.com/gpu=8 --future x --engine kai"));
+        engine->setFocus();
+        QTest::keyClick(engine, Qt::Key_End); // all engines
+        QCOMPARE(planner->flags(), QStringLiteral("--pods 16 -r nvidia.com/gpu=8 --future x --compare"));
+        QTest::keyClick(engine, Qt::Key_Home); // as written
+        QCOMPARE(planner->flags(), QStringLiteral("--pods 16 -r nvidia.com/gpu=8 --future x"));
+        required->setFocus();
+        QTest::keyClicks(required->lineEdit(), QStringLiteral("rack"));
+        QCOMPARE(planner->flags(), QStringLiteral("--pods 16 -r nvidia.com/gpu=8 --future x --required rack"));
+
+        // Typed flags fill the fields.
+        planner->setFlags(QStringLiteral("--compare --pods=8 -r nvidia.com/gpu=4 --required su"));
+        QCOMPARE(pods->value(), 8);
+        QCOMPARE(engine->currentData().toString(), QStringLiteral("compare"));
+        QCOMPARE(required->currentText(), QStringLiteral("su"));
+
+        // Enter in a field runs the dry-run of the line.
+        QSignalSpy answered(planner, &PlannerPanel::answerShown);
+        required->lineEdit()->setFocus();
+        QTest::keyClick(required->lineEdit(), Qt::Key_Return);
+        QVERIFY(answered.wait(30000));
+        QVERIFY(planner->answer());
+        QVERIFY2(planner->answer()->error.empty(), planner->answer()->error.c_str());
+        QVERIFY(planner->answer()->outcome.results.size() > 1);
+    }
+
+    // A file dropped on the planner becomes the pasted manifest; one too large or not text is refused.
+    void droppedFilesAreRead() {
+        PlannerPanel* planner = m_window->plannerPanel();
+        QVERIFY(m_window->showPage(QStringLiteral("planner")));
+        QTRY_VERIFY(planner->isVisible());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile file(dir.filePath(name));
+            if (!file.open(QIODevice::WriteOnly)) return QString();
+            file.write(bytes);
+            return file.fileName();
+        };
+        auto drop = [&](const QString& path) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path)});
+            QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(planner, &enter);
+            if (!enter.isAccepted()) return false;
+            QDropEvent event(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QSignalSpy loaded(planner, &PlannerPanel::manifestLoaded);
+            QApplication::sendEvent(planner, &event);
+            // A refusal comes at once; a file read comes back from the thread pool.
+            if (loaded.isEmpty() && !loaded.wait(10000)) return false;
+            return loaded.last().at(0).toBool();
+        };
+        const QByteArray script("#!/bin/bash\n#SBATCH -N 4\n#SBATCH --gres=gpu:4\nsrun train\n");
+        QVERIFY(drop(write(QStringLiteral("train.sbatch"), script)));
+        QCOMPARE(planner->manifestText(), QString::fromUtf8(script));
+        QVERIFY(!drop(write(QStringLiteral("huge.yaml"), QByteArray(PlannerPanel::kMaxManifestBytes + 1, 'x'))));
+        QVERIFY(!drop(write(QStringLiteral("binary.yaml"), QByteArray("kind: Job\0\1", 11))));
+        QVERIFY(!drop(dir.filePath(QStringLiteral("missing.yaml"))));
+        QCOMPARE(planner->manifestText(), QString::fromUtf8(script)); // refusals leave it as it was
+
+        // The dropped script is the gang: Slurm's rules, as for topodeckctl plan --manifest.
+        planner->setFlags(QString());
+        QSignalSpy answered(planner, &PlannerPanel::answerShown);
+        planner->run();
+        QVERIFY(answered.wait(30000));
+        QVERIFY2(planner->answer()->error.empty(), planner->answer()->error.c_str());
+        QVERIFY(planner->answer()->outcome.results.front().engine.starts_with("slurm-"));
+        QCOMPARE(planner->resultModel()->rowCount(), 1);
     }
 
     void badFlagsAreShownNotRun() {

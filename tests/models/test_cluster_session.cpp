@@ -88,6 +88,7 @@ private Q_SLOTS:
     void supersededOpenIsDropped();
     void simulationIsCoalesced();
     void destroyWhileOpening();
+    void nodePodsComeFromTheWorker();
 
 private:
     QTemporaryDir m_dir;
@@ -311,6 +312,39 @@ void TestClusterSession::destroyWhileOpening() {
     session->openDemo(QStringLiteral("h100"));
     session.reset(); // joins the worker thread; must neither hang nor crash
     QVERIFY(!session);
+}
+
+// A node's pods, asked of the worker: exactly those the index counts there, in name order, and
+// only the newest request answered.
+void TestClusterSession::nodePodsComeFromTheWorker() {
+    ClusterSession session;
+    QSignalSpy published(&session, &ClusterSession::snapshotPublished);
+    session.openDemo(QStringLiteral("h100"));
+    QVERIFY(published.wait(kTimeoutMs));
+    const ClusterSnapshotPtr snapshot = session.latestSnapshot();
+    const TopologyIndex& index = snapshot->index;
+    NodeId busy = 0;
+    for (NodeId id = 0; id < index.nodeSlots(); ++id)
+        if (index.node(id).pods > index.node(busy).pods) busy = id;
+    QVERIFY(index.node(busy).pods >= 2);
+
+    QSignalSpy answered(&session, &ClusterSession::nodePodsReady);
+    session.requestNodePods(busy == 0 ? 1 : 0); // superseded by the next request
+    session.requestNodePods(busy);
+    QVERIFY(answered.wait(kTimeoutMs));
+    QTest::qWait(50);
+    QCOMPARE(answered.count(), 1);
+    const auto pods = answered.last().at(0).value<NodePodsPtr>();
+    QCOMPARE(pods->node, busy);
+    QCOMPARE(pods->sourceEpoch, snapshot->sourceEpoch);
+    QCOMPARE(pods->pods.size(), std::size_t(index.node(busy).pods));
+    std::int64_t gpus = 0;
+    for (const Pod& pod : pods->pods) {
+        QCOMPARE(pod.nodeName, snapshot->node(busy)->name);
+        gpus += index.gpuResources().count(pod.requests);
+    }
+    QCOMPARE(gpus, index.node(busy).gpusUsed);
+    for (std::size_t i = 1; i < pods->pods.size(); ++i) QVERIFY(pods->pods[i - 1].key() != pods->pods[i].key());
 }
 
 QTEST_GUILESS_MAIN(TestClusterSession)

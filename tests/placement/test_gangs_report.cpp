@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <map>
 #include <set>
 
 using namespace topodeck;
@@ -134,6 +135,22 @@ void TestGangsReport::spread() {
     QCOMPARE(gang.compact(), compact);
     QCOMPARE(gang.pods, static_cast<int>(pods.size()));
     QCOMPARE(qs(gang.qualifiedName()), QStringLiteral("team/g"));
+    // Per node: its pods and their GPUs, adding up to the gang's.
+    QCOMPARE(gang.nodePods.size(), gang.nodes.size());
+    QCOMPARE(gang.nodeGpus.size(), gang.nodes.size());
+    std::map<std::string, std::pair<int, std::int64_t>> perNode;
+    for (const QString& placement : pods) {
+        const QStringList parts = placement.split(QLatin1Char(':'));
+        auto& [count, gpus] = perNode[parts[0].toStdString()];
+        ++count;
+        gpus += parts[1].toInt();
+    }
+    QCOMPARE(gang.nodes.size(), perNode.size());
+    for (std::size_t i = 0; i < gang.nodes.size(); ++i) {
+        const auto& [count, gpus] = perNode[cluster->state.record(gang.nodes[i]).node->name];
+        QCOMPARE(gang.nodePods[i], count);
+        QCOMPARE(gang.nodeGpus[i], gpus);
+    }
 }
 
 void TestGangsReport::levelsIncludeNvlinkLast() {

@@ -50,6 +50,60 @@ private Q_SLOTS:
         QCOMPARE(*split, words);
     }
 
+    // The planner form edits one flag of the line at a time; every other word stays as written.
+    void oneFlagIsEditedInPlace_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QStringList>("values");
+        QTest::addColumn<QString>("edited");
+        QTest::newRow("replace in place")
+            << QStringLiteral("--pods 16 -r nvidia.com/gpu=4") << QStringLiteral("pods")
+            << QStringList{QStringLiteral("32")} << QStringLiteral("--pods 32 -r nvidia.com/gpu=4");
+        QTest::newRow("short and = spellings")
+            << QStringLiteral("-n8 --request=cpu=1 --pods=4") << QStringLiteral("pods")
+            << QStringList{QStringLiteral("2")} << QStringLiteral("--pods 2 --request=cpu=1");
+        QTest::newRow("append") << QStringLiteral("--pods 2") << QStringLiteral("required")
+                                << QStringList{QStringLiteral("rack")} << QStringLiteral("--pods 2 --required rack");
+        QTest::newRow("remove") << QStringLiteral("--compare --pods 2") << QStringLiteral("compare") << QStringList{}
+                                << QStringLiteral("--pods 2");
+        QTest::newRow("switch") << QStringLiteral("--pods 2") << QStringLiteral("compare") << QStringList{QString()}
+                                << QStringLiteral("--pods 2 --compare");
+        QTest::newRow("unknown flags and quotes stay")
+            << QStringLiteral("--future x --sbatch \"-N 4 --gres=gpu:8\"") << QStringLiteral("engine")
+            << QStringList{QStringLiteral("slurm-tree")}
+            << QStringLiteral("--future x --sbatch \"-N 4 --gres=gpu:8\" --engine slurm-tree");
+        QTest::newRow("a value that needs quotes")
+            << QStringLiteral("--pods 2") << QStringLiteral("sbatch") << QStringList{QStringLiteral("-N 2 -G 8")}
+            << QStringLiteral("--pods 2 --sbatch '-N 2 -G 8'");
+        QTest::newRow("repeated") << QStringLiteral("-e kai --pods 2 -e volcano") << QStringLiteral("engine")
+                                  << QStringList{QStringLiteral("kueue-tas")}
+                                  << QStringLiteral("--engine kueue-tas --pods 2");
+    }
+    void oneFlagIsEditedInPlace() {
+        QFETCH(QString, line);
+        QFETCH(QString, flag);
+        QFETCH(QStringList, values);
+        QFETCH(QString, edited);
+        std::vector<std::string> list;
+        for (const QString& value : values) list.push_back(value.toStdString());
+        const auto got = withPlanFlag(line.toStdString(), flag.toStdString(), list);
+        QVERIFY(got);
+        QCOMPARE(QString::fromStdString(*got), edited);
+        const auto read = planFlagValues(*got, flag.toStdString());
+        QVERIFY(read);
+        QCOMPARE(*read, list);
+    }
+
+    void flagValuesAreReadAsTheQueryReadsThem() {
+        const auto values = planFlagValues("-e kai --pods=3 --engine volcano --unknown 7", "engine");
+        QVERIFY(values);
+        QCOMPARE(*values, (std::vector<std::string>{"kai", "volcano"}));
+        const auto pods = planFlagValues("-n 12", "pods");
+        QVERIFY(pods);
+        QCOMPARE(*pods, std::vector<std::string>{"12"});
+        QVERIFY(!planFlagValues("--sbatch \"-N 2", "pods"));
+    }
+
     void badFlagsSayWhich_data() {
         QTest::addColumn<QString>("flags");
         QTest::addColumn<QString>("message");

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 
 using namespace topodeck;
 
@@ -34,7 +35,9 @@ using Reference = std::map<std::pair<std::string, std::string>, Pod>;
 void compareWithReference(const ClusterState& state, const Reference& reference) {
     QCOMPARE(state.podCount(), reference.size());
     std::map<std::string, NodeUsage> usage;
+    std::map<std::string, std::set<std::string>> podsOn; // node name -> "ns/name" of the pods holding resources there
     for (const auto& [key, pod] : reference) {
+        if (pod.holdsResources()) podsOn[pod.nodeName].insert(pod.key());
         const Pod* found = state.findPod(key.first, key.second);
         QVERIFY2(found, qPrintable(QString::fromStdString(key.first + '/' + key.second)));
         QVERIFY(*found == pod);
@@ -57,6 +60,16 @@ void compareWithReference(const ClusterState& state, const Reference& reference)
             QCOMPARE(record.usage.requested.get(resource), quantity);
         for (const auto& [resource, quantity] : record.usage.requested)
             QCOMPARE(expected.requested.get(resource), quantity);
+        // The node's own pod list: exactly those pods, each once.
+        std::set<std::string> listed;
+        std::size_t count = 0;
+        state.forEachPodOn(id, [&](const Pod& pod) {
+            ++count;
+            QCOMPARE(pod.nodeName, record.node->name);
+            listed.insert(pod.key());
+        });
+        QCOMPARE(count, listed.size());
+        QCOMPARE(listed, podsOn[record.node->name]);
     }
 }
 

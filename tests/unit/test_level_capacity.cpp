@@ -126,6 +126,33 @@ private Q_SLOTS:
         QCOMPARE(node.gangs, (std::vector<std::int64_t>{10, 4, 0, 0, 0}));
     }
 
+    // One domain's slots add up to its level's, and say the largest gang that fits in it.
+    void slotsOfOneDomain() {
+        const TopologyIndex index = handBuilt();
+        QCOMPARE(largestNodeGpus(index), 8);
+        const DomainId b1 = index.findChild(kRootDomain, "b1");
+        const DomainId r2 = index.findChild(b1, "r2");
+        const DomainId b2 = index.findChild(kRootDomain, "b2");
+        const DomainId r3 = index.findChild(b2, "r3");
+        const DomainSlots block = domainSlots(index.domain(b1), 8, kSizes);
+        QCOMPARE(block.gangs, (std::vector<std::int64_t>{7, 3, 1, 1, 0})); // n1 n3 n4 whole, n2 5 free
+        QCOMPARE(block.wholeNodes, 3);
+        QCOMPARE(block.largestGang, 24);
+        const DomainSlots rack = domainSlots(index.domain(r2), 8, kSizes);
+        QCOMPARE(rack.gangs, (std::vector<std::int64_t>{4, 2, 1, 1, 0}));
+        QCOMPARE(rack.largestGang, 16);
+        // r3: n5 full, n6 not ready: nothing fits.
+        const DomainSlots full = domainSlots(index.domain(r3), 8, kSizes);
+        QCOMPARE(full.gangs, (std::vector<std::int64_t>{0, 0, 0, 0, 0}));
+        QCOMPARE(full.largestGang, 0);
+        // b2: n7 whole, n8 4 free of 4: one node's 8 beats the 4.
+        QCOMPARE(domainSlots(index.domain(b2), 8, kSizes).largestGang, 8);
+        // A partly used node alone: its free GPUs.
+        const DomainId r1 = index.findChild(b1, "r1");
+        QCOMPARE(domainSlots(index.domain(r1), 8, kSizes).largestGang, 8);
+        QCOMPARE(domainSlots(index.domain(r1), 0, kSizes).largestGang, 0);
+    }
+
     void moreUseLeavesFewerSlots() {
         ClusterState state;
         for (int n = 1; n <= 8; ++n)

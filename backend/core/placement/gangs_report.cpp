@@ -149,6 +149,7 @@ GangsReport buildGangsReport(const ClusterState& state, const TopologyIndex& ind
     // Group the GPU pods by gang; string keys once per pod, dense indexes after.
     std::unordered_map<GangKey, std::uint32_t, GangKeyHash> gangIds;
     std::vector<bool> uniform;
+    std::vector<std::vector<std::pair<NodeId, std::int64_t>>> placed; // per gang: (node, GPUs) per pod
     const GpuResources& gpus = index.gpuResources();
     state.forEachPod([&](const Pod& pod) {
         if (!pod.holdsResources() || pod.workload.empty() || pod.workloadKind == WorkloadKind::Unlisted) return;
@@ -163,12 +164,14 @@ GangsReport buildGangsReport(const ClusterState& state, const TopologyIndex& ind
             gang.kind = pod.workloadKind;
             gang.gpusPerPod = podGpus;
             uniform.push_back(true);
+            placed.emplace_back();
         }
         Gang& gang = report.gangs[it->second];
         ++gang.pods;
         gang.gpus += podGpus;
         if (podGpus != gang.gpusPerPod) uniform[it->second] = false;
-        if (const std::optional<NodeId> node = state.findNode(pod.nodeName)) gang.nodes.push_back(*node);
+        if (const std::optional<NodeId> node = state.findNode(pod.nodeName))
+            placed[it->second].emplace_back(*node, podGpus);
     });
 
     const LevelTable table(index, report.levels);
@@ -183,8 +186,17 @@ GangsReport buildGangsReport(const ClusterState& state, const TopologyIndex& ind
     for (std::size_t g = 0; g < report.gangs.size(); ++g) {
         Gang& gang = report.gangs[g];
         if (!uniform[g]) gang.gpusPerPod = 0;
-        std::sort(gang.nodes.begin(), gang.nodes.end());
-        gang.nodes.erase(std::unique(gang.nodes.begin(), gang.nodes.end()), gang.nodes.end());
+        std::vector<std::pair<NodeId, std::int64_t>>& pods = placed[g];
+        std::sort(pods.begin(), pods.end());
+        for (const auto& [node, podGpus] : pods) {
+            if (gang.nodes.empty() || gang.nodes.back() != node) {
+                gang.nodes.push_back(node);
+                gang.nodePods.push_back(0);
+                gang.nodeGpus.push_back(0);
+            }
+            ++gang.nodePods.back();
+            gang.nodeGpus.back() += podGpus;
+        }
         // Pods that differ are measured in GPUs: the shape of one GPU, needing all of them.
         const std::int64_t shape = uniform[g] ? gang.gpusPerPod : 1;
         const std::int64_t need = uniform[g] ? gang.pods : gang.gpus;

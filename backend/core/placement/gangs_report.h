@@ -53,6 +53,8 @@ struct Gang {
     std::int64_t gpusPerPod = 0; // 0 when its pods hold different counts
     std::vector<GangSpread> levels; // by GangsReport::levels
     std::vector<NodeId> nodes;      // where its pods run, ascending ids
+    std::vector<std::int32_t> nodePods; // its pods on each of `nodes`
+    std::vector<std::int64_t> nodeGpus; // their GPUs on each of `nodes`
 
     std::string qualifiedName() const { return nameSpace + '/' + name; }
     // True when no level holds it in more domains than it needs.

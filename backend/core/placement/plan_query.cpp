@@ -228,12 +228,35 @@ Result<PlanQuery> readPlanQuery(const ParsedArgs& args) {
     return q;
 }
 
+namespace {
+
+const CommandSpec& planCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "plan";
+        s.flags = planQueryFlags();
+        return s;
+    }();
+    return spec;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> planFlagValues(std::string_view flags, std::string_view name) {
+    auto words = splitCommandWords(flags);
+    if (!words) return words.error();
+    return flagValues(planCommandSpec(), *words, name);
+}
+
+Result<std::string> withPlanFlag(std::string_view flags, std::string_view name,
+                                 const std::vector<std::string>& values) {
+    return lineWithFlagValues(planCommandSpec(), flags, name, values);
+}
+
 Result<PlanQuery> parsePlanQuery(std::string_view flags) {
     auto words = splitCommandWords(flags);
     if (!words) return words.error();
-    CommandSpec spec;
-    spec.name = "plan";
-    spec.flags = planQueryFlags();
+    const CommandSpec& spec = planCommandSpec();
     auto args = parseArgs(spec, *words);
     if (!args) return args.error();
     if (!args->positionals().empty()) return Error{"unexpected argument \"" + args->positionals().front() + "\""};

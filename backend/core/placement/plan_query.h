@@ -54,6 +54,12 @@ Result<PlanQuery> readPlanQuery(const ParsedArgs& args);
 // The flags as one string for the GUI (`topodeck --plan "--pods 16 ..."`): words split as a shell
 // would; a flag that is not a plan flag is an error.
 Result<PlanQuery> parsePlanQuery(std::string_view flags);
+// A flags line edited one flag at a time (the GUI planner's form), read as parsePlanQuery reads it:
+// a flag's values in order (the last one counts), and the line with a flag given these values
+// instead, every other word, unknown flags too, kept as written. Errors: the line is not words
+// (an open quote).
+Result<std::vector<std::string>> planFlagValues(std::string_view flags, std::string_view name);
+Result<std::string> withPlanFlag(std::string_view flags, std::string_view name, const std::vector<std::string>& values);
 
 // A file's text that is a batch script or an sbatch command rather than YAML or JSON.
 bool looksLikeSbatchText(std::string_view text);

@@ -1,0 +1,135 @@
+// The details pane on the gb200 demo: a node's pods (found through the state's per-node index,
+// off the GUI thread), labels (copyable), conditions; a domain's largest free slot and its slots
+// by gang size.
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+#include "core/level_capacity.h"
+#include "views/details_panel.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace topodeck;
+
+namespace {
+
+qint64 number(const QTableWidgetItem* item) {
+    return item ? item->text().remove(QLocale().groupSeparator()).toLongLong() : 0;
+}
+
+} // namespace
+
+class TestDetailsPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() {
+        m_window = std::make_unique<MainWindow>();
+        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+        LaunchOptions options;
+        options.demo = QStringLiteral("gb200");
+        m_window->resize(1600, 1000);
+        m_window->show();
+        QApplication::setActiveWindow(m_window.get());
+        m_window->open(options);
+        QVERIFY(shown.wait(60000));
+    }
+    void cleanup() { m_window.reset(); }
+
+    void nodeListsItsPods() {
+        const ClusterSnapshotPtr snapshot = m_window->shownSnapshot();
+        const TopologyIndex& index = snapshot->index;
+        // A node running several pods.
+        NodeId busy = DetailsPanel::kNoNode;
+        for (NodeId id = 0; id < index.nodeSlots() && busy == DetailsPanel::kNoNode; ++id)
+            if (index.node(id).leaf != kNoDomain && index.node(id).pods >= 2) busy = id;
+        QVERIFY(busy != DetailsPanel::kNoNode);
+        const NodeStats stats = index.node(busy);
+        const Node* node = snapshot->node(busy);
+        QVERIFY(m_window->selectPath(QString::fromStdString(index.pathName(stats.leaf) + '/' + node->name)));
+        DetailsPanel* details = m_window->detailsPanel();
+        QTRY_COMPARE(details->shownNode(), busy);
+
+        auto* pods = details->findChild<QTableWidget*>(QStringLiteral("nodePods"));
+        QVERIFY(pods);
+        QTRY_COMPARE(pods->rowCount(), int(stats.pods));
+        qint64 gpus = 0;
+        for (int row = 0; row < pods->rowCount(); ++row) {
+            QVERIFY(pods->item(row, 0)->text().contains(QLatin1Char('/'))); // namespace/name
+            QVERIFY(!pods->item(row, 2)->text().isEmpty());                 // phase
+            gpus += number(pods->item(row, 3));
+        }
+        QCOMPARE(gpus, qint64(stats.gpusUsed));
+
+        // Labels, sorted, copied as key=value lines.
+        auto* labels = details->findChild<QTableWidget*>(QStringLiteral("nodeLabels"));
+        QVERIFY(labels);
+        QCOMPARE(labels->rowCount(), int(node->labels.size()));
+        for (int row = 1; row < labels->rowCount(); ++row)
+            QVERIFY(labels->item(row - 1, 0)->text() < labels->item(row, 0)->text());
+        labels->clearSelection();
+        QVERIFY(!labels->actions().isEmpty());
+        labels->actions().front()->trigger();
+        const QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), int(node->labels.size()));
+        QCOMPARE(lines.front(), QString::fromStdString(node->labels.front().first + '=' + node->labels.front().second));
+
+        // Conditions: the demo reports readiness only, which is still shown.
+        auto* conditions = details->findChild<QTableWidget*>(QStringLiteral("nodeConditions"));
+        QVERIFY(conditions);
+        QVERIFY(conditions->rowCount() >= 1);
+        QCOMPARE(conditions->item(0, 0)->text(), QStringLiteral("Ready"));
+        QCOMPARE(conditions->item(0, 1)->text(), stats.ready ? QStringLiteral("True") : QStringLiteral("False"));
+
+        // Another node, with fewer pods: its own pods, not the first one's.
+        NodeId other = DetailsPanel::kNoNode;
+        for (NodeId id = 0; id < index.nodeSlots(); ++id)
+            if (index.node(id).leaf != kNoDomain && index.node(id).pods < stats.pods &&
+                (other == DetailsPanel::kNoNode || index.node(id).pods < index.node(other).pods))
+                other = id;
+        QVERIFY(other != DetailsPanel::kNoNode);
+        QVERIFY(m_window->selectPath(
+            QString::fromStdString(index.pathName(index.node(other).leaf) + '/' + snapshot->node(other)->name)));
+        QTRY_COMPARE(details->shownNode(), other);
+        QTRY_COMPARE(pods->rowCount(), int(index.node(other).pods));
+    }
+
+    void domainShowsItsSlots() {
+        const ClusterSnapshotPtr snapshot = m_window->shownSnapshot();
+        const TopologyIndex& index = snapshot->index;
+        const DomainId su = index.findChild(kRootDomain, "su-1");
+        const DomainId rack = index.findChild(su, "rack-1-03");
+        QVERIFY(rack != kNoDomain);
+        QVERIFY(m_window->selectPath(QStringLiteral("su-1/rack-1-03")));
+        DetailsPanel* details = m_window->detailsPanel();
+        QTRY_COMPARE(details->shownDomain(), rack);
+        const DomainSlots slots = domainSlots(index.domain(rack), largestNodeGpus(index));
+        QVERIFY(slots.largestGang > 0);
+        QString slotsText;
+        bool largest = false;
+        for (const QLabel* label : details->findChildren<QLabel*>()) {
+            if (!label->isVisible()) continue;
+            if (label->text().startsWith(QLatin1String("<table"))) slotsText = label->text();
+            largest = largest || label->text().startsWith(QLocale().toString(qlonglong(slots.largestGang)) +
+                                                          QStringLiteral(" GPUs"));
+        }
+        QVERIFY(largest);
+        QVERIFY(!slotsText.isEmpty());
+        for (std::size_t i = 0; i < kSlotGangSizes.size(); ++i)
+            QVERIFY2(
+                slotsText.contains(QStringLiteral("&nbsp;%1</td>").arg(QLocale().toString(qlonglong(slots.gangs[i])))),
+                qPrintable(slotsText));
+        // The children table is still there: the rack's nodes.
+        auto* children = details->findChildren<QTableWidget*>().front();
+        QVERIFY(children);
+    }
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestDetailsPanel)
+#include "test_details_panel.moc"

@@ -1,0 +1,121 @@
+// The Running Gangs page on the gb200 demo, from the keyboard: F3 opens it, its gangs come most
+// spread first, and selecting one outlines its nodes on the map and shows it in the details pane:
+// its pods per domain at each level and the boundaries it crosses.
+#include "app/gui/command_line.h"
+#include "app/gui/main_window.h"
+#include "models/gangs_model.h"
+#include "views/details_panel.h"
+#include "views/gangs_page.h"
+#include "views/topology_map_view.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace topodeck;
+
+class TestGangsPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() {
+        m_window = std::make_unique<MainWindow>();
+        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+        LaunchOptions options;
+        options.demo = QStringLiteral("gb200");
+        m_window->resize(1600, 1000);
+        m_window->show();
+        QApplication::setActiveWindow(m_window.get());
+        m_window->open(options);
+        QVERIFY(shown.wait(60000));
+    }
+    void cleanup() { m_window.reset(); }
+
+    void listsGangsMostSpreadFirst() {
+        GangsPage* page = openPage();
+        QVERIFY(page);
+        const GangsReportPtr report = page->model()->report();
+        QVERIFY(report->gangs.size() > 1);
+        QCOMPARE(page->model()->rowCount(), int(report->gangs.size()));
+        for (std::size_t i = 1; i < report->gangs.size(); ++i)
+            QVERIFY(!gangMoreSpread(report->gangs[i], report->gangs[i - 1]));
+        // The demo has gangs spread wider than they need: one of them is first.
+        QVERIFY(!report->gangs.front().compact());
+        QVERIFY(!page->model()->index(0, 0).data(GangsModel::CompactRole).toBool());
+    }
+
+    void selectingAGangShowsIt() {
+        GangsPage* page = openPage();
+        QVERIFY(page);
+        QTableView* table = page->table();
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QSignalSpy selected(page, &GangsPage::gangSelected);
+        QTest::keyClick(table, Qt::Key_Down);
+        if (selected.isEmpty()) QTest::keyClick(table, Qt::Key_Down);
+        QTRY_VERIFY(!selected.isEmpty());
+        const int row = table->currentIndex().row();
+        const Gang* gang = page->model()->gang(row);
+        QVERIFY(gang);
+        checkShown(*gang);
+
+        // The next gang, the same way.
+        QTest::keyClick(table, Qt::Key_Down);
+        QTRY_COMPARE(table->currentIndex().row(), row + 1);
+        const Gang* next = page->model()->gang(row + 1);
+        QVERIFY(next);
+        checkShown(*next);
+
+        // Choosing a domain in the tree puts the details back on it.
+        QVERIFY(m_window->selectPath(QStringLiteral("su-1")));
+        QTRY_VERIFY(m_window->detailsPanel()->shownGang().isEmpty());
+    }
+
+private:
+    GangsPage* openPage() {
+        QTest::keyClick(m_window.get(), Qt::Key_F3);
+        GangsPage* page = m_window->gangsPage();
+        if (!QTest::qWaitFor([&] { return page->isVisible() && page->model()->rowCount() > 0; }, 30000)) return nullptr;
+        return page;
+    }
+
+    void checkShown(const Gang& gang) {
+        const QString name = QString::fromStdString(gang.qualifiedName());
+        // The map outlines its nodes.
+        TopologyMapView* map = m_window->mapView();
+        QTRY_COMPARE(map->highlight().size(), gang.nodes.size());
+        for (std::size_t i = 0; i < gang.nodes.size(); ++i) QCOMPARE(map->highlight()[i].first, gang.nodes[i]);
+        QVERIFY(map->highlightCaption().contains(name));
+
+        // The details pane shows it: its pods per domain, adding up at each level.
+        DetailsPanel* details = m_window->detailsPanel();
+        QTRY_COMPARE(details->shownGang(), name);
+        auto* domains = details->findChild<QTableWidget*>(QStringLiteral("gangDomains"));
+        QVERIFY(domains);
+        QTRY_VERIFY(domains->isVisible());
+        QVERIFY(domains->rowCount() > 0);
+        std::map<QString, qint64> podsPerLevel;
+        for (int row = 0; row < domains->rowCount(); ++row)
+            podsPerLevel[domains->item(row, 0)->text()] +=
+                domains->item(row, 2)->text().remove(QLocale().groupSeparator()).toLongLong();
+        QVERIFY(podsPerLevel.count(QStringLiteral("rack")) == 1);
+        for (const auto& [level, pods] : podsPerLevel) QCOMPARE(pods, qint64(gang.pods));
+        // A rack row reads "su-N/rack-N-NN".
+        bool rackRow = false;
+        for (int row = 0; row < domains->rowCount(); ++row)
+            rackRow = rackRow || (domains->item(row, 0)->text() == QLatin1String("rack") &&
+                                  domains->item(row, 1)->text().startsWith(QLatin1String("su-")));
+        QVERIFY(rackRow);
+        // The boundaries it crosses, level by level.
+        bool boundaries = false;
+        for (const QLabel* label : details->findChildren<QLabel*>())
+            boundaries = boundaries || (label->isVisible() && label->text().contains(QStringLiteral("would hold it")));
+        QVERIFY(boundaries);
+    }
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestGangsPage)
+#include "test_gangs_page.moc"
