@@ -576,6 +576,11 @@ void MainWindow::buildPalette() {
                                 .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
                                      action->text().remove(QLatin1Char('&')).toHtmlEscaped());
             rows << tr("<tr><td><b>Enter</b></td><td>Planner: run the dry-run</td></tr>")
+                 << tr("<tr><td><b>Arrows</b></td><td>Map: select the sibling in that direction</td></tr>")
+                 << tr("<tr><td><b>Enter / Backspace</b></td><td>Map: zoom into the selection / out of the "
+                       "zoomed domain</td></tr>")
+                 << tr("<tr><td><b>Home</b></td><td>Map: fit the whole cluster</td></tr>")
+                 << tr("<tr><td><b>Ctrl+arrows, drag</b></td><td>Map: pan</td></tr>")
                  << tr("<tr><td><b>+ / − / wheel</b></td><td>Map: zoom</td></tr>");
             QMessageBox::information(this, tr("Keyboard Shortcuts"),
                                      QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
