@@ -2,6 +2,7 @@
 
 #include "core/command_args.h"
 #include "core/gpu_resources.h"
+#include "core/placement/failure_impact.h"
 #include "core/placement/gang_flags.h"
 #include "core/placement/placement_engine.h"
 #include "core/result.h"
@@ -17,10 +18,13 @@ namespace topodeck {
 
 // One step of a what-if, applied in order before the gang is placed.
 struct WhatIfStep {
-    enum class Kind { Drain, Place };
+    // Drain stops new placements on the nodes (cordon); Fail also takes them down (NotReady) with
+    // the pods they run, which breaks the gangs those pods belong to.
+    enum class Kind { Drain, Place, Fail };
     Kind kind = Kind::Drain;
-    std::string target; // Drain: a node name, a domain path or a domain value (drainTargetNodes)
+    std::string target; // Drain, Fail: a node name, a domain path or a domain value (drainTargetNodes)
     GangRequest gang;   // Place: a gang assumed placed by the engine being asked
+    std::string engine{}; // Place outside a dry-run (the session's what-if): empty = the gang's default
 };
 
 // One dry-run, as `topodeckctl plan`'s flags ask it and as the GUI's planner builds it: the same
@@ -74,12 +78,17 @@ struct PlanInputs {
     TopologyIndex labelIndex;
     std::unique_ptr<PlacementCluster> labelCluster; // null: Kueue and KAI see `index`
 
+    // --fail: the state the engines see (the failed nodes NotReady, their pods gone) and the
+    // running gangs the failure breaks; null and empty without --fail.
+    std::unique_ptr<ClusterState> failedState;
+    FailureReport failures;
+
     const PlacementCluster& clusterFor(const PlacementEngine& engine) const {
         return engine.readsLabelLevelsOnly() && labelCluster ? *labelCluster : *cluster;
     }
 };
-// The state must outlive the result. Drain steps and node weights are applied here; place steps
-// run per engine in runPlanQuery.
+// The state must outlive the result. Fail and drain steps (in that order, whatever the order given)
+// and node weights are applied here; place steps run per engine in runPlanQuery.
 Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
                                                 const PlanQuery& query);
 
