@@ -2,6 +2,7 @@
 
 #include "core/placement/gangs_report.h"
 #include "core/placement/plan_query.h"
+#include "core/placement/what_if.h"
 #include "core/slurm/slurm_topology.h"
 
 #include <algorithm>
@@ -229,7 +230,10 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
             PlacementResult result = scheduler.engine->place(cluster, failure.request, options);
             failure.fits = result.feasible;
             failure.message = std::move(result.message);
-            failure.nodes = std::move(result.nodes);
+            // Engines that assign domains (Kueue above hostname) have their counts spread as the
+            // what-if does, so every answer names nodes.
+            for (const PlacedPods& placed : placedPods(cluster, failure.request, result))
+                failure.nodes.push_back({cluster.node(placed.node).name, placed.pods, placed.part});
         }
         report.broken.push_back(std::move(failure));
     }
