@@ -164,6 +164,8 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
     std::sort(failed.begin(), failed.end());
     failed.erase(std::unique(failed.begin(), failed.end()), failed.end());
     report.failedNodes = failed;
+    for (NodeId id : failed)
+        if (id < state.nodeSlots()) report.failedNodeNames.push_back(state.record(id).node->name);
     std::vector<char> isFailed(state.nodeSlots(), 0);
     for (NodeId id : failed)
         if (id < isFailed.size()) isFailed[id] = 1;

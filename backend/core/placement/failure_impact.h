@@ -5,6 +5,7 @@
 #include "core/placement/placement_engine.h"
 #include "core/placement/placement_result.h"
 #include "core/pod.h"
+#include "core/slurm/slurm_topology.h"
 #include "core/topology_index.h"
 
 #include <cstdint>
@@ -34,6 +35,7 @@ struct GangFailure {
 
 struct FailureReport {
     std::vector<NodeId> failedNodes; // ascending, unique
+    std::vector<std::string> failedNodeNames; // the same, by name
     // Most pods lost first, then by name.
     std::vector<GangFailure> broken;
     std::size_t gangsUntouched = 0; // running gangs with no pod on a failed node
