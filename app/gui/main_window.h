@@ -13,6 +13,7 @@ class QMenu;
 class QLabel;
 class QModelIndex;
 class QSplitter;
+class QToolBar;
 class QTreeView;
 
 namespace topodeck {
@@ -29,6 +30,8 @@ class OpenFailureBanner;
 class SourceStatusLabel;
 class TopologyMapView;
 class TopologyTreeModel;
+class WhatIfBanner;
+class WhatIfPanel;
 struct ConnectChoice;
 struct LaunchOptions;
 
@@ -47,7 +50,7 @@ public:
     void connectTo(const ConnectChoice& choice);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
-    // Raises a page: "planner", "gangs" or "charts"; false for another name.
+    // Raises a page: "planner", "gangs", "charts" or "what-if"; false for another name.
     bool showPage(const QString& page);
     // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
     void planOnceShown(const QString& flags);
@@ -55,6 +58,8 @@ public:
     CommandPalette* commandPalette() const { return m_palette; }
     GangsPage* gangsPage() const { return m_gangs; }
     ChartsPage* chartsPage() const { return m_charts; }
+    WhatIfPanel* whatIfPanel() const { return m_whatIf; }
+    WhatIfBanner* whatIfBanner() const { return m_whatIfBanner; }
 
     ClusterSession* session() const { return m_session; }
     TopologyTreeModel* treeModel() const { return m_model; }
@@ -87,6 +92,8 @@ private:
     void openConnectDialog();
     void buildDocks();
     void buildPalette();
+    void buildWhatIf(); // its menu, the selection's actions and the band over a hypothetical cluster
+    void markSelected(int whatIfStepKind);
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
     QList<QAction*> menuActions() const; // every action of the menus and their submenus
 
@@ -103,6 +110,9 @@ private:
     QMenu* m_pagesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     CommandPalette* m_palette = nullptr;
+    WhatIfPanel* m_whatIf = nullptr;
+    WhatIfBanner* m_whatIfBanner = nullptr;
+    QToolBar* m_whatIfBar = nullptr;
 
     QAction* m_openFile = nullptr;
     QAction* m_connect = nullptr;

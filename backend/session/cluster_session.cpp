@@ -23,6 +23,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<SourceStatus>("topodeck::SourceStatus");
     qRegisterMetaType<GangsReportPtr>("topodeck::GangsReportPtr");
     qRegisterMetaType<PlanAnswerPtr>("topodeck::PlanAnswerPtr");
+    qRegisterMetaType<WhatIfAnswerPtr>("topodeck::WhatIfAnswerPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -37,6 +38,10 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
             });
     connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
         if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
+    });
+    connect(m_worker, &SessionWorker::whatIfComputed, this, [this](const WhatIfAnswerPtr& answer, quint64 request) {
+        // A reset or a newer what-if since: this answer describes steps no longer asked for.
+        if (m_whatIfActive && request == m_latestWhatIfRequest.load()) Q_EMIT whatIfAnswered(answer);
     });
     m_thread.setObjectName(QStringLiteral("topodeck-session"));
     m_thread.start();
@@ -119,6 +124,20 @@ void ClusterSession::requestPlan(const PlanQuery& query) {
     onWorker(m_worker, [request, query, latest = &m_latestPlanRequest](SessionWorker& worker) {
         if (request == latest->load()) worker.computePlan(request, query);
     });
+}
+
+void ClusterSession::requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options) {
+    m_whatIfActive = true;
+    const std::uint64_t request = ++m_latestWhatIfRequest;
+    onWorker(m_worker, [request, steps, options](SessionWorker& worker) { worker.setWhatIf(request, steps, options); });
+}
+
+void ClusterSession::clearWhatIf() {
+    if (!m_whatIfActive) return;
+    m_whatIfActive = false;
+    ++m_latestWhatIfRequest;
+    onWorker(m_worker, [](SessionWorker& worker) { worker.clearWhatIf(); });
+    Q_EMIT whatIfCleared();
 }
 
 ClusterSnapshotPtr ClusterSession::latestSnapshot() const {

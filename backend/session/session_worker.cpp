@@ -373,6 +373,60 @@ void SessionWorker::publishNow() {
     m_dirty = false;
     m_sincePublish.start();
     Q_EMIT published(makeClusterSnapshot(m_state, m_index, m_status, m_title, m_sourceEpoch));
+    // A what-if follows the live cluster it is applied to.
+    if (m_whatIfActive) computeWhatIf();
+}
+
+void SessionWorker::setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options) {
+    m_whatIfActive = true;
+    m_whatIfRequest = request;
+    m_whatIfSteps = std::move(steps);
+    m_whatIfOptions = std::move(options);
+    followSourceSlurmVersion(m_whatIfOptions, {}, {});
+    computeWhatIf();
+}
+
+void SessionWorker::clearWhatIf() {
+    m_whatIfActive = false;
+    m_whatIfSteps.clear();
+}
+
+namespace {
+
+// "Fail su-1/rack-1-02", "Place trainer (16 pods)": a step as the hypothetical snapshot lists it.
+QString describeStep(const WhatIfStep& step) {
+    switch (step.kind) {
+    case WhatIfStep::Kind::Drain: return SessionWorker::tr("Drain %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Fail: return SessionWorker::tr("Fail %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Place: break;
+    }
+    return SessionWorker::tr("Place %1 (%2 pods)").arg(QString::fromStdString(step.gang.name)).arg(step.gang.pods);
+}
+
+} // namespace
+
+void SessionWorker::computeWhatIf() {
+    auto answer = std::make_shared<WhatIfAnswer>();
+    answer->liveGeneration = m_state.generation();
+    if (!m_hasSource) {
+        answer->error = "no cluster is open";
+        Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
+        return;
+    }
+    ClusterState state = m_state;
+    TopologyIndex index = m_index;
+    answer->steps = applyWhatIfSteps(state, index, m_whatIfSteps, m_whatIfOptions);
+    for (const WhatIfStepOutcome& outcome : answer->steps) {
+        answer->failures.insert(answer->failures.end(), outcome.failure.broken.begin(), outcome.failure.broken.end());
+        answer->changedNodes.insert(answer->changedNodes.end(), outcome.nodes.begin(), outcome.nodes.end());
+    }
+    auto snapshot = makeClusterSnapshot(state, index, m_status, m_title, m_sourceEpoch);
+    auto hypothetical = std::const_pointer_cast<ClusterSnapshot>(snapshot);
+    for (const WhatIfStep& step : m_whatIfSteps) hypothetical->hypotheticalSteps << describeStep(step);
+    // No step at all is still a what-if the user applied: say so rather than pass for live.
+    if (hypothetical->hypotheticalSteps.isEmpty()) hypothetical->hypotheticalSteps << tr("no steps");
+    answer->snapshot = std::move(snapshot);
+    Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
 }
 
 } // namespace topodeck

@@ -25,6 +25,7 @@
 namespace topodeck {
 
 struct PlanAnswer;
+struct WhatIfAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -55,11 +56,16 @@ public:
     void computeGangsReport(std::uint64_t request);
     // A dry-run on the current state, sent with the request number.
     void computePlan(std::uint64_t request, PlanQuery query);
+    // Applies these steps to a copy of the current state now and after every publish, sending the
+    // answers with the request number, until clearWhatIf().
+    void setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options);
+    void clearWhatIf();
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);
     void planComputed(std::shared_ptr<const topodeck::PlanAnswer> answer, quint64 request);
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
+    void whatIfComputed(std::shared_ptr<const topodeck::WhatIfAnswer> answer, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 
 private:
@@ -88,6 +94,7 @@ private:
     void tick();
     void requestPublish();
     void publishNow();
+    void computeWhatIf();
     void updateSimulation();
     QString demoDetail() const;
     // From a live source's threads: drain its news on this thread, once however often asked.
@@ -119,6 +126,12 @@ private:
     QTimer m_publishTimer{this};
     QElapsedTimer m_sincePublish;
     bool m_dirty = false;
+
+    // The what-if applied after each publish (ClusterSession::requestWhatIf).
+    bool m_whatIfActive = false;
+    std::uint64_t m_whatIfRequest = 0;
+    std::vector<WhatIfStep> m_whatIfSteps;
+    EngineOptions m_whatIfOptions;
 };
 
 } // namespace topodeck
