@@ -2,7 +2,6 @@
 
 #include <QBrush>
 #include <QColor>
-#include <QFont>
 
 #include <algorithm>
 #include <iterator>
@@ -10,6 +9,11 @@
 namespace topodeck {
 
 WhatIfListModel::WhatIfListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+bool WhatIfListModel::isStepIndex(const QModelIndex& index) const {
+    return index.isValid() && index.model() == this && !index.parent().isValid() && index.row() < rowCount() &&
+           index.column() < ColumnCount;
+}
 
 QString WhatIfListModel::kindName(WhatIfStep::Kind kind) {
     switch (kind) {
@@ -84,13 +88,13 @@ int WhatIfListModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant WhatIfListModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    if (!isStepIndex(index)) return {};
     const Step& step = m_steps[static_cast<std::size_t>(index.row())];
     if (role == KindRole) return static_cast<int>(step.kind);
     if (role == AppliedRole) return step.hasOutcome ? QVariant(step.applied) : QVariant();
     switch (index.column()) {
     case KindColumn:
-        if (role == Qt::DisplayRole) return tr("%1. %2").arg(index.row() + 1).arg(kindName(step.kind));
+        if (role == Qt::DisplayRole) return kindName(step.kind);
         break;
     case TargetColumn:
         if (role == Qt::DisplayRole || role == Qt::EditRole) return step.text;
@@ -103,11 +107,6 @@ QVariant WhatIfListModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::ToolTipRole) return step.outcome;
         // A step that changed nothing is the one to look at.
         if (role == Qt::ForegroundRole && step.hasOutcome && !step.applied) return QBrush(QColor(0xc0, 0x39, 0x2b));
-        if (role == Qt::FontRole && !step.hasOutcome) {
-            QFont font;
-            font.setItalic(true);
-            return font;
-        }
         break;
     default: break;
     }
@@ -115,7 +114,9 @@ QVariant WhatIfListModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant WhatIfListModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (role != Qt::DisplayRole) return {};
+    // Rows are numbered in the order they apply.
+    if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
     case KindColumn: return tr("Step");
     case TargetColumn: return tr("Target or gang");
@@ -125,16 +126,14 @@ QVariant WhatIfListModel::headerData(int section, Qt::Orientation orientation, i
 }
 
 Qt::ItemFlags WhatIfListModel::flags(const QModelIndex& index) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return Qt::NoItemFlags;
+    if (!isStepIndex(index)) return Qt::NoItemFlags;
     Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
     if (index.column() == TargetColumn) flags |= Qt::ItemIsEditable;
     return flags;
 }
 
 bool WhatIfListModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-    if (role != Qt::EditRole || index.column() != TargetColumn ||
-        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return false;
+    if (role != Qt::EditRole || index.column() != TargetColumn || !isStepIndex(index)) return false;
     const QString text = value.toString().trimmed();
     if (text.isEmpty()) return false; // a step must name something; Delete removes it
     Step& step = m_steps[static_cast<std::size_t>(index.row())];
@@ -152,8 +151,6 @@ bool WhatIfListModel::removeRows(int row, int count, const QModelIndex& parent) 
     beginRemoveRows(QModelIndex(), row, row + count - 1);
     m_steps.erase(m_steps.begin() + row, m_steps.begin() + row + count);
     endRemoveRows();
-    // The step numbers below shifted.
-    if (row < rowCount()) Q_EMIT dataChanged(index(row, KindColumn), index(rowCount() - 1, KindColumn));
     return true;
 }
 
@@ -171,8 +168,6 @@ bool WhatIfListModel::moveRows(const QModelIndex& sourceParent, int sourceRow, i
     else
         std::rotate(first, last, m_steps.begin() + destinationChild);
     endMoveRows();
-    // Every step is numbered by its row.
-    Q_EMIT dataChanged(index(0, KindColumn), index(rowCount() - 1, KindColumn));
     return true;
 }
 

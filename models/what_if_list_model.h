@@ -13,7 +13,8 @@ namespace topodeck {
 
 // The steps of a what-if, in the order they apply: what each does (Place a gang, Drain or Fail a
 // node or domain), what it names (the target, or for Place the planner's flags), and what it did
-// when last applied. The target column is editable; rows move and go (moveRows, removeRows).
+// when last applied, numbered by the vertical header. The target column is editable; rows move and
+// go (moveRows, removeRows).
 class WhatIfListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -57,6 +58,8 @@ public:
                   int destinationChild) override;
 
 private:
+    bool isStepIndex(const QModelIndex& index) const;
+
     std::vector<Step> m_steps;
 };
 

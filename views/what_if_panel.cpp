@@ -76,7 +76,7 @@ WhatIfPanel::WhatIfPanel(ClusterSession* session, QWidget* parent)
     m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
     m_steps->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    m_steps->verticalHeader()->hide();
+    m_steps->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_steps->horizontalHeader()->setSectionResizeMode(WhatIfListModel::KindColumn, QHeaderView::ResizeToContents);
     m_steps->horizontalHeader()->setSectionResizeMode(WhatIfListModel::TargetColumn, QHeaderView::Interactive);
     m_steps->horizontalHeader()->setStretchLastSection(true);
@@ -144,6 +144,8 @@ WhatIfPanel::WhatIfPanel(ClusterSession* session, QWidget* parent)
     m_failures->setWordWrap(false);
     layout->addWidget(m_failures, 3);
 
+    // Opening the page from the keyboard puts the keyboard in the target field.
+    setFocusProxy(m_target);
     connect(m_session, &ClusterSession::whatIfAnswered, this, &WhatIfPanel::showAnswer);
     connect(m_session, &ClusterSession::whatIfCleared, this, &WhatIfPanel::showLive);
     showLive();
