@@ -22,23 +22,19 @@ WhatIfBanner::WhatIfBanner(QWidget* parent) : QFrame(parent) {
     reset->setToolTip(tr("Return to the live cluster (Ctrl+Backspace)"));
     layout->addWidget(reset);
     connect(reset, &QToolButton::clicked, this, &WhatIfBanner::resetRequested);
-    hide();
 }
 
 void WhatIfBanner::setSnapshot(const ClusterSnapshotPtr& snapshot) {
-    if (!snapshot || !snapshot->hypothetical()) {
-        hide();
-        return;
-    }
+    m_active = snapshot && snapshot->hypothetical();
+    if (!m_active) return;
     const auto steps = snapshot->hypotheticalSteps.size();
     const QString applied = steps == 1 ? tr("1 step applied") : tr("%1 steps applied").arg(steps);
     m_text->setText(tr("<b>Hypothetical: %1</b> — not the live cluster. Reset (Ctrl+Backspace)").arg(applied));
     m_text->setToolTip(snapshot->hypotheticalSteps.join(QLatin1Char('\n')));
-    show();
 }
 
 QString WhatIfBanner::text() const {
-    return isHidden() ? QString() : m_text->text();
+    return m_active ? m_text->text() : QString();
 }
 
 } // namespace topodeck

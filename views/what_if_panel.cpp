@@ -7,6 +7,7 @@
 #include <QCompleter>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -82,6 +83,7 @@ WhatIfPanel::WhatIfPanel(ClusterSession* session, QWidget* parent)
     m_steps->horizontalHeader()->setStretchLastSection(true);
     m_steps->setColumnWidth(WhatIfListModel::TargetColumn, 220);
     m_steps->setWordWrap(false);
+    m_steps->installEventFilter(this);
     layout->addWidget(m_steps, 2);
     // F2 edits the target, not the step number, wherever the row's current cell is.
     connect(m_steps->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
@@ -169,6 +171,19 @@ void WhatIfPanel::setCompletionSnapshot(const ClusterSnapshotPtr& snapshot) {
     for (NodeId id = 0; id < snapshot->nodes.size(); ++id)
         if (const Node* node = snapshot->node(id)) names << QString::fromStdString(node->name);
     m_completions->setStringList(names);
+}
+
+bool WhatIfPanel::eventFilter(QObject* watched, QEvent* event) {
+    // In the list F2 edits the step, as in every item view, before the window's F2 (the Planner)
+    // can take it.
+    if (watched == m_steps && event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_F2 && key->modifiers() == Qt::NoModifier) {
+            event->accept();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString WhatIfPanel::statusText() const {

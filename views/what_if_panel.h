@@ -59,6 +59,9 @@ Q_SIGNALS:
     // Once per answer shown (tests wait for it).
     void answerShown();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void addFromField();
     void moveCurrent(int delta);

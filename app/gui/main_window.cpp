@@ -324,7 +324,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     // feeding the charts' history only.
     if (m_session->whatIfActive() && !snapshot->hypothetical()) return m_charts->setSnapshot(snapshot);
     m_whatIfBanner->setSnapshot(snapshot);
-    m_whatIfBar->setVisible(snapshot->hypothetical());
+    m_whatIfBar->setVisible(m_whatIfBanner->active());
     m_whatIf->setCompletionSnapshot(snapshot);
     const bool newSource = !m_shown || m_shown->sourceEpoch != snapshot->sourceEpoch;
     m_shown = snapshot;
