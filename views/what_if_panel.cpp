@@ -1,5 +1,6 @@
 #include "views/what_if_panel.h"
 
+#include "core/command_args.h"
 #include "models/what_if_list_model.h"
 
 #include <QAction>
@@ -30,6 +31,27 @@ QToolButton* buttonFor(QAction* action, QWidget* parent) {
 }
 
 } // namespace
+
+Result<std::vector<WhatIfStepText>> parseWhatIfSteps(const QString& words) {
+    std::vector<WhatIfStepText> out;
+    auto split = splitCommandWords(words.toStdString());
+    if (!split) return split.error();
+    for (std::size_t i = 0; i < split->size(); i += 2) {
+        const std::string& flag = (*split)[i];
+        WhatIfStep::Kind kind;
+        if (flag == "--fail")
+            kind = WhatIfStep::Kind::Fail;
+        else if (flag == "--drain")
+            kind = WhatIfStep::Kind::Drain;
+        else if (flag == "--place")
+            kind = WhatIfStep::Kind::Place;
+        else
+            return Error{"want --fail, --drain or --place, not \"" + flag + "\""};
+        if (i + 1 >= split->size()) return Error{flag + " needs a value"};
+        out.push_back({kind, QString::fromStdString((*split)[i + 1])});
+    }
+    return out;
+}
 
 WhatIfPanel::WhatIfPanel(ClusterSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_model(new WhatIfListModel(this)) {
@@ -211,6 +233,16 @@ void WhatIfPanel::addTargetStep(WhatIfStep::Kind kind, const QString& target) {
     const int row = m_model->addStep(kind, target);
     m_steps->setCurrentIndex(m_model->index(row, WhatIfListModel::TargetColumn));
     setStatus(tr("Step %1 added; Apply (Ctrl+Return) to see it").arg(row + 1));
+}
+
+bool WhatIfPanel::addSteps(const QString& words) {
+    const auto parsed = parseWhatIfSteps(words);
+    if (!parsed) {
+        setStatus(QString::fromStdString(parsed.error().message), true);
+        return false;
+    }
+    for (const WhatIfStepText& step : *parsed) m_model->addStep(step.kind, step.text);
+    return true;
 }
 
 void WhatIfPanel::moveCurrent(int delta) {

@@ -18,6 +18,14 @@ namespace topodeck {
 
 class WhatIfListModel;
 
+// What-if steps written as flags: "--fail TARGET", "--drain TARGET", "--place 'PLAN FLAGS'", in
+// order (topodeck --what-if). Errors name the word that is wrong.
+struct WhatIfStepText {
+    WhatIfStep::Kind kind;
+    QString text;
+};
+Result<std::vector<WhatIfStepText>> parseWhatIfSteps(const QString& words);
+
 // The what-if list: hypothetical gangs placed and nodes or domains drained or failed, applied in
 // order to a copy of the live cluster (ClusterSession::requestWhatIf). Steps are added from the
 // target field (with completion of the shown cluster's domains and nodes), from the planner's
@@ -52,6 +60,8 @@ public:
 public Q_SLOTS:
     void addPlaceStep(const QString& flags);
     void addTargetStep(topodeck::WhatIfStep::Kind kind, const QString& target);
+    // Steps as parseWhatIfSteps reads them, added at the end; false (and the status says why) on an error.
+    bool addSteps(const QString& words);
     void apply();
     void reset();
 

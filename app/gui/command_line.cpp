@@ -1,6 +1,7 @@
 #include "app/gui/command_line.h"
 
 #include "core/placement/plan_query.h"
+#include "views/what_if_panel.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -182,6 +183,12 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     const QCommandLineOption pageOption(
         QStringLiteral("page"), QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs or charts."),
         QStringLiteral("page"));
+    const QCommandLineOption whatIfOption(
+        QStringLiteral("what-if"),
+        QCoreApplication::translate("CommandLine",
+                                    "Apply these what-if steps once data is shown, in order, e.g. \"--fail su-1/rack-1-02 "
+                                    "--drain gb200-su1-r03-n01 --place '--pods 8 -r nvidia.com/gpu=4'\"."),
+        QStringLiteral("steps"));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
@@ -190,7 +197,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addOptions(slurmFlags.all());
     parser.addOptions(
         {levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
-         planOption, pageOption});
+         planOption, pageOption, whatIfOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -290,6 +297,14 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         m_message = QCoreApplication::translate("CommandLine", "--page wants planner, gangs or charts, not \"%1\"")
                         .arg(m_options.page);
         return Outcome::Error;
+    }
+    m_options.whatIf = parser.value(whatIfOption).trimmed();
+    if (!m_options.whatIf.isEmpty()) {
+        if (auto steps = parseWhatIfSteps(m_options.whatIf); !steps) {
+            m_message = QCoreApplication::translate("CommandLine", "--what-if: %1")
+                            .arg(QString::fromStdString(steps.error().message));
+            return Outcome::Error;
+        }
     }
     if (!m_options.plan.isEmpty()) {
         // The same parser the planner uses, so a bad flag is reported before any window opens.

@@ -2,6 +2,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
 #include "views/planner_panel.h"
+#include "views/what_if_panel.h"
 #include "session/kubeconfig_catalog.h"
 
 #include <QApplication>
@@ -29,6 +30,7 @@ namespace {
 void openPages(topodeck::MainWindow& window, const topodeck::LaunchOptions& options) {
     if (!options.page.isEmpty()) window.showPage(options.page);
     if (!options.plan.isEmpty()) window.planOnceShown(options.plan);
+    if (!options.whatIf.isEmpty()) window.whatIfOnceShown(options.whatIf);
 }
 
 bool haveDisplay() {
@@ -142,6 +144,7 @@ int main(int argc, char** argv) {
         });
         capture->start(options.select);
         if (!options.plan.isEmpty()) capture->waitFor(window.plannerPanel(), &topodeck::PlannerPanel::answerShown);
+        if (!options.whatIf.isEmpty()) capture->waitFor(window.whatIfPanel(), &topodeck::WhatIfPanel::answerShown);
         openPages(window, options);
         window.open(options);
         return QApplication::exec();

@@ -623,7 +623,7 @@ void MainWindow::buildWhatIf() {
         std::vector<std::pair<NodeId, std::int32_t>> changed;
         for (NodeId id : answer->changedNodes) changed.emplace_back(id, 0);
         const auto steps = answer->snapshot->hypotheticalSteps.size();
-        m_map->setHighlight(changed, tr("Hypothetical: %1 — not the live cluster")
+        m_map->setHighlight(changed, tr("Hypothetical: %1")
                                          .arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
     });
     connect(m_session, &ClusterSession::whatIfCleared, this, [this] {
@@ -646,6 +646,16 @@ void MainWindow::markSelected(int whatIfStepKind) {
     showPage(QStringLiteral("what-if"));
     m_whatIf->addTargetStep(static_cast<WhatIfStep::Kind>(whatIfStepKind), target);
     m_whatIf->apply();
+}
+
+void MainWindow::whatIfOnceShown(const QString& steps) {
+    showPage(QStringLiteral("what-if"));
+    if (!m_whatIf->addSteps(steps)) return;
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
+        disconnect(*connection);
+        m_whatIf->apply();
+    });
 }
 
 bool MainWindow::selectPath(const QString& path) {

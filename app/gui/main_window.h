@@ -54,6 +54,8 @@ public:
     bool showPage(const QString& page);
     // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
     void planOnceShown(const QString& flags);
+    // Adds the what-if steps (topodeck --what-if) and applies them once data is shown.
+    void whatIfOnceShown(const QString& steps);
     PlannerPanel* plannerPanel() const { return m_planner; }
     CommandPalette* commandPalette() const { return m_palette; }
     GangsPage* gangsPage() const { return m_gangs; }
