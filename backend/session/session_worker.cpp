@@ -26,6 +26,11 @@ SessionWorker::SessionWorker(const std::atomic<std::uint64_t>& latestRequest) : 
     connect(&m_simulationTimer, &QTimer::timeout, this, &SessionWorker::tick);
     m_publishTimer.setSingleShot(true);
     connect(&m_publishTimer, &QTimer::timeout, this, &SessionWorker::publishNow);
+    m_whatIfTimer.setSingleShot(true);
+    m_whatIfTimer.setInterval(kWhatIfIntervalMs);
+    connect(&m_whatIfTimer, &QTimer::timeout, this, [this] {
+        if (m_whatIfActive) computeWhatIf();
+    });
 }
 
 // The sources stop (joining their threads) before the object their callbacks point at goes.
@@ -352,7 +357,8 @@ void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
             for (const NodePods& placed : result.nodes)
                 if (const auto id = m_state.findNode(placed.node)) nodes.emplace_back(*id, placed.pods);
         }
-        answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr);
+        answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr,
+                                      &(*inputs)->failures);
     }
     Q_EMIT planComputed(std::move(answer), request);
 }
@@ -373,8 +379,9 @@ void SessionWorker::publishNow() {
     m_dirty = false;
     m_sincePublish.start();
     Q_EMIT published(makeClusterSnapshot(m_state, m_index, m_status, m_title, m_sourceEpoch));
-    // A what-if follows the live cluster it is applied to.
-    if (m_whatIfActive) computeWhatIf();
+    // A what-if follows the live cluster it is applied to, at a slower pace than the live picture:
+    // each answer copies the whole state and places the broken gangs again.
+    if (m_whatIfActive && !m_whatIfTimer.isActive()) m_whatIfTimer.start();
 }
 
 void SessionWorker::setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options) {
@@ -388,6 +395,7 @@ void SessionWorker::setWhatIf(std::uint64_t request, std::vector<WhatIfStep> ste
 
 void SessionWorker::clearWhatIf() {
     m_whatIfActive = false;
+    m_whatIfTimer.stop();
     m_whatIfSteps.clear();
 }
 

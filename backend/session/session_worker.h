@@ -35,6 +35,7 @@ class SessionWorker : public QObject {
 public:
     static constexpr int kPublishIntervalMs = 100; // at most ~10 snapshots per second
     static constexpr int kDefaultSimulationIntervalMs = 1000;
+    static constexpr int kWhatIfIntervalMs = 500; // an applied what-if follows the live cluster this often at most
 
     // latestRequest is the session's open counter: an open whose request number is no longer the
     // latest has been superseded and is dropped at its next check.
@@ -132,6 +133,7 @@ private:
     std::uint64_t m_whatIfRequest = 0;
     std::vector<WhatIfStep> m_whatIfSteps;
     EngineOptions m_whatIfOptions;
+    QTimer m_whatIfTimer{this};
 };
 
 } // namespace topodeck
