@@ -17,9 +17,12 @@ bool WhatIfListModel::isStepIndex(const QModelIndex& index) const {
 
 QString WhatIfListModel::kindName(WhatIfStep::Kind kind) {
     switch (kind) {
-    case WhatIfStep::Kind::Place: return tr("Place");
-    case WhatIfStep::Kind::Drain: return tr("Drain");
-    case WhatIfStep::Kind::Fail: return tr("Fail");
+    case WhatIfStep::Kind::Place:
+        return tr("Place");
+    case WhatIfStep::Kind::Drain:
+        return tr("Drain");
+    case WhatIfStep::Kind::Fail:
+        return tr("Fail");
     }
     return {};
 }
@@ -55,7 +58,10 @@ Result<std::vector<WhatIfStep>> WhatIfListModel::whatIfSteps() const {
             return Error{prefix + tr("a Place step takes its gang by flags or --sbatch, not --manifest").toStdString()};
         auto gang = planGang(*query);
         if (!gang) return Error{prefix + gang.error().message};
-        out.push_back({WhatIfStep::Kind::Place, {}, std::move(*gang), query->engines.empty() ? std::string() : query->engines.front()});
+        out.push_back({WhatIfStep::Kind::Place,
+                       {},
+                       std::move(*gang),
+                       query->engines.empty() ? std::string() : query->engines.front()});
     }
     return out;
 }
@@ -108,7 +114,8 @@ QVariant WhatIfListModel::data(const QModelIndex& index, int role) const {
         // A step that changed nothing is the one to look at.
         if (role == Qt::ForegroundRole && step.hasOutcome && !step.applied) return QBrush(QColor(0xc0, 0x39, 0x2b));
         break;
-    default: break;
+    default:
+        break;
     }
     return {};
 }
@@ -118,10 +125,14 @@ QVariant WhatIfListModel::headerData(int section, Qt::Orientation orientation, i
     // Rows are numbered in the order they apply.
     if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
-    case KindColumn: return tr("Step");
-    case TargetColumn: return tr("Target or gang");
-    case OutcomeColumn: return tr("Outcome");
-    default: return {};
+    case KindColumn:
+        return tr("Step");
+    case TargetColumn:
+        return tr("Target or gang");
+    case OutcomeColumn:
+        return tr("Outcome");
+    default:
+        return {};
     }
 }
 

@@ -304,7 +304,8 @@ void WhatIfPanel::showAnswer(const WhatIfAnswerPtr& answer) {
             auto* item = new QTableWidgetItem(cells[column]);
             if (column == EngineColumn) item->setToolTip(QString::fromStdString(gang.engineReason));
             if (column == WhyColumn) item->setToolTip(why);
-            if (column == FitsColumn) item->setForeground(gang.fits ? QColor(0x16, 0x80, 0x3d) : QColor(0xc0, 0x39, 0x2b));
+            if (column == FitsColumn)
+                item->setForeground(gang.fits ? QColor(0x16, 0x80, 0x3d) : QColor(0xc0, 0x39, 0x2b));
             m_failures->setItem(row, column, item);
         }
         ++row;

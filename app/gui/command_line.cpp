@@ -185,9 +185,9 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         QStringLiteral("page"));
     const QCommandLineOption whatIfOption(
         QStringLiteral("what-if"),
-        QCoreApplication::translate("CommandLine",
-                                    "Apply these what-if steps once data is shown, in order, e.g. \"--fail su-1/rack-1-02 "
-                                    "--drain gb200-su1-r03-n01 --place '--pods 8 -r nvidia.com/gpu=4'\"."),
+        QCoreApplication::translate(
+            "CommandLine", "Apply these what-if steps once data is shown, in order, e.g. \"--fail su-1/rack-1-02 "
+                           "--drain gb200-su1-r03-n01 --place '--pods 8 -r nvidia.com/gpu=4'\"."),
         QStringLiteral("steps"));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),

@@ -2,8 +2,8 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
 #include "views/planner_panel.h"
-#include "views/what_if_panel.h"
 #include "session/kubeconfig_catalog.h"
+#include "views/what_if_panel.h"
 
 #include <QApplication>
 #include <QFont>

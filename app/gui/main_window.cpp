@@ -560,11 +560,11 @@ void MainWindow::refreshPaletteEntries() {
 }
 
 bool MainWindow::showPage(const QString& page) {
-    const QWidget* widget = page == QLatin1String("planner")  ? static_cast<QWidget*>(m_planner)
-                            : page == QLatin1String("gangs")  ? static_cast<QWidget*>(m_gangs)
-                            : page == QLatin1String("charts") ? static_cast<QWidget*>(m_charts)
+    const QWidget* widget = page == QLatin1String("planner")   ? static_cast<QWidget*>(m_planner)
+                            : page == QLatin1String("gangs")   ? static_cast<QWidget*>(m_gangs)
+                            : page == QLatin1String("charts")  ? static_cast<QWidget*>(m_charts)
                             : page == QLatin1String("what-if") ? static_cast<QWidget*>(m_whatIf)
-                                                              : nullptr;
+                                                               : nullptr;
     if (!widget) return false;
     auto* dock = qobject_cast<QDockWidget*>(widget->parentWidget());
     dock->show();
@@ -623,8 +623,7 @@ void MainWindow::buildWhatIf() {
         std::vector<std::pair<NodeId, std::int32_t>> changed;
         for (NodeId id : answer->changedNodes) changed.emplace_back(id, 0);
         const auto steps = answer->snapshot->hypotheticalSteps.size();
-        m_map->setHighlight(changed, tr("Hypothetical: %1")
-                                         .arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
+        m_map->setHighlight(changed, tr("Hypothetical: %1").arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
     });
     connect(m_session, &ClusterSession::whatIfCleared, this, [this] {
         m_map->setHighlight({}, QString());

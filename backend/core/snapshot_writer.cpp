@@ -138,10 +138,17 @@ void writeGangMetadata(JsonWriter& json, const Pod& pod) {
     // Kueue's topology request as its pods carry it, so a failure what-if on the file reads it back.
     std::string_view topologyKey;
     switch (pod.topology.mode) {
-    case PodTopologyRequest::Mode::None: break;
-    case PodTopologyRequest::Mode::Required: topologyKey = "kueue.x-k8s.io/podset-required-topology"; break;
-    case PodTopologyRequest::Mode::Preferred: topologyKey = "kueue.x-k8s.io/podset-preferred-topology"; break;
-    case PodTopologyRequest::Mode::Unconstrained: topologyKey = "kueue.x-k8s.io/podset-unconstrained-topology"; break;
+    case PodTopologyRequest::Mode::None:
+        break;
+    case PodTopologyRequest::Mode::Required:
+        topologyKey = "kueue.x-k8s.io/podset-required-topology";
+        break;
+    case PodTopologyRequest::Mode::Preferred:
+        topologyKey = "kueue.x-k8s.io/podset-preferred-topology";
+        break;
+    case PodTopologyRequest::Mode::Unconstrained:
+        topologyKey = "kueue.x-k8s.io/podset-unconstrained-topology";
+        break;
     }
     if (!annotation.empty() || !topologyKey.empty()) {
         json.key("annotations").beginObject();

@@ -35,8 +35,8 @@ using PlanAnswerPtr = std::shared_ptr<const PlanAnswer>;
 
 // A what-if applied to the current state: the hypothetical cluster and what each step did.
 struct WhatIfAnswer {
-    std::uint64_t liveGeneration = 0; // the live state it was applied to (as ClusterSnapshot::generation)
-    ClusterSnapshotPtr snapshot;      // hypothetical(); null when no cluster is open
+    std::uint64_t liveGeneration = 0;     // the live state it was applied to (as ClusterSnapshot::generation)
+    ClusterSnapshotPtr snapshot;          // hypothetical(); null when no cluster is open
     std::vector<WhatIfStepOutcome> steps; // one per step, in order
     std::vector<GangFailure> failures;    // every Fail step's broken gangs, in step order
     std::vector<NodeId> changedNodes;     // the nodes the steps drained, failed or placed pods on

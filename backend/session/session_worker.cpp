@@ -404,9 +404,12 @@ namespace {
 // "Fail su-1/rack-1-02", "Place trainer (16 pods)": a step as the hypothetical snapshot lists it.
 QString describeStep(const WhatIfStep& step) {
     switch (step.kind) {
-    case WhatIfStep::Kind::Drain: return SessionWorker::tr("Drain %1").arg(QString::fromStdString(step.target));
-    case WhatIfStep::Kind::Fail: return SessionWorker::tr("Fail %1").arg(QString::fromStdString(step.target));
-    case WhatIfStep::Kind::Place: break;
+    case WhatIfStep::Kind::Drain:
+        return SessionWorker::tr("Drain %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Fail:
+        return SessionWorker::tr("Fail %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Place:
+        break;
     }
     return SessionWorker::tr("Place %1 (%2 pods)").arg(QString::fromStdString(step.gang.name)).arg(step.gang.pods);
 }

@@ -16,9 +16,15 @@ namespace {
 const QString kRack = QStringLiteral("su-1/rack-1-02");
 
 QStringList planArgs(const QStringList& extra) {
-    return QStringList{QStringLiteral("plan"),    QStringLiteral("--demo"),           QStringLiteral("gb200"),
-                       QStringLiteral("--pods"),  QStringLiteral("2"),                QStringLiteral("--request"),
-                       QStringLiteral("nvidia.com/gpu=4"), QStringLiteral("--fail"), kRack} +
+    return QStringList{QStringLiteral("plan"),
+                       QStringLiteral("--demo"),
+                       QStringLiteral("gb200"),
+                       QStringLiteral("--pods"),
+                       QStringLiteral("2"),
+                       QStringLiteral("--request"),
+                       QStringLiteral("nvidia.com/gpu=4"),
+                       QStringLiteral("--fail"),
+                       kRack} +
            extra;
 }
 

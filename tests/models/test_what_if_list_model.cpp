@@ -39,7 +39,8 @@ private Q_SLOTS:
         QCOMPARE(targetAt(*m_model, 0), QStringLiteral("su-1/rack-1-02"));
         QCOMPARE(m_model->index(0, 0).data(WhatIfListModel::KindRole).toInt(), int(WhatIfStep::Kind::Fail));
         QVERIFY(!m_model->index(0, 0).data(WhatIfListModel::AppliedRole).isValid());
-        QCOMPARE(m_model->index(0, WhatIfListModel::OutcomeColumn).data().toString(), QStringLiteral("not applied yet"));
+        QCOMPARE(m_model->index(0, WhatIfListModel::OutcomeColumn).data().toString(),
+                 QStringLiteral("not applied yet"));
         QVERIFY(m_model->flags(m_model->index(0, WhatIfListModel::TargetColumn)) & Qt::ItemIsEditable);
         QVERIFY(!(m_model->flags(m_model->index(0, WhatIfListModel::KindColumn)) & Qt::ItemIsEditable));
 
@@ -74,7 +75,8 @@ private Q_SLOTS:
     }
 
     void rowsMoveAndGo() {
-        for (const char* name : {"a", "b", "c", "d"}) m_model->addStep(WhatIfStep::Kind::Drain, QString::fromLatin1(name));
+        for (const char* name : {"a", "b", "c", "d"})
+            m_model->addStep(WhatIfStep::Kind::Drain, QString::fromLatin1(name));
         QSignalSpy moved(m_model.get(), &QAbstractItemModel::rowsMoved);
         // c before a, then a after d (moveRows names the row it goes before).
         QVERIFY(m_model->moveRows(QModelIndex(), 2, 1, QModelIndex(), 0));
@@ -82,7 +84,8 @@ private Q_SLOTS:
         QCOMPARE(moved.count(), 2);
         QStringList order;
         for (int row = 0; row < m_model->rowCount(); ++row) order << targetAt(*m_model, row);
-        QCOMPARE(order, (QStringList{QStringLiteral("c"), QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("a")}));
+        QCOMPARE(order,
+                 (QStringList{QStringLiteral("c"), QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("a")}));
         QCOMPARE(m_model->headerData(3, Qt::Vertical).toInt(), 4);
         QVERIFY(!m_model->moveRows(QModelIndex(), 1, 1, QModelIndex(), 2)); // onto itself
         QVERIFY(!m_model->moveRows(QModelIndex(), 0, 1, QModelIndex(), 9));

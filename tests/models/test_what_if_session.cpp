@@ -29,8 +29,8 @@ private Q_SLOTS:
         QVERIFY(live && !live->hypothetical());
 
         QSignalSpy answered(&session, &ClusterSession::whatIfAnswered);
-        session.requestWhatIf({{WhatIfStep::Kind::Fail, "su-1/rack-1-02", {}, {}},
-                               {WhatIfStep::Kind::Drain, "no-such-node", {}, {}}});
+        session.requestWhatIf(
+            {{WhatIfStep::Kind::Fail, "su-1/rack-1-02", {}, {}}, {WhatIfStep::Kind::Drain, "no-such-node", {}, {}}});
         QVERIFY(session.whatIfActive());
         QVERIFY(answered.wait(kTimeoutMs));
         const WhatIfAnswerPtr answer = answerAt(answered, 0);

@@ -158,8 +158,8 @@ private Q_SLOTS:
     }
 
     void gangNotTouchedIsNotListed() {
-        auto c = build({{"safe", WorkloadKind::JobSet, rackNodes(4)}, {"hit", WorkloadKind::Job, {"r1-n1", "r1-n2"}}},
-                       {});
+        auto c =
+            build({{"safe", WorkloadKind::JobSet, rackNodes(4)}, {"hit", WorkloadKind::Job, {"r1-n1", "r1-n2"}}}, {});
         const FailureReport report = assessFailure(c->state, c->index, ids(c->state, {"r1-n1"}));
         QCOMPARE(report.broken.size(), std::size_t(1));
         QVERIFY(find(report, "hit"));

@@ -23,10 +23,14 @@ struct RunningPod {
 
 std::string_view kueueAnnotation(PodTopologyRequest::Mode mode) {
     switch (mode) {
-    case PodTopologyRequest::Mode::Required: return "kueue.x-k8s.io/podset-required-topology";
-    case PodTopologyRequest::Mode::Preferred: return "kueue.x-k8s.io/podset-preferred-topology";
-    case PodTopologyRequest::Mode::Unconstrained: return "kueue.x-k8s.io/podset-unconstrained-topology";
-    case PodTopologyRequest::Mode::None: break;
+    case PodTopologyRequest::Mode::Required:
+        return "kueue.x-k8s.io/podset-required-topology";
+    case PodTopologyRequest::Mode::Preferred:
+        return "kueue.x-k8s.io/podset-preferred-topology";
+    case PodTopologyRequest::Mode::Unconstrained:
+        return "kueue.x-k8s.io/podset-unconstrained-topology";
+    case PodTopologyRequest::Mode::None:
+        break;
     }
     return {};
 }
@@ -34,10 +38,17 @@ std::string_view kueueAnnotation(PodTopologyRequest::Mode mode) {
 KueueConstraint kueueConstraintOf(const PodTopologyRequest& topology) {
     KueueConstraint constraint;
     switch (topology.mode) {
-    case PodTopologyRequest::Mode::None: break;
-    case PodTopologyRequest::Mode::Required: constraint.mode = KueueConstraint::Mode::Required; break;
-    case PodTopologyRequest::Mode::Preferred: constraint.mode = KueueConstraint::Mode::Preferred; break;
-    case PodTopologyRequest::Mode::Unconstrained: constraint.mode = KueueConstraint::Mode::Unconstrained; break;
+    case PodTopologyRequest::Mode::None:
+        break;
+    case PodTopologyRequest::Mode::Required:
+        constraint.mode = KueueConstraint::Mode::Required;
+        break;
+    case PodTopologyRequest::Mode::Preferred:
+        constraint.mode = KueueConstraint::Mode::Preferred;
+        break;
+    case PodTopologyRequest::Mode::Unconstrained:
+        constraint.mode = KueueConstraint::Mode::Unconstrained;
+        break;
     }
     constraint.level = topology.level;
     return constraint;
@@ -54,9 +65,9 @@ GangRequest requestFor(const Gang& gang, const std::vector<RunningPod>& pods, co
     GangRequest request;
     request.name = gang.name;
     request.nameSpace = gang.nameSpace;
-    request.source = "running " + std::string(workloadKindName(gang.kind).empty() ? "gang"
-                                                                                   : workloadKindName(gang.kind)) +
-                     " " + gang.qualifiedName();
+    request.source = "running " +
+                     std::string(workloadKindName(gang.kind).empty() ? "gang" : workloadKindName(gang.kind)) + " " +
+                     gang.qualifiedName();
     request.pods = static_cast<std::int32_t>(pods.size());
     const Pod& first = *pods.front().pod;
     request.perPod = first.requests;
@@ -112,7 +123,8 @@ RunningGangScheduler schedulerForRunningGang(WorkloadKind kind, PodScheduler sch
         const std::string why = scheduler == PodScheduler::Volcano ? "its pods name schedulerName volcano"
                                                                    : "a " + std::string(workloadKindName(kind));
         return {&volcanoEngine(),
-                "Volcano (" + why + "); its networkTopology is on its Job or PodGroup, not on its pods: placed without one"};
+                "Volcano (" + why +
+                    "); its networkTopology is on its Job or PodGroup, not on its pods: placed without one"};
     }
     if (scheduler == PodScheduler::Kai || kind == WorkloadKind::KaiPodGroup) {
         const std::string why = scheduler == PodScheduler::Kai ? "its pods name schedulerName kai-scheduler"
@@ -174,8 +186,7 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
     const GangsReport gangs = buildGangsReport(state, shown);
     std::map<std::pair<std::string_view, std::string_view>, std::size_t> gangOf;
     for (std::size_t g = 0; g < gangs.gangs.size(); ++g)
-        gangOf.emplace(std::pair<std::string_view, std::string_view>(gangs.gangs[g].nameSpace, gangs.gangs[g].name),
-                       g);
+        gangOf.emplace(std::pair<std::string_view, std::string_view>(gangs.gangs[g].nameSpace, gangs.gangs[g].name), g);
     std::vector<std::vector<RunningPod>> podsOf(gangs.gangs.size());
     std::vector<std::int32_t> lost(gangs.gangs.size(), 0);
     const GpuResources& gpus = shown.gpuResources();

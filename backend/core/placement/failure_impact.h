@@ -23,8 +23,8 @@ namespace topodeck {
 struct GangFailure {
     std::string gang; // namespace/name, as GangsReport names it
     WorkloadKind kind = WorkloadKind::None;
-    std::string engine;       // the engine it was placed again with ("kueue-tas", "slurm-tree", ...)
-    std::string engineReason; // why that engine, and what was assumed about its request
+    std::string engine;        // the engine it was placed again with ("kueue-tas", "slurm-tree", ...)
+    std::string engineReason;  // why that engine, and what was assumed about its request
     std::int32_t pods = 0;     // its GPU pods (Slurm: nodes)
     std::int32_t lostPods = 0; // of them, on the failed nodes
     bool fits = false;
@@ -34,7 +34,7 @@ struct GangFailure {
 };
 
 struct FailureReport {
-    std::vector<NodeId> failedNodes; // ascending, unique
+    std::vector<NodeId> failedNodes;          // ascending, unique
     std::vector<std::string> failedNodeNames; // the same, by name
     // Most pods lost first, then by name.
     std::vector<GangFailure> broken;

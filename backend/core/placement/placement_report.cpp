@@ -211,7 +211,8 @@ void writeFailureReport(JsonWriter& json, const FailureReport& report) {
             .field("fits", gang.fits)
             .field("message", gang.message);
         json.key("nodes").beginArray();
-        for (const NodePods& node : gang.nodes) json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
+        for (const NodePods& node : gang.nodes)
+            json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
         json.endArray().endObject();
     }
     json.endArray();

@@ -160,8 +160,7 @@ Status readEngineOptions(const ParsedArgs& args, PlanQuery& q) {
             q.options.volcanoBinpackWeights.emplace_back(item.substr(0, eq), weight);
         }
     }
-    for (std::string& target : args.values("fail"))
-        q.whatIf.push_back({WhatIfStep::Kind::Fail, std::move(target), {}});
+    for (std::string& target : args.values("fail")) q.whatIf.push_back({WhatIfStep::Kind::Fail, std::move(target), {}});
     for (std::string& target : args.values("drain"))
         q.whatIf.push_back({WhatIfStep::Kind::Drain, std::move(target), {}});
     if (const std::string* file = args.value("then-place")) q.thenPlace = *file;

@@ -74,12 +74,13 @@ Result<std::vector<NodeId>> drainTargetNodes(const PlacementCluster& cluster, st
         if (!domain.alive || domain.level < 0 || domain.unlabelled) continue;
         if (domain.value == target || index.pathName(id) == target) matches.push_back(id);
     }
-    if (matches.empty()) return Error{std::string(flag) + " " + std::string(target) + ": no node or topology domain has that name"};
+    if (matches.empty())
+        return Error{std::string(flag) + " " + std::string(target) + ": no node or topology domain has that name"};
     if (matches.size() > 1) {
         std::string names;
         for (std::size_t i = 0; i < matches.size() && i < 5; ++i) names += (i ? ", " : "") + index.pathName(matches[i]);
-        return Error{std::string(flag) + " " + std::string(target) + " names " + std::to_string(matches.size()) + " domains (" +
-                     names + (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
+        return Error{std::string(flag) + " " + std::string(target) + " names " + std::to_string(matches.size()) +
+                     " domains (" + names + (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
     }
     std::vector<NodeId> nodes;
     collectNodes(index, matches.front(), nodes);

@@ -28,10 +28,14 @@ void drain(ClusterState& state, TopologyIndex& index, const std::vector<NodeId>&
 // The constraint a placed pod carries, so that a later Fail step places its gang again alike.
 PodTopologyRequest topologyOf(const KueueConstraint& kueue) {
     switch (kueue.mode) {
-    case KueueConstraint::Mode::Required: return {PodTopologyRequest::Mode::Required, kueue.level};
-    case KueueConstraint::Mode::Preferred: return {PodTopologyRequest::Mode::Preferred, kueue.level};
-    case KueueConstraint::Mode::Unconstrained: return {PodTopologyRequest::Mode::Unconstrained, {}};
-    case KueueConstraint::Mode::Implied: break;
+    case KueueConstraint::Mode::Required:
+        return {PodTopologyRequest::Mode::Required, kueue.level};
+    case KueueConstraint::Mode::Preferred:
+        return {PodTopologyRequest::Mode::Preferred, kueue.level};
+    case KueueConstraint::Mode::Unconstrained:
+        return {PodTopologyRequest::Mode::Unconstrained, {}};
+    case KueueConstraint::Mode::Implied:
+        break;
     }
     return {};
 }
@@ -86,8 +90,8 @@ WhatIfStepOutcome place(ClusterState& state, TopologyIndex& index, const WhatIfS
         }
     }
     outcome.applied = true;
-    outcome.text = gang.name + ": " + std::to_string(podNumber) + " pods placed on " + nodeCount(placed.size()) +
-                   " (" + engineName + ")" + (result.message.empty() ? "" : " — " + result.message);
+    outcome.text = gang.name + ": " + std::to_string(podNumber) + " pods placed on " + nodeCount(placed.size()) + " (" +
+                   engineName + ")" + (result.message.empty() ? "" : " — " + result.message);
     return outcome;
 }
 

@@ -13,8 +13,8 @@ namespace topodeck {
 
 // What one what-if step did to the state.
 struct WhatIfStepOutcome {
-    bool applied = false; // false: nothing changed (an unknown target, a gang that does not fit)
-    std::string text;     // for people: "18 nodes failed: 2 running gangs broken", "does not fit: ..."
+    bool applied = false;      // false: nothing changed (an unknown target, a gang that does not fit)
+    std::string text;          // for people: "18 nodes failed: 2 running gangs broken", "does not fit: ..."
     std::vector<NodeId> nodes; // the nodes it drained, failed or placed pods on
     FailureReport failure;     // Fail steps: the gangs it broke, judged on the state before it
 };
