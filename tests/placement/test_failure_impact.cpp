@@ -5,6 +5,8 @@
 #include "core/placement/plan_query.h"
 #include "core/placement/what_if.h"
 #include "core/placement/what_if_sequence.h"
+#include "core/snapshot_reader.h"
+#include "core/snapshot_writer.h"
 #include "placement_support.h"
 
 #include <QtTest>
@@ -193,6 +195,61 @@ private Q_SLOTS:
         QVERIFY(!report.broken[0].fits);
         QVERIFY2(report.broken[0].message.find("3 out of 4") != std::string::npos, report.broken[0].message.c_str());
         QVERIFY2(report.broken[1].fits, report.broken[1].message.c_str());
+    }
+
+    void podsCarryTheirSchedulerRequestThroughAFile() {
+        // Kueue keeps the template's podset annotation on every pod; a Volcano pod names its scheduler.
+        const char* text = R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {example.com/block: b1, example.com/rack: r1}},
+   status: {allocatable: {nvidia.com/gpu: "8", pods: "110"}, conditions: [{type: Ready, status: "True"}]}}
+- {apiVersion: v1, kind: Node, metadata: {name: n2, labels: {example.com/block: b1, example.com/rack: r2}},
+   status: {allocatable: {nvidia.com/gpu: "8", pods: "110"}, conditions: [{type: Ready, status: "True"}]}}
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    namespace: team
+    name: trainer-0
+    annotations: {kueue.x-k8s.io/workload: job-trainer-abc, kueue.x-k8s.io/podset-required-topology: example.com/rack}
+  spec:
+    nodeName: n1
+    containers: [{name: main, resources: {requests: {nvidia.com/gpu: "8"}}}]
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {namespace: team, name: sim-0, labels: {volcano.sh/job-name: sim}}
+  spec:
+    nodeName: n2
+    schedulerName: volcano
+    containers: [{name: main, resources: {requests: {nvidia.com/gpu: "4"}}}]
+  status: {phase: Running}
+)";
+        auto snapshot = readSnapshotText(text, "test.yaml");
+        QVERIFY2(snapshot, snapshot ? "" : snapshot.error().message.c_str());
+        ClusterState state;
+        std::move(*snapshot).applyTo(state);
+        const Pod* trainer = state.findPod("team", "trainer-0");
+        QVERIFY(trainer);
+        QCOMPARE(trainer->topology, (PodTopologyRequest{PodTopologyRequest::Mode::Required, "example.com/rack"}));
+        QCOMPARE(trainer->scheduler, PodScheduler::Default);
+        QCOMPARE(state.findPod("team", "sim-0")->scheduler, PodScheduler::Volcano);
+
+        // Written and read back alike.
+        auto again = readSnapshotText(writeSnapshotJson(state), "again.json");
+        QVERIFY2(again, again ? "" : again.error().message.c_str());
+        ClusterState reread;
+        std::move(*again).applyTo(reread);
+        QCOMPARE(*reread.findPod("team", "trainer-0"), *trainer);
+        QCOMPARE(reread.findPod("team", "sim-0")->scheduler, PodScheduler::Volcano);
+
+        // n1 fails: the trainer needs a rack with 8 free GPUs: r2 has 4.
+        const TopologyIndex index = TopologyIndex::build(state, TopologySpec::fromLabelKeys(kLevels));
+        const FailureReport report = assessFailure(state, index, ids(state, {"n1"}));
+        QCOMPARE(report.broken.size(), std::size_t(1));
+        QCOMPARE(report.broken.front().engine, std::string("kueue-tas"));
+        QCOMPARE(report.broken.front().request.kueue.level, std::string("example.com/rack"));
+        QVERIFY(!report.broken.front().fits);
     }
 
     void failNodesTakesPodsAndReadiness() {
