@@ -181,7 +181,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
                                     "placement on the map."),
         QStringLiteral("flags"));
     const QCommandLineOption pageOption(
-        QStringLiteral("page"), QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs or charts."),
+        QStringLiteral("page"),
+        QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs, charts or what-if."),
         QStringLiteral("page"));
     const QCommandLineOption whatIfOption(
         QStringLiteral("what-if"),
@@ -293,9 +294,11 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     m_options.plan = parser.value(planOption).trimmed();
     m_options.page = parser.value(pageOption).trimmed();
     if (!m_options.page.isEmpty() && !QStringList{QStringLiteral("planner"), QStringLiteral("gangs"),
-                                                  QStringLiteral("charts")}.contains(m_options.page)) {
-        m_message = QCoreApplication::translate("CommandLine", "--page wants planner, gangs or charts, not \"%1\"")
-                        .arg(m_options.page);
+                                                  QStringLiteral("charts"), QStringLiteral("what-if")}
+                                          .contains(m_options.page)) {
+        m_message =
+            QCoreApplication::translate("CommandLine", "--page wants planner, gangs, charts or what-if, not \"%1\"")
+                .arg(m_options.page);
         return Outcome::Error;
     }
     m_options.whatIf = parser.value(whatIfOption).trimmed();

@@ -31,7 +31,7 @@ struct LaunchOptions {
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there
     QString plan;       // topodeckctl plan's flags: the planner runs them once data is there
-    QString page;       // "planner", "gangs" or "charts": that page is raised
+    QString page;       // "planner", "gangs", "charts" or "what-if": that page is raised
     QString whatIf;     // what-if steps ("--fail su-1/rack-1-02 --drain NODE --place \"FLAGS\""), applied once shown
 
     bool live() const { return !contexts.isEmpty() || inCluster || slurm.has_value(); }

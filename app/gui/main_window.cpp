@@ -598,11 +598,24 @@ void MainWindow::buildWhatIf() {
     menu->addSeparator();
     menu->addAction(m_whatIf->applyAction());
     menu->addAction(m_whatIf->resetAction());
-    for (QWidget* view : {static_cast<QWidget*>(m_tree), static_cast<QWidget*>(m_map)}) {
-        view->addAction(fail);
-        view->addAction(drain);
-        view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    }
+    m_tree->addAction(fail);
+    m_tree->addAction(drain);
+    m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    // On the map, a right-click acts on what is under it: that is selected first.
+    m_map->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_map, &QWidget::customContextMenuRequested, this, [this, fail, drain](const QPoint& pos) {
+        const TopologyMapLayout::Hit hit = m_map->hitAt(pos);
+        if (hit.node != TopologyMapLayout::kNoNode)
+            selectIndex(m_model->indexForNode(hit.node));
+        else if (hit.domain != kNoDomain && hit.domain != kRootDomain)
+            selectIndex(m_model->indexForDomain(hit.domain));
+        else
+            return;
+        QMenu contextMenu(this);
+        contextMenu.addAction(fail);
+        contextMenu.addAction(drain);
+        contextMenu.exec(m_map->mapToGlobal(pos));
+    });
 
     // A band across the window, above the tree and the map, while they show a what-if.
     m_whatIfBanner = new WhatIfBanner(this);
