@@ -160,12 +160,13 @@ WhatIfPanel::WhatIfPanel(ClusterSession* session, QWidget* parent)
     m_failures = new QTableWidget(0, FailureColumnCount, this);
     m_failures->setAccessibleName(tr("Failure impact"));
     m_failures->setHorizontalHeaderLabels(
-        {tr("Gang"), tr("Kind"), tr("Engine"), tr("Lost pods"), tr("Fits again?"), tr("Why")});
+        {tr("Gang"), tr("Fits again?"), tr("Lost pods"), tr("Engine"), tr("Kind"), tr("Why")});
     m_failures->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_failures->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_failures->verticalHeader()->hide();
     m_failures->horizontalHeader()->setStretchLastSection(true);
     m_failures->setWordWrap(false);
+    m_failures->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_failures, 3);
 
     // Opening the page from the keyboard puts the keyboard in the target field.
@@ -292,18 +293,18 @@ void WhatIfPanel::showAnswer(const WhatIfAnswerPtr& answer) {
     int row = 0;
     for (const GangFailure& gang : answer->failures) {
         const QString why = QString::fromStdString(gang.message);
-        const QString cells[FailureColumnCount] = {
-            QString::fromStdString(gang.gang),
-            QString::fromStdString(std::string(workloadKindName(gang.kind))),
-            QString::fromStdString(gang.engine),
-            tr("%1 of %2").arg(locale.toString(gang.lostPods), locale.toString(gang.pods)),
-            gang.fits ? tr("yes") : tr("no"),
-            why,
-        };
+        QString cells[FailureColumnCount];
+        cells[GangColumn] = QString::fromStdString(gang.gang);
+        cells[FitsColumn] = gang.fits ? tr("yes") : tr("no");
+        cells[LostColumn] = tr("%1 of %2").arg(locale.toString(gang.lostPods), locale.toString(gang.pods));
+        cells[EngineColumn] = QString::fromStdString(gang.engine);
+        cells[KindColumn] = QString::fromStdString(std::string(workloadKindName(gang.kind)));
+        cells[WhyColumn] = why;
         for (int column = 0; column < FailureColumnCount; ++column) {
             auto* item = new QTableWidgetItem(cells[column]);
             if (column == EngineColumn) item->setToolTip(QString::fromStdString(gang.engineReason));
             if (column == WhyColumn) item->setToolTip(why);
+            if (column == GangColumn) item->setToolTip(cells[column]);
             if (column == FitsColumn)
                 item->setForeground(gang.fits ? QColor(0x16, 0x80, 0x3d) : QColor(0xc0, 0x39, 0x2b));
             m_failures->setItem(row, column, item);
@@ -311,6 +312,9 @@ void WhatIfPanel::showAnswer(const WhatIfAnswerPtr& answer) {
         ++row;
     }
     m_failures->resizeColumnsToContents();
+    // Long gang names elide, so the verdict stays in view in a narrow dock (the tooltip has it all).
+    for (const auto& [column, widest] : {std::pair{GangColumn, 180}, std::pair{KindColumn, 110}})
+        m_failures->setColumnWidth(column, std::min(m_failures->columnWidth(column), widest));
     std::size_t skipped = 0;
     for (const WhatIfStepOutcome& outcome : answer->steps) skipped += outcome.applied ? 0 : 1;
     const int steps = static_cast<int>(answer->steps.size());

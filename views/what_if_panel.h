@@ -36,7 +36,8 @@ Result<std::vector<WhatIfStepText>> parseWhatIfSteps(const QString& words);
 class WhatIfPanel : public QWidget {
     Q_OBJECT
 public:
-    enum FailureColumn { GangColumn, KindColumn, EngineColumn, LostColumn, FitsColumn, WhyColumn, FailureColumnCount };
+    // The verdict comes right after the gang, so that a narrow dock still shows it.
+    enum FailureColumn { GangColumn, FitsColumn, LostColumn, EngineColumn, KindColumn, WhyColumn, FailureColumnCount };
 
     explicit WhatIfPanel(ClusterSession* session, QWidget* parent = nullptr);
     ~WhatIfPanel() override;
