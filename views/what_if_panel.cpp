@@ -295,7 +295,7 @@ void WhatIfPanel::showAnswer(const WhatIfAnswerPtr& answer) {
         const QString why = QString::fromStdString(gang.message);
         QString cells[FailureColumnCount];
         cells[GangColumn] = QString::fromStdString(gang.gang);
-        cells[FitsColumn] = gang.fits ? tr("yes") : tr("no");
+        cells[FitsColumn] = !gang.placedAgain ? tr("not judged") : gang.fits ? tr("yes") : tr("no");
         cells[LostColumn] = tr("%1 of %2").arg(locale.toString(gang.lostPods), locale.toString(gang.pods));
         cells[EngineColumn] = QString::fromStdString(gang.engine);
         cells[KindColumn] = QString::fromStdString(std::string(workloadKindName(gang.kind)));

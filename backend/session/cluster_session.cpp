@@ -56,18 +56,21 @@ ClusterSession::~ClusterSession() {
 // Each open takes a new request number (superseding any open still in progress) and the
 // hierarchy choice as it is now.
 void ClusterSession::openDemo(const QString& name) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, name, choice = m_choice](SessionWorker& worker) {
         worker.openDemo(request, name, choice);
     });
 }
 
 void ClusterSession::openFile(const QString& path) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, path, choice = m_choice](SessionWorker& worker) {
         worker.openFile(request, path, choice);
     });
 }
 
 void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
     onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
         worker.openKubernetes(request, target, choice);
@@ -75,6 +78,7 @@ void ClusterSession::openKubernetes(const QString& context, const QString& kubec
 }
 
 void ClusterSession::openSlurm(const SlurmTarget& target) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
         worker.openSlurm(request, target, choice);
     });

@@ -97,7 +97,8 @@ public:
     // whenever a newer live snapshot is published, until clearWhatIf(). snapshotPublished keeps
     // carrying the live cluster meanwhile. A newer request replaces the steps.
     void requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options = {});
-    // Back to the live cluster: no more answers; whatIfCleared follows at once.
+    // Back to the live cluster: no more answers; whatIfCleared follows at once. Opening another
+    // source clears it too.
     void clearWhatIf();
     bool whatIfActive() const { return m_whatIfActive; }
 

@@ -424,6 +424,8 @@ void SessionWorker::computeWhatIf() {
         Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
         return;
     }
+    QElapsedTimer took;
+    took.start();
     ClusterState state = m_state;
     TopologyIndex index = m_index;
     answer->steps = applyWhatIfSteps(state, index, m_whatIfSteps, m_whatIfOptions);
@@ -437,6 +439,8 @@ void SessionWorker::computeWhatIf() {
     // No step at all is still a what-if the user applied: say so rather than pass for live.
     if (hypothetical->hypotheticalSteps.isEmpty()) hypothetical->hypotheticalSteps << tr("no steps");
     answer->snapshot = std::move(snapshot);
+    // A what-if that takes long on a large cluster leaves the worker time for the live cluster.
+    m_whatIfTimer.setInterval(std::max<int>(kWhatIfIntervalMs, static_cast<int>(2 * took.elapsed())));
     Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
 }
 

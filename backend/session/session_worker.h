@@ -35,7 +35,8 @@ class SessionWorker : public QObject {
 public:
     static constexpr int kPublishIntervalMs = 100; // at most ~10 snapshots per second
     static constexpr int kDefaultSimulationIntervalMs = 1000;
-    static constexpr int kWhatIfIntervalMs = 500; // an applied what-if follows the live cluster this often at most
+    // An applied what-if follows the live cluster this often at most (or twice as long as it took).
+    static constexpr int kWhatIfIntervalMs = 500;
 
     // latestRequest is the session's open counter: an open whose request number is no longer the
     // latest has been superseded and is dropped at its next check.

@@ -24,6 +24,7 @@ struct GangPods {
     std::vector<std::string> nodes; // one 8-GPU pod on each
     PodTopologyRequest topology{};
     PodScheduler scheduler = PodScheduler::Default;
+    int gpusPerPod = 8;
 };
 
 // Two blocks of two racks of four 8-GPU nodes: b1 holds r1 and r2, b2 holds r3 and r4; node
@@ -51,7 +52,7 @@ std::unique_ptr<Built> build(const std::vector<GangPods>& gangs, const std::vect
             pod.name = gang.name + "-" + std::to_string(i);
             pod.nodeName = gang.nodes[i];
             pod.phase = PodPhase::Running;
-            pod.requests = gpus(8);
+            pod.requests = gpus(gang.gpusPerPod);
             pod.workload = gang.name;
             pod.workloadKind = gang.kind;
             pod.topology = gang.topology;
@@ -250,6 +251,29 @@ items:
         QCOMPARE(report.broken.front().engine, std::string("kueue-tas"));
         QCOMPARE(report.broken.front().request.kueue.level, std::string("example.com/rack"));
         QVERIFY(!report.broken.front().fits);
+    }
+
+    void onlySomeOfManyBrokenGangsArePlacedAgain() {
+        // 72 one-GPU gangs on the nine nodes b1 and r3-n1 hold; all of them break.
+        std::vector<GangPods> gangs;
+        std::vector<std::string> nodes = rackNodes(1);
+        for (const std::string& node : rackNodes(2)) nodes.push_back(node);
+        nodes.push_back("r3-n1");
+        for (int g = 0; g < 72; ++g)
+            gangs.push_back({"g" + std::to_string(g), WorkloadKind::Job, {nodes[std::size_t(g / 8)]}, {}, {}, 1});
+        auto c = build(gangs, {});
+        const FailureReport report = assessFailure(c->state, c->index, ids(c->state, nodes));
+        QCOMPARE(report.broken.size(), std::size_t(72));
+        std::size_t placed = 0;
+        for (const GangFailure& gang : report.broken) {
+            placed += gang.placedAgain ? 1 : 0;
+            if (!gang.placedAgain) QVERIFY2(gang.message.find("not placed again") == 0, gang.message.c_str());
+            if (gang.placedAgain) QVERIFY2(gang.fits, gang.message.c_str());
+        }
+        QCOMPARE(placed, kMaxGangsPlacedAgain);
+        // The ones placed again come first.
+        QVERIFY(report.broken.front().placedAgain);
+        QVERIFY(!report.broken.back().placedAgain);
     }
 
     void failNodesTakesPodsAndReadiness() {

@@ -204,6 +204,12 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
     std::vector<std::size_t> broken;
     for (std::size_t g = 0; g < gangs.gangs.size(); ++g)
         if (lost[g] > 0) broken.push_back(g);
+    // In the report's order: most pods lost first, then by name.
+    std::sort(broken.begin(), broken.end(), [&](std::size_t a, std::size_t b) {
+        const std::string qa = gangs.gangs[a].qualifiedName();
+        const std::string qb = gangs.gangs[b].qualifiedName();
+        return std::tie(lost[b], qa) < std::tie(lost[a], qb);
+    });
     report.gangsUntouched = gangs.gangs.size() - broken.size();
     if (broken.empty()) return report;
 
@@ -228,6 +234,13 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
             schedulerForRunningGang(gang.kind, first.scheduler, first.topology, after.slurmTopology().get());
         failure.engine = std::string(scheduler.engine->name());
         failure.engineReason = scheduler.reason;
+        if (report.broken.size() >= kMaxGangsPlacedAgain) {
+            failure.placedAgain = false;
+            failure.message = "not placed again: " + std::to_string(broken.size()) + " gangs broke, and only the " +
+                              std::to_string(kMaxGangsPlacedAgain) + " that lost the most pods are";
+            report.broken.push_back(std::move(failure));
+            continue;
+        }
         if (!inputs) {
             failure.message = inputs.error().message;
             report.broken.push_back(std::move(failure));
@@ -250,9 +263,6 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
         }
         report.broken.push_back(std::move(failure));
     }
-    std::sort(report.broken.begin(), report.broken.end(), [](const GangFailure& a, const GangFailure& b) {
-        return std::tie(b.lostPods, a.gang) < std::tie(a.lostPods, b.gang);
-    });
     return report;
 }
 

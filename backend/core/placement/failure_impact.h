@@ -28,10 +28,18 @@ struct GangFailure {
     std::int32_t pods = 0;     // its GPU pods (Slurm: nodes)
     std::int32_t lostPods = 0; // of them, on the failed nodes
     bool fits = false;
+    // False when it was not placed again (more gangs broke than kMaxGangsPlacedAgain): fits and
+    // engine say nothing then, the message says so.
+    bool placedAgain = true;
     std::string message;         // the engine's own words: why not, or what it would do
     std::vector<NodePods> nodes; // where it would run again (when it fits and the engine says)
     GangRequest request;         // what was placed again
 };
+
+// Each broken gang is placed again on the whole cluster (a tenth of a second at 65,536 nodes), so a
+// failure breaking thousands of gangs (a whole spine) has only the ones that lost the most pods
+// placed again; the others are listed with what they lost.
+inline constexpr std::size_t kMaxGangsPlacedAgain = 64;
 
 struct FailureReport {
     std::vector<NodeId> failedNodes;          // ascending, unique

@@ -209,6 +209,7 @@ void writeFailureReport(JsonWriter& json, const FailureReport& report) {
             .field("pods", gang.pods)
             .field("lostPods", gang.lostPods)
             .field("fits", gang.fits)
+            .field("placedAgain", gang.placedAgain)
             .field("message", gang.message);
         json.key("nodes").beginArray();
         for (const NodePods& node : gang.nodes)
@@ -231,7 +232,9 @@ std::string renderFailureReport(const FailureReport& report, const std::vector<s
         const std::string_view kind = workloadKindName(gang.kind);
         out += "  " + gang.gang + (kind.empty() ? "" : " (" + std::string(kind) + ")") + ": lost " +
                std::to_string(gang.lostPods) + " of " + std::to_string(gang.pods) + " pods; " + gang.engine + ": " +
-               (gang.fits ? "fits again now" : "does not fit again now") +
+               (!gang.placedAgain ? "not placed again"
+                : gang.fits       ? "fits again now"
+                                  : "does not fit again now") +
                (gang.message.empty() ? "" : " — " + gang.message) + '\n';
         out += "      " + gang.engineReason + '\n';
     }

@@ -53,7 +53,7 @@ std::string renderPlanJson(const std::vector<PlacementResult>& results,
                            const std::vector<std::pair<std::string, std::string>>& skipped, bool compare,
                            const SlurmAnswerCheck* slurm, const FailureReport* failures = nullptr);
 // With failures (plan --fail): "failures": [{"gang", "kind", "engine", "engineReason", "pods",
-// "lostPods", "fits", "message", "nodes"}], beside "failedNodes" and "gangsUntouched".
+// "lostPods", "fits", "placedAgain", "message", "nodes"}], beside "failedNodes" and "gangsUntouched".
 void writeFailureReport(JsonWriter& json, const FailureReport& report);
 // For people: a line per broken gang, its engine and its verdict, under a summary line.
 std::string renderFailureReport(const FailureReport& report, const std::vector<std::string>& targets);
