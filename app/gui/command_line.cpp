@@ -1,6 +1,7 @@
 #include "app/gui/command_line.h"
 
 #include "core/placement/plan_query.h"
+#include "views/what_if_panel.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -186,7 +187,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
                                     "placement on the map."),
         QStringLiteral("flags"));
     const QCommandLineOption pageOption(
-        QStringLiteral("page"), QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs or charts."),
+        QStringLiteral("page"),
+        QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs, charts or what-if."),
         QStringLiteral("page"));
     const QCommandLineOption zoomOption(
         QStringLiteral("zoom"),
@@ -198,6 +200,12 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
                                     "Colour the map by occupancy (the default) or by free-capacity: how many pods "
                                     "of the planner's shape each domain could take now."),
         QStringLiteral("occupancy|free-capacity"));
+    const QCommandLineOption whatIfOption(
+        QStringLiteral("what-if"),
+        QCoreApplication::translate(
+            "CommandLine", "Apply these what-if steps once data is shown, in order, e.g. \"--fail su-1/rack-1-02 "
+                           "--drain gb200-su1-r03-n01 --place '--pods 8 -r nvidia.com/gpu=4'\"."),
+        QStringLiteral("steps"));
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QCoreApplication::translate("CommandLine", "A snapshot file to open (same as -f)."),
                                  QStringLiteral("[file]"));
@@ -205,7 +213,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     parser.addOptions({demoOption, fileOption, contextOption, kubeconfigOption, inClusterOption});
     parser.addOptions(slurmFlags.all());
     parser.addOptions({levelsOption, topologyOption, gpuResourcesOption, simulateOption, screenshotOption, selectOption,
-                       filterOption, planOption, pageOption, zoomOption, mapColoursOption});
+                       filterOption, planOption, pageOption, zoomOption, mapColoursOption, whatIfOption});
 
     if (!parser.parse(arguments)) {
         m_message = parser.errorText();
@@ -302,9 +310,11 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     m_options.plan = parser.value(planOption).trimmed();
     m_options.page = parser.value(pageOption).trimmed();
     if (!m_options.page.isEmpty() && !QStringList{QStringLiteral("planner"), QStringLiteral("gangs"),
-                                                  QStringLiteral("charts")}.contains(m_options.page)) {
-        m_message = QCoreApplication::translate("CommandLine", "--page wants planner, gangs or charts, not \"%1\"")
-                        .arg(m_options.page);
+                                                  QStringLiteral("charts"), QStringLiteral("what-if")}
+                                          .contains(m_options.page)) {
+        m_message =
+            QCoreApplication::translate("CommandLine", "--page wants planner, gangs, charts or what-if, not \"%1\"")
+                .arg(m_options.page);
         return Outcome::Error;
     }
     m_options.zoom = parser.value(zoomOption).trimmed();
@@ -316,6 +326,14 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
             return Outcome::Error;
         }
         m_options.freeCapacity = colours == QLatin1String("free-capacity");
+    }
+    m_options.whatIf = parser.value(whatIfOption).trimmed();
+    if (!m_options.whatIf.isEmpty()) {
+        if (auto steps = parseWhatIfSteps(m_options.whatIf); !steps) {
+            m_message = QCoreApplication::translate("CommandLine", "--what-if: %1")
+                            .arg(QString::fromStdString(steps.error().message));
+            return Outcome::Error;
+        }
     }
     if (!m_options.plan.isEmpty()) {
         // The same parser the planner uses, so a bad flag is reported before any window opens.

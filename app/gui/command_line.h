@@ -32,9 +32,10 @@ struct LaunchOptions {
     QString select;     // a domain or node path to select once data is there
     QString filter;     // a label selector for the filter bar
     QString plan;       // topodeckctl plan's flags: the planner runs them once data is there
-    QString page;       // "planner", "gangs" or "charts": that page is raised
+    QString page;       // "planner", "gangs", "charts" or "what-if": that page is raised
     QString zoom;       // a domain path the map zooms to once data is there
     bool freeCapacity = false; // the map colours by free capacity for the planner's pod shape
+    QString whatIf;     // what-if steps ("--fail su-1/rack-1-02 --drain NODE --place \"FLAGS\""), applied once shown
 
     bool live() const { return !contexts.isEmpty() || inCluster || slurm.has_value(); }
 };

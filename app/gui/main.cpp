@@ -3,6 +3,7 @@
 #include "app/gui/screenshot_capture.h"
 #include "views/planner_panel.h"
 #include "session/kubeconfig_catalog.h"
+#include "views/what_if_panel.h"
 
 #include <QApplication>
 #include <QFont>
@@ -30,6 +31,7 @@ void openPages(topodeck::MainWindow& window, const topodeck::LaunchOptions& opti
     if (!options.page.isEmpty()) window.showPage(options.page);
     if (!options.plan.isEmpty()) window.planOnceShown(options.plan);
     window.setMapView(options.zoom, options.freeCapacity);
+    if (!options.whatIf.isEmpty()) window.whatIfOnceShown(options.whatIf);
 }
 
 bool haveDisplay() {
@@ -143,6 +145,7 @@ int main(int argc, char** argv) {
         });
         capture->start(options.select);
         if (!options.plan.isEmpty()) capture->waitFor(window.plannerPanel(), &topodeck::PlannerPanel::answerShown);
+        if (!options.whatIf.isEmpty()) capture->waitFor(window.whatIfPanel(), &topodeck::WhatIfPanel::answerShown);
         openPages(window, options);
         window.open(options);
         return QApplication::exec();

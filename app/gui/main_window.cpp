@@ -23,6 +23,8 @@
 #include "views/source_status_label.h"
 #include "views/theme.h"
 #include "views/topology_map_view.h"
+#include "views/what_if_banner.h"
+#include "views/what_if_panel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -104,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildPages();
     buildDocks();
     buildActions();
+    buildWhatIf();
     buildPalette();
     buildStatusBar();
     connect(m_session, &ClusterSession::snapshotPublished, this, &MainWindow::showSnapshot);
@@ -214,7 +217,7 @@ void MainWindow::buildActions() {
     m_zoomFit = view->addAction(tr("&Fit Map"), QKeySequence(Qt::CTRL | Qt::Key_0), m_map, &TopologyMapView::zoomToFit);
     m_freeCapacity = view->addAction(tr("Colour by Free &Capacity"));
     m_freeCapacity->setCheckable(true);
-    m_freeCapacity->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_freeCapacity->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_freeCapacity->setToolTip(tr("Colour each domain by how many pods of the planner's shape it could take now"));
     connect(m_freeCapacity, &QAction::toggled, this, [this](bool on) {
         m_map->setColourMode(on ? TopologyMapView::ColourMode::FreeCapacity : TopologyMapView::ColourMode::Occupancy);
@@ -371,6 +374,12 @@ void MainWindow::openFile(const QString& path) {
 
 void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     if (!snapshot) return;
+    // While a what-if is applied the views show its hypothetical cluster; live snapshots go on
+    // feeding the charts' history only.
+    if (m_session->whatIfActive() && !snapshot->hypothetical()) return m_charts->setSnapshot(snapshot);
+    m_whatIfBanner->setSnapshot(snapshot);
+    m_whatIfBar->setVisible(m_whatIfBanner->active());
+    m_whatIf->setCompletionSnapshot(snapshot);
     const bool newSource = !m_shown || m_shown->sourceEpoch != snapshot->sourceEpoch;
     m_shown = snapshot;
     m_model->setSnapshot(snapshot);
@@ -378,7 +387,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     applyNodeFilter();
     m_breadcrumbs->setSnapshot(snapshot);
     m_details->setSnapshot(snapshot);
-    m_charts->setSnapshot(snapshot);
+    if (!snapshot->hypothetical()) m_charts->setSnapshot(snapshot);
     m_planner->snapshotShown(snapshot->generation);
     showStatus(snapshot->status);
     if (newSource) {
@@ -534,7 +543,12 @@ void MainWindow::buildDocks() {
     QDockWidget* charts = addDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
                                   QKeySequence(Qt::Key_F4));
     tabifyDockWidget(gangs, charts);
-    for (QDockWidget* dock : {planner, gangs, charts}) dock->hide();
+    m_whatIf = new WhatIfPanel(m_session, this);
+    m_whatIf->setPlaceFlagsProvider([this] { return m_planner->flags(); });
+    QDockWidget* whatIf = addDock(m_whatIf, tr("What-If"), QStringLiteral("whatIfDock"), Qt::RightDockWidgetArea,
+                                  QKeySequence(Qt::Key_F5));
+    tabifyDockWidget(planner, whatIf);
+    for (QDockWidget* dock : {planner, gangs, charts, whatIf}) dock->hide();
 
     connect(m_planner, &PlannerPanel::placementShown, m_map, &TopologyMapView::setHighlight);
     connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
@@ -651,10 +665,11 @@ void MainWindow::refreshPaletteGangs(const GangsReportPtr& report) {
 }
 
 bool MainWindow::showPage(const QString& page) {
-    const QWidget* widget = page == QLatin1String("planner")  ? static_cast<QWidget*>(m_planner)
-                            : page == QLatin1String("gangs")  ? static_cast<QWidget*>(m_gangs)
-                            : page == QLatin1String("charts") ? static_cast<QWidget*>(m_charts)
-                                                              : nullptr;
+    const QWidget* widget = page == QLatin1String("planner")   ? static_cast<QWidget*>(m_planner)
+                            : page == QLatin1String("gangs")   ? static_cast<QWidget*>(m_gangs)
+                            : page == QLatin1String("charts")  ? static_cast<QWidget*>(m_charts)
+                            : page == QLatin1String("what-if") ? static_cast<QWidget*>(m_whatIf)
+                                                               : nullptr;
     if (!widget) return false;
     auto* dock = qobject_cast<QDockWidget*>(widget->parentWidget());
     dock->show();
@@ -685,6 +700,93 @@ void MainWindow::setMapView(const QString& zoomPath, bool freeCapacity) {
             m_map->zoomToDomain(domain.value<DomainId>());
         else
             qWarning("topodeck: no domain at path '%s' to zoom to", qPrintable(zoomPath));
+    });
+}
+
+void MainWindow::buildWhatIf() {
+    // Before Help, which stays last.
+    auto* menu = new QMenu(tr("What-&If"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), menu);
+    QAction* fail = menu->addAction(tr("Mark Selected &Failed"), this,
+                                    [this] { markSelected(static_cast<int>(WhatIfStep::Kind::Fail)); });
+    fail->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    fail->setToolTip(tr("What-if: the selected node or domain fails; which running gangs break?"));
+    QAction* drain = menu->addAction(tr("&Drain Selected"), this,
+                                     [this] { markSelected(static_cast<int>(WhatIfStep::Kind::Drain)); });
+    drain->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    drain->setToolTip(tr("What-if: no new pods on the selected node or domain"));
+    menu->addSeparator();
+    menu->addAction(m_whatIf->applyAction());
+    menu->addAction(m_whatIf->resetAction());
+    m_tree->addAction(fail);
+    m_tree->addAction(drain);
+    m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    // On the map, a right-click acts on what is under it: that is selected first.
+    m_map->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_map, &QWidget::customContextMenuRequested, this, [this, fail, drain](const QPoint& pos) {
+        const TopologyMapLayout::Hit hit = m_map->hitAt(pos);
+        if (hit.node != TopologyMapLayout::kNoNode)
+            selectIndex(m_model->indexForNode(hit.node));
+        else if (hit.domain != kNoDomain && hit.domain != kRootDomain)
+            selectIndex(m_model->indexForDomain(hit.domain));
+        else
+            return;
+        QMenu contextMenu(this);
+        contextMenu.addAction(fail);
+        contextMenu.addAction(drain);
+        contextMenu.exec(m_map->mapToGlobal(pos));
+    });
+
+    // A band across the window, above the tree and the map, while they show a what-if.
+    m_whatIfBanner = new WhatIfBanner(this);
+    m_whatIfBar = new QToolBar(tr("What-If"), this);
+    m_whatIfBar->setObjectName(QStringLiteral("whatIfBar"));
+    m_whatIfBar->setMovable(false);
+    m_whatIfBar->setFloatable(false);
+    m_whatIfBar->toggleViewAction()->setVisible(false);
+    m_whatIfBar->addWidget(m_whatIfBanner);
+    addToolBarBreak();
+    addToolBar(m_whatIfBar);
+    m_whatIfBar->hide();
+    connect(m_whatIfBanner, &WhatIfBanner::resetRequested, m_whatIf, &WhatIfPanel::reset);
+
+    connect(m_session, &ClusterSession::whatIfAnswered, this, [this](const WhatIfAnswerPtr& answer) {
+        if (!answer->snapshot) return;
+        showSnapshot(answer->snapshot);
+        std::vector<std::pair<NodeId, std::int32_t>> changed;
+        for (NodeId id : answer->changedNodes) changed.emplace_back(id, 0);
+        const auto steps = answer->snapshot->hypotheticalSteps.size();
+        m_map->setHighlight(changed, tr("Hypothetical: %1").arg(steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
+    });
+    connect(m_session, &ClusterSession::whatIfCleared, this, [this] {
+        m_map->setHighlight({}, QString());
+        if (ClusterSnapshotPtr live = m_session->latestSnapshot()) showSnapshot(live);
+    });
+}
+
+void MainWindow::markSelected(int whatIfStepKind) {
+    const QModelIndex current = m_tree->currentIndex();
+    if (!current.isValid() || !m_shown) {
+        statusBar()->showMessage(tr("Select a node or a domain first"), 4000);
+        return;
+    }
+    // Nodes go by name, domains by path: what the what-if's targets take.
+    QString target = current.siblingAtColumn(0).data(TopologyTreeModel::PathRole).toString();
+    if (current.data(TopologyTreeModel::IsNodeRole).toBool())
+        if (const Node* node = m_shown->node(current.data(TopologyTreeModel::NodeIdRole).value<NodeId>()))
+            target = QString::fromStdString(node->name);
+    showPage(QStringLiteral("what-if"));
+    m_whatIf->addTargetStep(static_cast<WhatIfStep::Kind>(whatIfStepKind), target);
+    m_whatIf->apply();
+}
+
+void MainWindow::whatIfOnceShown(const QString& steps) {
+    showPage(QStringLiteral("what-if"));
+    if (!m_whatIf->addSteps(steps)) return;
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
+        disconnect(*connection);
+        m_whatIf->apply();
     });
 }
 

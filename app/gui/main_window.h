@@ -13,6 +13,7 @@ class QMenu;
 class QLabel;
 class QModelIndex;
 class QSplitter;
+class QToolBar;
 class QTreeView;
 
 namespace topodeck {
@@ -32,6 +33,8 @@ class SourceStatusLabel;
 class TopologyFilterModel;
 class TopologyMapView;
 class TopologyTreeModel;
+class WhatIfBanner;
+class WhatIfPanel;
 struct ConnectChoice;
 struct LaunchOptions;
 
@@ -50,17 +53,21 @@ public:
     void connectTo(const ConnectChoice& choice);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
-    // Raises a page: "planner", "gangs" or "charts"; false for another name.
+    // Raises a page: "planner", "gangs", "charts" or "what-if"; false for another name.
     bool showPage(const QString& page);
     // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
     void planOnceShown(const QString& flags);
     // Colours the map by free capacity (or occupancy) and, once data is shown, zooms it to the
     // domain at zoomPath (empty: fitted); a path that is not there is reported on stderr.
     void setMapView(const QString& zoomPath, bool freeCapacity);
+    // Adds the what-if steps (topodeck --what-if) and applies them once data is shown.
+    void whatIfOnceShown(const QString& steps);
     PlannerPanel* plannerPanel() const { return m_planner; }
     CommandPalette* commandPalette() const { return m_palette; }
     GangsPage* gangsPage() const { return m_gangs; }
     ChartsPage* chartsPage() const { return m_charts; }
+    WhatIfPanel* whatIfPanel() const { return m_whatIf; }
+    WhatIfBanner* whatIfBanner() const { return m_whatIfBanner; }
 
     ClusterSession* session() const { return m_session; }
     TopologyTreeModel* treeModel() const { return m_model; }
@@ -103,6 +110,8 @@ private:
     void openConnectDialog();
     void buildDocks();
     void buildPalette();
+    void buildWhatIf(); // its menu, the selection's actions and the band over a hypothetical cluster
+    void markSelected(int whatIfStepKind);
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
     void exportMapDialog();
     void refreshPaletteGangs(const GangsReportPtr& report); // the running gangs and Slurm jobs
@@ -125,6 +134,9 @@ private:
     QMenu* m_viewMenu = nullptr;
     CommandPalette* m_palette = nullptr;
     QString m_pendingGang; // chosen in the palette before the gangs page had its report
+    WhatIfPanel* m_whatIf = nullptr;
+    WhatIfBanner* m_whatIfBanner = nullptr;
+    QToolBar* m_whatIfBar = nullptr;
 
     QAction* m_openFile = nullptr;
     QAction* m_connect = nullptr;

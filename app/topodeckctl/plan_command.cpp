@@ -129,7 +129,8 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     }
 
     if (s.json) {
-        writeStdout(renderPlanJson(results, outcome->skipped, q.compare, slurmAnswer ? &*slurmAnswer : nullptr));
+        writeStdout(renderPlanJson(results, outcome->skipped, q.compare, slurmAnswer ? &*slurmAnswer : nullptr,
+                                   &planned.inputs->failures));
         return allFeasible ? kExitOk : kExitDoesNotFit;
     }
 
@@ -138,6 +139,12 @@ int runPlan(const PlanSettings& s, const Planned& planned) {
     options.source = s.source.describe(planned.loaded->demo, true, planned.loaded->live.get()) + " · levels " +
                      describeTopology(planned.inputs->index().spec());
     std::string out;
+    if (!planned.inputs->failures.failedNodes.empty()) {
+        std::vector<std::string> targets;
+        for (const WhatIfStep& step : q.whatIf)
+            if (step.kind == WhatIfStep::Kind::Fail) targets.push_back(step.target);
+        out += renderFailureReport(planned.inputs->failures, targets);
+    }
     if (drainCount(q) > 0) {
         out += "What-if: drained";
         for (const WhatIfStep& step : q.whatIf)
@@ -187,6 +194,8 @@ const CommandSpec& planCommandSpec() {
             "      --sbatch \"-N 16 --gres=gpu:8 --switches=1@10:00\"\n"
             "  # The same on a live Slurm cluster, beside Slurm's own answer (sbatch --test-only)\n"
             "  topodeckctl plan --slurm cli --sbatch \"-N 16 --gres=gpu:8 --switches=1\" --ask-slurm\n"
+            "  # Which running gangs a rack failure breaks, and whether each would fit again now\n"
+            "  topodeckctl plan --demo gb200 --pods 4 --request nvidia.com/gpu=4 --fail su-1/rack-1-02\n"
             "  # How many 8-pod x 8-GPU gangs fit per block right now, with one rack drained\n"
             "  topodeckctl plan --demo h100 --capacity --request nvidia.com/gpu=8 --pods 8 --drain block-2/rack-2-1\n";
         std::string demos;

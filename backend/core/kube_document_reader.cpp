@@ -229,6 +229,8 @@ private:
         m_podResources.containers.resize(scratch.containersUsed);
         m_podResources.initContainers.resize(scratch.initContainersUsed);
         pod.requests = effectivePodRequests(m_podResources);
+        pod.scheduler = parseSchedulerName(scratch.schedulerName);
+        pod.topology = podTopologyRequest(scratch);
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];

@@ -26,4 +26,18 @@ PodPhase parsePhase(std::string_view phase) {
     return PodPhase::Unknown;
 }
 
+PodScheduler parseSchedulerName(std::string_view name) {
+    if (name.empty() || name == "default-scheduler") return PodScheduler::Default;
+    if (name == "volcano") return PodScheduler::Volcano;
+    if (name == "kai-scheduler") return PodScheduler::Kai;
+    return PodScheduler::Other;
+}
+
+PodTopologyRequest podTopologyRequest(const PodScratch& pod) {
+    if (!pod.kueueRequired.empty()) return {PodTopologyRequest::Mode::Required, std::string(pod.kueueRequired)};
+    if (!pod.kueuePreferred.empty()) return {PodTopologyRequest::Mode::Preferred, std::string(pod.kueuePreferred)};
+    if (pod.kueueUnconstrained == "true") return {PodTopologyRequest::Mode::Unconstrained, {}};
+    return {};
+}
+
 } // namespace topodeck::object_reader

@@ -184,6 +184,8 @@ struct PodScratch {
     std::string_view phase;
     std::string_view workload[kWorkloadSources];
     std::string_view lwsGroupIndex; // each LeaderWorkerSet group is a gang of its own
+    std::string_view schedulerName;
+    std::string_view kueueRequired, kueuePreferred, kueueUnconstrained; // podset-*-topology
     bool ownerIsController = false;
     bool ownerIsJob = false; // the owner kWorkloadSources[kOwner] names is a batch Job
     // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
@@ -212,6 +214,10 @@ inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key
     if (key == "kueue.x-k8s.io/workload") return &pod.workload[kKueueWorkload];
     if (key == "scheduling.k8s.io/group-name") return &pod.workload[kVolcanoPodGroup];
     if (key == "pod-group-name") return &pod.workload[kKaiPodGroup];
+    // Kueue's topology request, kept on the pods of the template it was written on.
+    if (key == "kueue.x-k8s.io/podset-required-topology") return &pod.kueueRequired;
+    if (key == "kueue.x-k8s.io/podset-preferred-topology") return &pod.kueuePreferred;
+    if (key == "kueue.x-k8s.io/podset-unconstrained-topology") return &pod.kueueUnconstrained;
     return nullptr;
 }
 
@@ -317,6 +323,7 @@ template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& po
     if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
     return value.forEachField([&](std::string_view key, V& field) -> Status {
         if (key == "nodeName") return readScalar(field, path.field(key), pod.nodeName);
+        if (key == "schedulerName") return readScalar(field, path.field(key), pod.schedulerName);
         if (key == "containers")
             return readContainers(field, path.field(key), pod.resources.containers, pod.containersUsed);
         if (key == "initContainers")
@@ -332,6 +339,9 @@ template <class V> Status readPodStatus(V& value, const Path& path, PodScratch& 
 }
 
 PodPhase parsePhase(std::string_view phase);
+PodScheduler parseSchedulerName(std::string_view name);
+// The podset-*-topology annotations read, the most specific first (Kueue rejects more than one).
+PodTopologyRequest podTopologyRequest(const PodScratch& pod);
 
 // ---- Kueue / KAI Topology
 

@@ -52,6 +52,29 @@ constexpr std::string_view workloadKindName(WorkloadKind kind) {
     return {};
 }
 
+// The scheduler a pod names (spec.schedulerName), as far as the placement engines tell them apart.
+enum class PodScheduler : std::uint8_t {
+    Default, // none named, or default-scheduler (Kueue admits, kube-scheduler binds)
+    Volcano, // "volcano"
+    Kai,     // "kai-scheduler"
+    Other,
+};
+
+// The Kueue TAS request a pod's template carried: Kueue reads the podset-*-topology annotations
+// from the pod template, and the pods it makes keep them, so a running gang can be placed again
+// as it was asked.
+struct PodTopologyRequest {
+    enum class Mode : std::uint8_t {
+        None,          // no annotation
+        Required,      // kueue.x-k8s.io/podset-required-topology
+        Preferred,     // kueue.x-k8s.io/podset-preferred-topology
+        Unconstrained, // kueue.x-k8s.io/podset-unconstrained-topology
+    };
+    Mode mode = Mode::None;
+    std::string level; // the annotation's value (a node-label key) for Required and Preferred
+    friend bool operator==(const PodTopologyRequest&, const PodTopologyRequest&) = default;
+};
+
 // A pod as the occupancy views need it: where it runs and what it holds there.
 struct Pod {
     std::string nameSpace;
@@ -61,6 +84,8 @@ struct Pod {
     ResourceList requests;    // effective request as the scheduler computes it (see pod_requests.h)
     std::string workload;     // the gang it belongs to (owner / job name); empty if none
     WorkloadKind workloadKind = WorkloadKind::None; // what named `workload`
+    PodScheduler scheduler = PodScheduler::Default;
+    PodTopologyRequest topology; // what a failure what-if re-places its gang under
 
     // Pods bound to a node and not terminated hold resources there (as kube-scheduler counts).
     bool holdsResources() const {

@@ -142,7 +142,30 @@ void writeGangMetadata(JsonWriter& json, const Pod& pod) {
         if (!groupIndex.empty()) json.field("leaderworkerset.sigs.k8s.io/group-index", groupIndex);
         json.endObject();
     }
-    if (!annotation.empty()) json.key("annotations").beginObject().field(annotation, name).endObject();
+    // Kueue's topology request as its pods carry it, so a failure what-if on the file reads it back.
+    std::string_view topologyKey;
+    switch (pod.topology.mode) {
+    case PodTopologyRequest::Mode::None:
+        break;
+    case PodTopologyRequest::Mode::Required:
+        topologyKey = "kueue.x-k8s.io/podset-required-topology";
+        break;
+    case PodTopologyRequest::Mode::Preferred:
+        topologyKey = "kueue.x-k8s.io/podset-preferred-topology";
+        break;
+    case PodTopologyRequest::Mode::Unconstrained:
+        topologyKey = "kueue.x-k8s.io/podset-unconstrained-topology";
+        break;
+    }
+    if (!annotation.empty() || !topologyKey.empty()) {
+        json.key("annotations").beginObject();
+        if (!annotation.empty()) json.field(annotation, name);
+        if (!topologyKey.empty())
+            json.field(topologyKey, pod.topology.mode == PodTopologyRequest::Mode::Unconstrained
+                                        ? std::string_view("true")
+                                        : std::string_view(pod.topology.level));
+        json.endObject();
+    }
     if (pod.workloadKind == WorkloadKind::Job) {
         // As the Job controller sets it, beside the job-name label.
         json.key("ownerReferences").beginArray().beginObject();
@@ -162,6 +185,8 @@ void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     if (!pod.workload.empty()) writeGangMetadata(json, pod);
     json.endObject().key("spec").beginObject();
     if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
+    if (pod.scheduler == PodScheduler::Volcano) json.field("schedulerName", "volcano");
+    if (pod.scheduler == PodScheduler::Kai) json.field("schedulerName", "kai-scheduler");
     // One container holding the effective request gives the same effective request back.
     json.key("containers").beginArray().beginObject().field("name", "main").key("resources").beginObject();
     writeResources(json.key("requests"), texts, pod.requests);

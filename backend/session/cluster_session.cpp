@@ -24,6 +24,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<GangsReportPtr>("topodeck::GangsReportPtr");
     qRegisterMetaType<PlanAnswerPtr>("topodeck::PlanAnswerPtr");
     qRegisterMetaType<NodePodsPtr>("topodeck::NodePodsPtr");
+    qRegisterMetaType<WhatIfAnswerPtr>("topodeck::WhatIfAnswerPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -42,6 +43,10 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     connect(m_worker, &SessionWorker::nodePodsComputed, this, [this](const NodePodsPtr& answer, quint64 request) {
         if (request == m_latestNodePodsRequest.load()) Q_EMIT nodePodsReady(answer);
     });
+    connect(m_worker, &SessionWorker::whatIfComputed, this, [this](const WhatIfAnswerPtr& answer, quint64 request) {
+        // A reset or a newer what-if since: this answer describes steps no longer asked for.
+        if (m_whatIfActive && request == m_latestWhatIfRequest.load()) Q_EMIT whatIfAnswered(answer);
+    });
     m_thread.setObjectName(QStringLiteral("topodeck-session"));
     m_thread.start();
 }
@@ -55,18 +60,21 @@ ClusterSession::~ClusterSession() {
 // Each open takes a new request number (superseding any open still in progress) and the
 // hierarchy choice as it is now.
 void ClusterSession::openDemo(const QString& name) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, name, choice = m_choice](SessionWorker& worker) {
         worker.openDemo(request, name, choice);
     });
 }
 
 void ClusterSession::openFile(const QString& path) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, path, choice = m_choice](SessionWorker& worker) {
         worker.openFile(request, path, choice);
     });
 }
 
 void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
     onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
         worker.openKubernetes(request, target, choice);
@@ -74,6 +82,7 @@ void ClusterSession::openKubernetes(const QString& context, const QString& kubec
 }
 
 void ClusterSession::openSlurm(const SlurmTarget& target) {
+    clearWhatIf(); // a what-if describes the cluster it was made on
     onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
         worker.openSlurm(request, target, choice);
     });
@@ -130,6 +139,20 @@ void ClusterSession::requestNodePods(NodeId node) {
     onWorker(m_worker, [request, node, latest = &m_latestNodePodsRequest](SessionWorker& worker) {
         if (request == latest->load()) worker.computeNodePods(request, node);
     });
+}
+
+void ClusterSession::requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options) {
+    m_whatIfActive = true;
+    const std::uint64_t request = ++m_latestWhatIfRequest;
+    onWorker(m_worker, [request, steps, options](SessionWorker& worker) { worker.setWhatIf(request, steps, options); });
+}
+
+void ClusterSession::clearWhatIf() {
+    if (!m_whatIfActive) return;
+    m_whatIfActive = false;
+    ++m_latestWhatIfRequest;
+    onWorker(m_worker, [](SessionWorker& worker) { worker.clearWhatIf(); });
+    Q_EMIT whatIfCleared();
 }
 
 ClusterSnapshotPtr ClusterSession::latestSnapshot() const {

@@ -3,6 +3,7 @@
 #include "core/live_target.h"
 #include "core/placement/gangs_report.h"
 #include "core/placement/plan_query.h"
+#include "core/placement/what_if_sequence.h"
 #include "core/topology_presets.h"
 #include "session/cluster_snapshot.h"
 
@@ -41,6 +42,16 @@ struct NodePodsAnswer {
     std::vector<Pod> pods; // by namespace, then name, in natural order
 };
 using NodePodsPtr = std::shared_ptr<const NodePodsAnswer>;
+// A what-if applied to the current state: the hypothetical cluster and what each step did.
+struct WhatIfAnswer {
+    std::uint64_t liveGeneration = 0;     // the live state it was applied to (as ClusterSnapshot::generation)
+    ClusterSnapshotPtr snapshot;          // hypothetical(); null when no cluster is open
+    std::vector<WhatIfStepOutcome> steps; // one per step, in order
+    std::vector<GangFailure> failures;    // every Fail step's broken gangs, in step order
+    std::vector<NodeId> changedNodes;     // the nodes the steps drained, failed or placed pods on
+    std::string error;                    // why nothing could be applied (no cluster open), else ""
+};
+using WhatIfAnswerPtr = std::shared_ptr<const WhatIfAnswer>;
 
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
@@ -93,6 +104,16 @@ public:
     // newer request supersedes one not yet answered.
     void requestNodePods(NodeId node);
 
+    // A what-if on the current state, on the worker thread: the steps applied in order to a copy
+    // (applyWhatIfSteps); whatIfAnswered follows with a snapshot marked hypothetical, and again
+    // whenever a newer live snapshot is published, until clearWhatIf(). snapshotPublished keeps
+    // carrying the live cluster meanwhile. A newer request replaces the steps.
+    void requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options = {});
+    // Back to the live cluster: no more answers; whatIfCleared follows at once. Opening another
+    // source clears it too.
+    void clearWhatIf();
+    bool whatIfActive() const { return m_whatIfActive; }
+
     // Safe to call from any thread.
     ClusterSnapshotPtr latestSnapshot() const;
     SourceStatus status() const;
@@ -104,6 +125,8 @@ Q_SIGNALS:
     void gangsReportReady(topodeck::GangsReportPtr report, quint64 generation);
     void planAnswered(topodeck::PlanAnswerPtr answer);
     void nodePodsReady(topodeck::NodePodsPtr answer);
+    void whatIfAnswered(topodeck::WhatIfAnswerPtr answer);
+    void whatIfCleared();
 
 private:
     void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
@@ -113,6 +136,8 @@ private:
     std::atomic<std::uint64_t> m_latestGangsRequest{0}; // likewise, for gangs reports
     std::atomic<std::uint64_t> m_latestPlanRequest{0};  // and for dry-runs
     std::atomic<std::uint64_t> m_latestNodePodsRequest{0}; // and for a node's pods
+    std::atomic<std::uint64_t> m_latestWhatIfRequest{0}; // and for what-ifs (a clear counts as one)
+    bool m_whatIfActive = false;
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
 
@@ -129,3 +154,4 @@ private:
 Q_DECLARE_METATYPE(topodeck::GangsReportPtr)
 Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::NodePodsPtr)
+Q_DECLARE_METATYPE(topodeck::WhatIfAnswerPtr)

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <memory>
@@ -51,7 +52,11 @@ struct ClusterSnapshot {
     // The session's status when this was published; after a failed open it is that error while
     // the data (and title) still describe the source opened before.
     SourceStatus status;
+    // Not the live cluster but a what-if on it (ClusterSession::requestWhatIf): the steps applied,
+    // one line each ("Fail su-1/rack-1-02"). Empty for the live cluster.
+    QStringList hypotheticalSteps;
 
+    bool hypothetical() const { return !hypotheticalSteps.isEmpty(); }
     const Node* node(NodeId id) const { return id < nodes.size() ? nodes[id].get() : nullptr; }
 };
 

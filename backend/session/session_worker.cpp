@@ -28,6 +28,11 @@ SessionWorker::SessionWorker(const std::atomic<std::uint64_t>& latestRequest) : 
     connect(&m_simulationTimer, &QTimer::timeout, this, &SessionWorker::tick);
     m_publishTimer.setSingleShot(true);
     connect(&m_publishTimer, &QTimer::timeout, this, &SessionWorker::publishNow);
+    m_whatIfTimer.setSingleShot(true);
+    m_whatIfTimer.setInterval(kWhatIfIntervalMs);
+    connect(&m_whatIfTimer, &QTimer::timeout, this, [this] {
+        if (m_whatIfActive) computeWhatIf();
+    });
 }
 
 // The sources stop (joining their threads) before the object their callbacks point at goes.
@@ -363,7 +368,8 @@ void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
             for (const NodePods& placed : result.nodes)
                 if (const auto id = m_state.findNode(placed.node)) nodes.emplace_back(*id, placed.pods);
         }
-        answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr);
+        answer->json = renderPlanJson(answer->outcome.results, answer->outcome.skipped, query.compare, nullptr,
+                                      &(*inputs)->failures);
     }
     Q_EMIT planComputed(std::move(answer), request);
 }
@@ -397,6 +403,69 @@ void SessionWorker::publishNow() {
     m_dirty = false;
     m_sincePublish.start();
     Q_EMIT published(makeClusterSnapshot(m_state, m_index, m_status, m_title, m_sourceEpoch));
+    // A what-if follows the live cluster it is applied to, at a slower pace than the live picture:
+    // each answer copies the whole state and places the broken gangs again.
+    if (m_whatIfActive && !m_whatIfTimer.isActive()) m_whatIfTimer.start();
+}
+
+void SessionWorker::setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options) {
+    m_whatIfActive = true;
+    m_whatIfRequest = request;
+    m_whatIfSteps = std::move(steps);
+    m_whatIfOptions = std::move(options);
+    followSourceSlurmVersion(m_whatIfOptions, {}, {});
+    computeWhatIf();
+}
+
+void SessionWorker::clearWhatIf() {
+    m_whatIfActive = false;
+    m_whatIfTimer.stop();
+    m_whatIfSteps.clear();
+}
+
+namespace {
+
+// "Fail su-1/rack-1-02", "Place trainer (16 pods)": a step as the hypothetical snapshot lists it.
+QString describeStep(const WhatIfStep& step) {
+    switch (step.kind) {
+    case WhatIfStep::Kind::Drain:
+        return SessionWorker::tr("Drain %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Fail:
+        return SessionWorker::tr("Fail %1").arg(QString::fromStdString(step.target));
+    case WhatIfStep::Kind::Place:
+        break;
+    }
+    return SessionWorker::tr("Place %1 (%2 pods)").arg(QString::fromStdString(step.gang.name)).arg(step.gang.pods);
+}
+
+} // namespace
+
+void SessionWorker::computeWhatIf() {
+    auto answer = std::make_shared<WhatIfAnswer>();
+    answer->liveGeneration = m_state.generation();
+    if (!m_hasSource) {
+        answer->error = "no cluster is open";
+        Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
+        return;
+    }
+    QElapsedTimer took;
+    took.start();
+    ClusterState state = m_state;
+    TopologyIndex index = m_index;
+    answer->steps = applyWhatIfSteps(state, index, m_whatIfSteps, m_whatIfOptions);
+    for (const WhatIfStepOutcome& outcome : answer->steps) {
+        answer->failures.insert(answer->failures.end(), outcome.failure.broken.begin(), outcome.failure.broken.end());
+        answer->changedNodes.insert(answer->changedNodes.end(), outcome.nodes.begin(), outcome.nodes.end());
+    }
+    auto snapshot = makeClusterSnapshot(state, index, m_status, m_title, m_sourceEpoch);
+    auto hypothetical = std::const_pointer_cast<ClusterSnapshot>(snapshot);
+    for (const WhatIfStep& step : m_whatIfSteps) hypothetical->hypotheticalSteps << describeStep(step);
+    // No step at all is still a what-if the user applied: say so rather than pass for live.
+    if (hypothetical->hypotheticalSteps.isEmpty()) hypothetical->hypotheticalSteps << tr("no steps");
+    answer->snapshot = std::move(snapshot);
+    // A what-if that takes long on a large cluster leaves the worker time for the live cluster.
+    m_whatIfTimer.setInterval(std::max<int>(kWhatIfIntervalMs, static_cast<int>(2 * took.elapsed())));
+    Q_EMIT whatIfComputed(std::move(answer), m_whatIfRequest);
 }
 
 } // namespace topodeck

@@ -26,6 +26,7 @@ namespace topodeck {
 
 struct PlanAnswer;
 struct NodePodsAnswer;
+struct WhatIfAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -35,6 +36,8 @@ class SessionWorker : public QObject {
 public:
     static constexpr int kPublishIntervalMs = 100; // at most ~10 snapshots per second
     static constexpr int kDefaultSimulationIntervalMs = 1000;
+    // An applied what-if follows the live cluster this often at most (or twice as long as it took).
+    static constexpr int kWhatIfIntervalMs = 500;
 
     // latestRequest is the session's open counter: an open whose request number is no longer the
     // latest has been superseded and is dropped at its next check.
@@ -58,12 +61,17 @@ public:
     void computePlan(std::uint64_t request, PlanQuery query);
     // The pods on one node now, sent with the request number.
     void computeNodePods(std::uint64_t request, NodeId node);
+    // Applies these steps to a copy of the current state now and after every publish, sending the
+    // answers with the request number, until clearWhatIf().
+    void setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options);
+    void clearWhatIf();
 
 Q_SIGNALS:
     void published(topodeck::ClusterSnapshotPtr snapshot);
     void planComputed(std::shared_ptr<const topodeck::PlanAnswer> answer, quint64 request);
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
     void nodePodsComputed(std::shared_ptr<const topodeck::NodePodsAnswer> answer, quint64 request);
+    void whatIfComputed(std::shared_ptr<const topodeck::WhatIfAnswer> answer, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 
 private:
@@ -92,6 +100,7 @@ private:
     void tick();
     void requestPublish();
     void publishNow();
+    void computeWhatIf();
     void updateSimulation();
     QString demoDetail() const;
     // From a live source's threads: drain its news on this thread, once however often asked.
@@ -126,6 +135,13 @@ private:
     QTimer m_publishTimer{this};
     QElapsedTimer m_sincePublish;
     bool m_dirty = false;
+
+    // The what-if applied after each publish (ClusterSession::requestWhatIf).
+    bool m_whatIfActive = false;
+    std::uint64_t m_whatIfRequest = 0;
+    std::vector<WhatIfStep> m_whatIfSteps;
+    EngineOptions m_whatIfOptions;
+    QTimer m_whatIfTimer{this};
 };
 
 } // namespace topodeck

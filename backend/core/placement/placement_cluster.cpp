@@ -129,6 +129,16 @@ void PlacementCluster::assume(NodeId id, const ResourceList& perPod, std::int32_
     capacity.pods[id] += static_cast<std::uint32_t>(pods);
 }
 
+void PlacementCluster::release(NodeId id, const ResourceList& perPod, std::int32_t pods) {
+    Capacity& capacity = mutableCapacity();
+    for (const auto& [resource, amount] : perPod) {
+        const int c = column(resource);
+        if (c >= 0) capacity.free[static_cast<std::size_t>(c)][id] += amount.nanos() * pods;
+    }
+    capacity.podSlots[id] += pods;
+    capacity.pods[id] -= std::min(capacity.pods[id], static_cast<std::uint32_t>(pods));
+}
+
 void PlacementCluster::setNodeWeight(NodeId id, std::uint32_t weight) {
     if (m_weights.size() <= id) m_weights.resize(m_state->nodeSlots(), 1);
     m_weights[id] = weight;

@@ -48,6 +48,8 @@ public:
     bool assumed(NodeId id) const { return id < m_assumedNodes.size() && m_assumedNodes[id]; }
     void drain(NodeId id);
     void assume(NodeId id, const ResourceList& perPod, std::int32_t pods);
+    // The opposite: pods bound there are gone in the what-if (a gang taken off to be placed again).
+    void release(NodeId id, const ResourceList& perPod, std::int32_t pods);
 
     // Slurm node Weight (slurm.conf); 1 unless set. Lower weights are used first.
     std::uint32_t nodeWeight(NodeId id) const { return id < m_weights.size() ? m_weights[id] : 1; }

@@ -175,7 +175,7 @@ std::string placementResultJson(const PlacementResult& result) {
 
 std::string renderPlanJson(const std::vector<PlacementResult>& results,
                            const std::vector<std::pair<std::string, std::string>>& skipped, bool compare,
-                           const SlurmAnswerCheck* slurm) {
+                           const SlurmAnswerCheck* slurm, const FailureReport* failures) {
     std::string out;
     JsonWriter json(out);
     json.beginObject();
@@ -190,8 +190,54 @@ std::string renderPlanJson(const std::vector<PlacementResult>& results,
         writeResultMembers(json, results.front());
     }
     if (slurm) writeSlurmAnswer(json.key("askSlurm"), *slurm);
+    if (failures && !failures->failedNodes.empty()) writeFailureReport(json, *failures);
     json.endObject();
     out += '\n';
+    return out;
+}
+
+void writeFailureReport(JsonWriter& json, const FailureReport& report) {
+    json.key("failedNodes").stringArray(report.failedNodeNames);
+    json.field("gangsUntouched", report.gangsUntouched);
+    json.key("failures").beginArray();
+    for (const GangFailure& gang : report.broken) {
+        json.beginObject()
+            .field("gang", gang.gang)
+            .field("kind", std::string(workloadKindName(gang.kind)))
+            .field("engine", gang.engine)
+            .field("engineReason", gang.engineReason)
+            .field("pods", gang.pods)
+            .field("lostPods", gang.lostPods)
+            .field("fits", gang.fits)
+            .field("placedAgain", gang.placedAgain)
+            .field("message", gang.message);
+        json.key("nodes").beginArray();
+        for (const NodePods& node : gang.nodes)
+            json.beginObject().field("name", node.node).field("pods", node.pods).endObject();
+        json.endArray().endObject();
+    }
+    json.endArray();
+}
+
+std::string renderFailureReport(const FailureReport& report, const std::vector<std::string>& targets) {
+    std::string out = "What-if: failed";
+    for (const std::string& target : targets) out += ' ' + target;
+    const std::size_t broken = report.broken.size();
+    out += " (" + std::to_string(report.failedNodes.size()) + (report.failedNodes.size() == 1 ? " node" : " nodes") +
+           "): " +
+           (broken == 0 ? std::string("no running gang broken")
+                        : std::to_string(broken) + (broken == 1 ? " running gang broken" : " running gangs broken")) +
+           ", " + std::to_string(report.gangsUntouched) + " untouched\n";
+    for (const GangFailure& gang : report.broken) {
+        const std::string_view kind = workloadKindName(gang.kind);
+        out += "  " + gang.gang + (kind.empty() ? "" : " (" + std::string(kind) + ")") + ": lost " +
+               std::to_string(gang.lostPods) + " of " + std::to_string(gang.pods) + " pods; " + gang.engine + ": " +
+               (!gang.placedAgain ? "not placed again"
+                : gang.fits       ? "fits again now"
+                                  : "does not fit again now") +
+               (gang.message.empty() ? "" : " — " + gang.message) + '\n';
+        out += "      " + gang.engineReason + '\n';
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/placement/failure_impact.h"
 #include "core/placement/gang_request.h"
 #include "core/placement/placement_cluster.h"
 #include "core/placement/placement_result.h"
@@ -50,7 +51,12 @@ std::string renderSlurmAnswer(const SlurmAnswerCheck& check);
 // compare), {"results":[...],"skipped":[{"engine","reason"}]}; either with "askSlurm" when asked.
 std::string renderPlanJson(const std::vector<PlacementResult>& results,
                            const std::vector<std::pair<std::string, std::string>>& skipped, bool compare,
-                           const SlurmAnswerCheck* slurm);
+                           const SlurmAnswerCheck* slurm, const FailureReport* failures = nullptr);
+// With failures (plan --fail): "failures": [{"gang", "kind", "engine", "engineReason", "pods",
+// "lostPods", "fits", "placedAgain", "message", "nodes"}], beside "failedNodes" and "gangsUntouched".
+void writeFailureReport(JsonWriter& json, const FailureReport& report);
+// For people: a line per broken gang, its engine and its verdict, under a summary line.
+std::string renderFailureReport(const FailureReport& report, const std::vector<std::string>& targets);
 
 // "16 × nvidia.com/gpu=8,cpu=4": the gang's shape in one line.
 std::string describeGang(const GangRequest& request);

@@ -8,6 +8,7 @@
 #include "core/slurm/slurm_cluster.h"
 #include "core/topology_presets.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 
@@ -159,6 +160,7 @@ Status readEngineOptions(const ParsedArgs& args, PlanQuery& q) {
             q.options.volcanoBinpackWeights.emplace_back(item.substr(0, eq), weight);
         }
     }
+    for (std::string& target : args.values("fail")) q.whatIf.push_back({WhatIfStep::Kind::Fail, std::move(target), {}});
     for (std::string& target : args.values("drain"))
         q.whatIf.push_back({WhatIfStep::Kind::Drain, std::move(target), {}});
     if (const std::string* file = args.value("then-place")) q.thenPlace = *file;
@@ -207,6 +209,9 @@ const std::vector<FlagSpec>& planQueryFlags() {
         {"volcano-binpack", 0, "RES=W,...",
          "Volcano hypernode.binpack weights (default cpu=1,memory=1, and 1 for\neach GPU resource requested)"},
         {"drain", 0, "NODE|DOMAIN", "what-if: treat a node or a whole domain as drained (repeatable)"},
+        {"fail", 0, "NODE|DOMAIN",
+         "what-if: a node or a whole domain fails (NotReady, its pods gone); lists the running\ngangs it "
+         "breaks and whether each would fit again now (repeatable)"},
         {"then-place", 0, "FILE", "what-if: place these gangs first, in order (a manifest file)"},
         {"capacity", 0, "", "how many pods of --request fit per domain at each level right now"},
         {"depth", 0, "N", "with --capacity: list N levels of domains (0 = summary only)"},
@@ -309,7 +314,7 @@ Result<std::vector<WhatIfStep>> placeStepsFrom(std::string_view manifestText, st
     auto gangs = readGangManifests(manifestText, sourceName);
     if (!gangs) return gangs.error();
     std::vector<WhatIfStep> steps;
-    for (GangRequest& gang : *gangs) steps.push_back({WhatIfStep::Kind::Place, {}, std::move(gang)});
+    for (GangRequest& gang : *gangs) steps.push_back({WhatIfStep::Kind::Place, {}, std::move(gang), {}});
     return steps;
 }
 
@@ -361,6 +366,8 @@ Status configureCluster(const PlanQuery& q, PlacementCluster& cluster, const std
 
 std::shared_ptr<const PlanBase> preparePlanBase(const ClusterState& state, TopologySpec shown, GpuResources gpus) {
     auto base = std::make_shared<PlanBase>();
+    base->shown = shown;
+    base->gpus = gpus;
     TopologySpec labels = labelHierarchyFor(shown, state);
     const bool labelsDiffer = !(labels == shown);
     base->index = TopologyIndex::build(state, withHostnameLevel(std::move(shown), state), gpus);
@@ -374,6 +381,23 @@ std::shared_ptr<const PlanBase> preparePlanBase(const ClusterState& state, Topol
 
 Result<std::unique_ptr<PlanInputs>> preparePlan(std::shared_ptr<const PlanBase> base, const PlanQuery& query) {
     auto inputs = std::make_unique<PlanInputs>();
+    if (std::any_of(query.whatIf.begin(), query.whatIf.end(),
+                    [](const WhatIfStep& step) { return step.kind == WhatIfStep::Kind::Fail; })) {
+        // A failure changes the state itself (its pods are gone), so the engines plan on a copy;
+        // the targets name domains of the live cluster, whose gangs the failure is judged on.
+        std::vector<NodeId> failed;
+        for (const WhatIfStep& step : query.whatIf) {
+            if (step.kind != WhatIfStep::Kind::Fail) continue;
+            auto nodes = drainTargetNodes(*base->cluster, step.target, "--fail");
+            if (!nodes) return nodes.error();
+            failed.insert(failed.end(), nodes->begin(), nodes->end());
+        }
+        const ClusterState& live = base->cluster->state();
+        inputs->failures = assessFailure(live, base->index, failed, query.options);
+        inputs->failedState = std::make_unique<ClusterState>(live);
+        failNodes(*inputs->failedState, nullptr, failed);
+        base = preparePlanBase(*inputs->failedState, base->shown, base->gpus);
+    }
     inputs->cluster = std::make_unique<PlacementCluster>(*base->cluster);
     if (base->labelCluster) inputs->labelCluster = std::make_unique<PlacementCluster>(*base->labelCluster);
     inputs->base = std::move(base);

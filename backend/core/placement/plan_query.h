@@ -2,6 +2,7 @@
 
 #include "core/command_args.h"
 #include "core/gpu_resources.h"
+#include "core/placement/failure_impact.h"
 #include "core/placement/gang_flags.h"
 #include "core/placement/placement_engine.h"
 #include "core/result.h"
@@ -17,10 +18,13 @@ namespace topodeck {
 
 // One step of a what-if, applied in order before the gang is placed.
 struct WhatIfStep {
-    enum class Kind { Drain, Place };
+    // Drain stops new placements on the nodes (cordon); Fail also takes them down (NotReady) with
+    // the pods they run, which breaks the gangs those pods belong to.
+    enum class Kind { Drain, Place, Fail };
     Kind kind = Kind::Drain;
-    std::string target; // Drain: a node name, a domain path or a domain value (drainTargetNodes)
+    std::string target; // Drain, Fail: a node name, a domain path or a domain value (drainTargetNodes)
     GangRequest gang;   // Place: a gang assumed placed by the engine being asked
+    std::string engine{}; // Place outside a dry-run (the session's what-if): empty = the gang's default
 };
 
 // One dry-run, as `topodeckctl plan`'s flags ask it and as the GUI's planner builds it: the same
@@ -73,11 +77,12 @@ Result<std::vector<WhatIfStep>> placeStepsFrom(std::string_view manifestText, st
 const PlacementEngine& defaultEngine(const GangRequest& gang, const PlacementCluster& cluster);
 
 // The clusters the engines see: the hierarchy shown (with a hostname level), and, when that is not
-// read from node labels, the label hierarchy that Kueue and KAI see instead.
-// The cluster as the engines see it: the indexes and capacity columns every query on one state of
+// read from node labels, the label hierarchy that Kueue and KAI see instead. The cluster as the engines see it: the indexes and capacity columns every query on one state of
 // the cluster starts from. Building them is most of a dry-run's time on a large cluster, so a
 // caller that asks many questions of one state (the GUI's session) builds them once.
 struct PlanBase {
+    TopologySpec shown; // as given, before the hostname level is added
+    GpuResources gpus;
     TopologyIndex index;
     std::unique_ptr<PlacementCluster> cluster;
     TopologyIndex labelIndex;
@@ -87,8 +92,13 @@ struct PlanBase {
 std::shared_ptr<const PlanBase> preparePlanBase(const ClusterState& state, TopologySpec shown, GpuResources gpus);
 
 // One query's view: copies of the base's clusters (sharing its capacity columns) with the
-// query's drains and node weights applied.
+// query's failures, drains and node weights applied.
 struct PlanInputs {
+    // --fail: the state the engines see (the failed nodes NotReady, their pods gone), and the
+    // running gangs the failure breaks; null and empty without --fail. Declared before the base
+    // built on it, which must go first.
+    std::unique_ptr<ClusterState> failedState;
+    FailureReport failures;
     std::shared_ptr<const PlanBase> base;
     std::unique_ptr<PlacementCluster> cluster;
     std::unique_ptr<PlacementCluster> labelCluster;
@@ -98,8 +108,10 @@ struct PlanInputs {
         return engine.readsLabelLevelsOnly() && labelCluster ? *labelCluster : *cluster;
     }
 };
+// Fail and drain steps (in that order, whatever the order given) and node weights are applied
+// here; place steps run per engine in runPlanQuery.
 Result<std::unique_ptr<PlanInputs>> preparePlan(std::shared_ptr<const PlanBase> base, const PlanQuery& query);
-// One query, one state (topodeckctl plan): the base built for it alone.
+// One query, one state (topodeckctl plan): the base built for it alone. The state must outlive the result.
 Result<std::unique_ptr<PlanInputs>> preparePlan(const ClusterState& state, TopologySpec shown, GpuResources gpus,
                                                 const PlanQuery& query);
 

@@ -25,7 +25,14 @@ DomainId domainWithValues(const TopologyIndex& index, const std::vector<std::str
 } // namespace
 
 void assumePlacement(PlacementCluster& cluster, const GangRequest& request, const PlacementResult& result) {
-    if (!result.feasible) return;
+    for (const PlacedPods& placed : placedPods(cluster, request, result))
+        cluster.assume(placed.node, placed.perPod, placed.pods);
+}
+
+std::vector<PlacedPods> placedPods(const PlacementCluster& cluster, const GangRequest& request,
+                                   const PlacementResult& result) {
+    std::vector<PlacedPods> out;
+    if (!result.feasible) return out;
     if (!result.nodes.empty()) {
         const std::vector<GangPart> parts = request.partsOrWhole();
         for (const NodePods& placed : result.nodes) {
@@ -33,9 +40,9 @@ void assumePlacement(PlacementCluster& cluster, const GangRequest& request, cons
             const auto part =
                 std::find_if(parts.begin(), parts.end(), [&](const GangPart& p) { return p.name == placed.part; });
             const ResourceList& perPod = part == parts.end() ? request.perPod : part->perPod;
-            if (auto id = cluster.state().findNode(placed.node)) cluster.assume(*id, perPod, placed.pods);
+            if (auto id = cluster.state().findNode(placed.node)) out.push_back({*id, perPod, placed.pods, placed.part});
         }
-        return;
+        return out;
     }
     const TopologyIndex& index = cluster.index();
     for (const TopologyAssignment::Domain& assigned : result.assignment.domains) {
@@ -49,13 +56,15 @@ void assumePlacement(PlacementCluster& cluster, const GangRequest& request, cons
             if (!cluster.usable(id)) continue;
             const std::int64_t take = std::min(remaining, cluster.podsThatFit(id, request.perPod, true));
             if (take <= 0) continue;
-            cluster.assume(id, request.perPod, static_cast<std::int32_t>(take));
+            out.push_back({id, request.perPod, static_cast<std::int32_t>(take), {}});
             remaining -= take;
         }
     }
+    return out;
 }
 
-Result<std::vector<NodeId>> drainTargetNodes(const PlacementCluster& cluster, std::string_view target) {
+Result<std::vector<NodeId>> drainTargetNodes(const PlacementCluster& cluster, std::string_view target,
+                                             std::string_view flag) {
     if (auto id = cluster.state().findNode(target); id && cluster.present(*id)) return std::vector<NodeId>{*id};
 
     const TopologyIndex& index = cluster.index();
@@ -65,12 +74,13 @@ Result<std::vector<NodeId>> drainTargetNodes(const PlacementCluster& cluster, st
         if (!domain.alive || domain.level < 0 || domain.unlabelled) continue;
         if (domain.value == target || index.pathName(id) == target) matches.push_back(id);
     }
-    if (matches.empty()) return Error{"--drain " + std::string(target) + ": no node or topology domain has that name"};
+    if (matches.empty())
+        return Error{std::string(flag) + " " + std::string(target) + ": no node or topology domain has that name"};
     if (matches.size() > 1) {
         std::string names;
         for (std::size_t i = 0; i < matches.size() && i < 5; ++i) names += (i ? ", " : "") + index.pathName(matches[i]);
-        return Error{"--drain " + std::string(target) + " names " + std::to_string(matches.size()) + " domains (" +
-                     names + (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
+        return Error{std::string(flag) + " " + std::string(target) + " names " + std::to_string(matches.size()) +
+                     " domains (" + names + (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
     }
     std::vector<NodeId> nodes;
     collectNodes(index, matches.front(), nodes);
