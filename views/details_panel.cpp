@@ -162,6 +162,20 @@ QLabel* valueLabel(QWidget* parent) {
     return label;
 }
 
+// A name: value form of selectable labels, one per name, written into `values`.
+template <std::size_t N>
+QFormLayout* factForm(QWidget* page, const std::array<QString, N>& names, std::array<QLabel*, N>& values) {
+    auto* form = new QFormLayout;
+    form->setLabelAlignment(Qt::AlignLeft);
+    form->setHorizontalSpacing(14);
+    form->setVerticalSpacing(3);
+    for (std::size_t i = 0; i < N; ++i) {
+        values[i] = valueLabel(page);
+        form->addRow(names[i], values[i]);
+    }
+    return form;
+}
+
 } // namespace
 
 DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
@@ -205,10 +219,6 @@ QWidget* DetailsPanel::buildDomainPage() {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 4, 0, 0);
-    auto* form = new QFormLayout;
-    form->setLabelAlignment(Qt::AlignLeft);
-    form->setHorizontalSpacing(14);
-    form->setVerticalSpacing(3);
     const std::array<QString, DomainFactCount> names = {
         tr("GPUs"),
         tr("Used"),
@@ -224,10 +234,7 @@ QWidget* DetailsPanel::buildDomainPage() {
         tr("Fully free"),
         tr("Pods"),
     };
-    for (int i = 0; i < DomainFactCount; ++i) {
-        m_domainFacts[i] = valueLabel(page);
-        form->addRow(names[i], m_domainFacts[i]);
-    }
+    QFormLayout* form = factForm(page, names, m_domainFacts);
     m_podsNames[0] = qobject_cast<QLabel*>(form->labelForField(m_domainFacts[Pods]));
     m_domainFacts[GpusFragmented]->setToolTip(tr("Free GPUs on nodes that are partly used"));
     m_domainFacts[NodesFree]->setToolTip(tr("Schedulable nodes with GPUs, none of them used"));
@@ -273,16 +280,10 @@ QWidget* DetailsPanel::buildNodePage() {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 4, 0, 0);
-    auto* form = new QFormLayout;
-    form->setHorizontalSpacing(14);
-    form->setVerticalSpacing(3);
     const std::array<QString, NodeFactCount> names = {tr("Status"), tr("GPUs"), tr("Pods"), tr("NVLink domain"),
                                                       tr("Topology path")};
-    for (int i = 0; i < NodeFactCount; ++i) {
-        m_nodeFacts[i] = valueLabel(page);
-        form->addRow(names[i], m_nodeFacts[i]);
-        if (i == NodePods) m_podsNames[1] = qobject_cast<QLabel*>(form->labelForField(m_nodeFacts[i]));
-    }
+    QFormLayout* form = factForm(page, names, m_nodeFacts);
+    m_podsNames[1] = qobject_cast<QLabel*>(form->labelForField(m_nodeFacts[NodePods]));
     layout->addLayout(form);
     layout->addSpacing(6);
 
@@ -329,15 +330,9 @@ QWidget* DetailsPanel::buildGangPage() {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 4, 0, 0);
-    auto* form = new QFormLayout;
-    form->setHorizontalSpacing(14);
-    form->setVerticalSpacing(3);
     const std::array<QString, GangFactCount> names = {tr("Kind"), tr("Pods"), tr("GPUs"), tr("Nodes"),
                                                       tr("Boundaries")};
-    for (int i = 0; i < GangFactCount; ++i) {
-        m_gangFacts[i] = valueLabel(page);
-        form->addRow(names[i], m_gangFacts[i]);
-    }
+    QFormLayout* form = factForm(page, names, m_gangFacts);
     m_gangFacts[GangBoundaries]->setToolTip(tr("Per level: the domains its pods are in, against the fewest that "
                                                "could hold it by capacity"));
     layout->addLayout(form);

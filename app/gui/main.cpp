@@ -152,12 +152,13 @@ int main(int argc, char** argv) {
     }
 
     if (!options.select.isEmpty()) {
-        auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(&window, &topodeck::MainWindow::dataShown, &window, [&, connection] {
-            QObject::disconnect(*connection);
-            if (!window.selectPath(options.select))
-                err << "topodeck: nothing at path '" << options.select << "' to select" << Qt::endl;
-        });
+        QObject::connect(
+            &window, &topodeck::MainWindow::dataShown, &window,
+            [&] {
+                if (!window.selectPath(options.select))
+                    err << "topodeck: nothing at path '" << options.select << "' to select" << Qt::endl;
+            },
+            Qt::SingleShotConnection);
     }
     openPages(window, options);
     window.open(options);

@@ -558,9 +558,7 @@ void MainWindow::buildDocks() {
         const PlanAnswerPtr& answer = m_planner->answer();
         if (!answer || !answer->error.empty() || !m_shown) return;
         const GangRequest& gang = answer->outcome.gang;
-        std::int64_t gpusPerPod = m_shown->index.gpuResources().count(gang.perPod);
-        if (gang.slurm && gang.slurm->gpusPerNode > 0) gpusPerPod = gang.slurm->gpusPerNode;
-        m_map->setCapacityShape(gpusPerPod, gang.pods);
+        m_map->setCapacityShape(gpusPerPod(gang, m_shown->index.gpuResources()), gang.pods);
     });
     connect(m_gangs, &GangsPage::gangDetails, m_details, &DetailsPanel::showGang);
     connect(m_gangs, &GangsPage::gangSelected, this, [this](const QString& name, const std::vector<NodeId>& nodes) {
@@ -681,26 +679,26 @@ bool MainWindow::showPage(const QString& page) {
 void MainWindow::planOnceShown(const QString& flags) {
     showPage(QStringLiteral("planner"));
     m_planner->setFlags(flags);
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
-        disconnect(*connection);
-        m_planner->run();
-    });
+    // Once: the first data of the source opened next.
+    connect(
+        this, &MainWindow::dataShown, this, [this] { m_planner->run(); }, Qt::SingleShotConnection);
 }
 
 void MainWindow::setMapView(const QString& zoomPath, bool freeCapacity) {
     m_freeCapacity->setChecked(freeCapacity);
     if (zoomPath.isEmpty()) return;
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = connect(this, &MainWindow::dataShown, this, [this, connection, zoomPath] {
-        disconnect(*connection);
-        const std::optional<QModelIndex> index = m_model->indexForPath(zoomPath);
-        const QVariant domain = index ? index->data(TopologyTreeModel::DomainIdRole) : QVariant();
-        if (domain.isValid())
-            m_map->zoomToDomain(domain.value<DomainId>());
-        else
-            qWarning("topodeck: no domain at path '%s' to zoom to", qPrintable(zoomPath));
-    });
+    // Once: the first data of the source opened next.
+    connect(
+        this, &MainWindow::dataShown, this,
+        [this, zoomPath] {
+            const std::optional<QModelIndex> index = m_model->indexForPath(zoomPath);
+            const QVariant domain = index ? index->data(TopologyTreeModel::DomainIdRole) : QVariant();
+            if (domain.isValid())
+                m_map->zoomToDomain(domain.value<DomainId>());
+            else
+                qWarning("topodeck: no domain at path '%s' to zoom to", qPrintable(zoomPath));
+        },
+        Qt::SingleShotConnection);
 }
 
 void MainWindow::buildWhatIf() {
@@ -783,11 +781,9 @@ void MainWindow::markSelected(int whatIfStepKind) {
 void MainWindow::whatIfOnceShown(const QString& steps) {
     showPage(QStringLiteral("what-if"));
     if (!m_whatIf->addSteps(steps)) return;
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = connect(this, &MainWindow::dataShown, this, [this, connection] {
-        disconnect(*connection);
-        m_whatIf->apply();
-    });
+    // Once: the first data of the source opened next.
+    connect(
+        this, &MainWindow::dataShown, this, [this] { m_whatIf->apply(); }, Qt::SingleShotConnection);
 }
 
 bool MainWindow::selectPath(const QString& path) {

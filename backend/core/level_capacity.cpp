@@ -18,8 +18,7 @@ std::int64_t gangsThatFit(std::span<const std::uint32_t> histogram, std::int64_t
 std::int64_t podsThatFit(std::span<const std::uint32_t> histogram, std::int64_t gpusPerPod) {
     if (gpusPerPod <= 0) return 0;
     std::int64_t pods = 0;
-    for (std::size_t free = static_cast<std::size_t>(std::min<std::int64_t>(gpusPerPod, std::int64_t(histogram.size())));
-         free < histogram.size(); ++free)
+    for (auto free = static_cast<std::size_t>(gpusPerPod); free < histogram.size(); ++free)
         pods += std::int64_t(histogram[free]) * (std::int64_t(free) / gpusPerPod);
     return pods;
 }

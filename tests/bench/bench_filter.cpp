@@ -2,10 +2,9 @@
 // the per-node mask and the matches per domain that the tree and the map read. Target: the filter
 // applied in <= 50 ms; the mask alone <= 5 ms, so that it can follow every snapshot on the GUI
 // thread.
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
 #include "core/label_selector.h"
-#include "core/topology_index.h"
+
+#include "bench_cluster.h"
 
 #include <benchmark/benchmark.h>
 
@@ -16,19 +15,13 @@ using namespace topodeck;
 
 namespace {
 
-struct BigCluster {
-    ClusterState state;
-    TopologyIndex index;
+struct BigCluster : bench::LoadedDemo {
     std::vector<std::shared_ptr<const Node>> nodesById; // as a snapshot holds them
 };
 
 const BigCluster& bigCluster() {
     static const BigCluster* cluster = [] {
-        auto demo = makeDemoCluster("scale:65536");
-        if (!demo) throw std::runtime_error(demo.error().message);
-        auto* c = new BigCluster;
-        for (const ClusterEvent& event : demo->events) (void)c->state.apply(event);
-        c->index = TopologyIndex::build(c->state, demo->topology);
+        auto* c = new BigCluster{bench::loadDemo("scale:65536"), {}};
         c->nodesById.resize(c->state.nodeSlots());
         for (NodeId id = 0; id < c->state.nodeSlots(); ++id)
             if (c->state.record(id).present) c->nodesById[id] = c->state.record(id).node;

@@ -6,6 +6,8 @@
 #include "core/level_capacity.h"
 #include "views/details_panel.h"
 
+#include "gui_test_window.h"
+
 #include <QAction>
 #include <QClipboard>
 #include <QLabel>
@@ -27,15 +29,8 @@ class TestDetailsPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init() {
-        m_window = std::make_unique<MainWindow>();
-        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
-        LaunchOptions options;
-        options.demo = QStringLiteral("gb200");
-        m_window->resize(1600, 1000);
-        m_window->show();
-        QApplication::setActiveWindow(m_window.get());
-        m_window->open(options);
-        QVERIFY(shown.wait(60000));
+        m_window = testing::shownDemoWindow();
+        QVERIFY(m_window);
     }
     void cleanup() { m_window.reset(); }
 

@@ -8,6 +8,8 @@
 #include "views/gangs_page.h"
 #include "views/topology_map_view.h"
 
+#include "gui_test_window.h"
+
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -20,15 +22,8 @@ class TestGangsPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init() {
-        m_window = std::make_unique<MainWindow>();
-        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
-        LaunchOptions options;
-        options.demo = QStringLiteral("gb200");
-        m_window->resize(1600, 1000);
-        m_window->show();
-        QApplication::setActiveWindow(m_window.get());
-        m_window->open(options);
-        QVERIFY(shown.wait(60000));
+        m_window = testing::shownDemoWindow();
+        QVERIFY(m_window);
     }
     void cleanup() { m_window.reset(); }
 

@@ -45,6 +45,15 @@ std::unique_ptr<Source> openDemo(const QString& name) {
     return source;
 }
 
+// Shows the map at this size (offscreen) with the snapshot; false if it was never exposed.
+bool showOnScreen(TopologyMapView& map, QSize size, const ClusterSnapshotPtr& snapshot) {
+    map.resize(size);
+    map.show();
+    const bool exposed = QTest::qWaitForWindowExposed(&map);
+    map.setSnapshot(snapshot);
+    return exposed;
+}
+
 qint64 paintMs(TopologyMapView& map) {
     QElapsedTimer timer;
     timer.start();
@@ -128,10 +137,7 @@ void TestMapView::liveUpdateKeepsViewAndSelection() {
 void TestMapView::zoomKeepsPointUnderCursor() {
     const auto source = openDemo(QStringLiteral("h100"));
     TopologyMapView map;
-    map.resize(800, 600);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    map.setSnapshot(source->snapshot());
+    QVERIFY(showOnScreen(map, QSize(800, 600), source->snapshot()));
     const QPointF cursor(300, 200);
     const QPointF world = map.screenToWorld(cursor);
     const double before = map.scale();
@@ -151,10 +157,7 @@ void TestMapView::zoomKeepsPointUnderCursor() {
 void TestMapView::tooltips() {
     const auto source = openDemo(QStringLiteral("gb200"));
     TopologyMapView map;
-    map.resize(1000, 800);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    map.setSnapshot(source->snapshot());
+    QVERIFY(showOnScreen(map, QSize(1000, 800), source->snapshot()));
 
     const NodeId node = source->index.domain(source->index.node(3).leaf).nodes.front();
     const QPoint onNode = map.worldToScreen(map.mapLayout().nodeRect(node).center()).toPoint();
@@ -193,10 +196,7 @@ void TestMapView::keyboardMovesAmongSiblings() {
     const auto source = openDemo(QStringLiteral("gb200"));
     const TopologyIndex& index = source->index;
     TopologyMapView map;
-    map.resize(1200, 800);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    map.setSnapshot(source->snapshot());
+    QVERIFY(showOnScreen(map, QSize(1200, 800), source->snapshot()));
     QSignalSpy domains(&map, &TopologyMapView::domainSelected);
     QSignalSpy nodes(&map, &TopologyMapView::nodeSelected);
 
@@ -234,10 +234,7 @@ void TestMapView::enterZoomsInBackspaceOut() {
     const auto source = openDemo(QStringLiteral("gb200"));
     const TopologyIndex& index = source->index;
     TopologyMapView map;
-    map.resize(1200, 800);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    map.setSnapshot(source->snapshot());
+    QVERIFY(showOnScreen(map, QSize(1200, 800), source->snapshot()));
     QSignalSpy focus(&map, &TopologyMapView::focusChanged);
     const DomainId su = index.root().children[1];
     map.setSelectedDomain(su);
@@ -339,10 +336,7 @@ void TestMapView::freeCapacityCountsPodsOfTheShape() {
 void TestMapView::exportsPngAndSvg() {
     const auto source = openDemo(QStringLiteral("gb200"));
     TopologyMapView map;
-    map.resize(800, 500);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    map.setSnapshot(source->snapshot());
+    QVERIFY(showOnScreen(map, QSize(800, 500), source->snapshot()));
     const DomainId firstRack = source->index.domain(source->index.root().children.front()).children.front();
     map.zoomToDomain(firstRack); // close enough for the rack's name
     QTemporaryDir dir;

@@ -9,6 +9,8 @@
 #include "views/command_palette.h"
 #include "views/planner_panel.h"
 
+#include "gui_test_window.h"
+
 #include <QComboBox>
 #include <QDropEvent>
 #include <QJsonDocument>
@@ -44,15 +46,8 @@ class TestPlanner : public QObject {
 private Q_SLOTS:
     void initTestCase() { qRegisterMetaType<NodePodList>(); }
     void init() {
-        m_window = std::make_unique<MainWindow>();
-        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
-        LaunchOptions options;
-        options.demo = QStringLiteral("gb200");
-        m_window->resize(1600, 1000);
-        m_window->show();
-        QApplication::setActiveWindow(m_window.get());
-        m_window->open(options);
-        QVERIFY(shown.wait(60000));
+        m_window = testing::shownDemoWindow();
+        QVERIFY(m_window);
     }
     void cleanup() { m_window.reset(); }
 

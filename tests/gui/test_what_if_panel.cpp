@@ -11,6 +11,8 @@
 #include "views/what_if_banner.h"
 #include "views/what_if_panel.h"
 
+#include "gui_test_window.h"
+
 #include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -44,15 +46,8 @@ class TestWhatIfPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init() {
-        m_window = std::make_unique<MainWindow>();
-        QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
-        LaunchOptions options;
-        options.demo = QStringLiteral("gb200");
-        m_window->resize(1600, 1000);
-        m_window->show();
-        QApplication::setActiveWindow(m_window.get());
-        m_window->open(options);
-        QVERIFY(shown.wait(60000));
+        m_window = testing::shownDemoWindow();
+        QVERIFY(m_window);
     }
     void cleanup() { m_window.reset(); }
 

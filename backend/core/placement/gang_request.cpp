@@ -8,6 +8,11 @@ bool Toleration::tolerates(const Taint& taint) const {
     return key == taint.key && value == taint.value;
 }
 
+std::int64_t gpusPerPod(const GangRequest& gang, const GpuResources& gpus) {
+    if (gang.slurm && gang.slurm->gpusPerNode > 0) return gang.slurm->gpusPerNode;
+    return gpus.count(gang.perPod);
+}
+
 std::vector<GangPart> GangRequest::partsOrWhole() const {
     if (!parts.empty()) return parts;
     return {asPart()};

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/gpu_resources.h"
 #include "core/node.h"
 #include "core/resource_list.h"
 
@@ -141,5 +142,8 @@ struct GangRequest {
 
     friend bool operator==(const GangRequest&, const GangRequest&) = default;
 };
+
+// GPUs one pod (for an sbatch line: one node) of the gang asks for, as `gpus` counts them.
+std::int64_t gpusPerPod(const GangRequest& gang, const GpuResources& gpus);
 
 } // namespace topodeck
