@@ -83,6 +83,8 @@ void CommandPalette::runCurrent() {
     if (row < 0 || std::size_t(row) >= m_shown.size()) return;
     const std::function<void()> run = m_shown[std::size_t(row)]->run; // the entries may change when it runs
     hide();
+    // Back to the window it was opened over, so that its shortcuts work at once.
+    if (QWidget* owner = parentWidget()) owner->activateWindow();
     if (run) run();
 }
 

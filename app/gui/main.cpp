@@ -1,5 +1,6 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
+#include "views/app_settings.h"
 #include "app/gui/screenshot_capture.h"
 #include "views/planner_panel.h"
 #include "session/kubeconfig_catalog.h"
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("topodeck"));
     QApplication::setApplicationVersion(QStringLiteral(TOPODECK_VERSION));
     QApplication::setOrganizationDomain(QStringLiteral("topodeck.io"));
+    topodeck::AppSettings::useIniFormat();
 
     // Parsed before QApplication exists, so that --help and mistakes need no display.
     topodeck::CommandLine commandLine;
@@ -160,6 +162,7 @@ int main(int argc, char** argv) {
             },
             Qt::SingleShotConnection);
     }
+    window.restoreLayout();
     openPages(window, options);
     window.open(options);
     window.show();

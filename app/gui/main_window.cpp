@@ -31,9 +31,12 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QCloseEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -46,6 +49,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 namespace topodeck {
 
@@ -113,6 +117,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &ClusterSession::statusChanged, this, &MainWindow::showStatus);
     connect(m_session, &ClusterSession::gangsReportReady, this,
             [this](const GangsReportPtr& report, quint64) { refreshPaletteGangs(report); });
+    // The minimum size Qt took while the docks were still shown would keep the window that large
+    // (too tall for a laptop) until it is first shown, and clamp a restored geometry.
+    layout()->invalidate();
+    layout()->activate();
     resize(1400, 900);
 }
 
@@ -204,6 +212,9 @@ void MainWindow::buildActions() {
         const QString name = QString::fromLatin1(demo.name);
         demos->addAction(tr(demo.label), this, [this, name] { openDemo(name); });
     }
+    m_recentMenu = file->addMenu(tr("&Recent Clusters"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu(); // its actions are found (palette, shortcuts list) before it first opens
     file->addSeparator();
     QAction* exportMap = file->addAction(tr("&Export Map View…"), this, &MainWindow::exportMapDialog);
     exportMap->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -283,6 +294,67 @@ void MainWindow::buildActions() {
     toolbar->addAction(m_freeCapacity);
 }
 
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QList<RecentCluster> clusters = AppSettings().recentClusters();
+    for (qsizetype i = 0; i < clusters.size(); ++i) {
+        // "&1 Demo gb200": a digit to choose it by; an & in a path is not a mnemonic.
+        QString label = clusters[i].label();
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        const RecentCluster cluster = clusters[i];
+        m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(label), this, [this, cluster] { openRecent(cluster); });
+    }
+    if (clusters.isEmpty()) m_recentMenu->addAction(tr("No Recent Clusters"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear Recent Clusters"), this, [] { AppSettings().clearRecentClusters(); });
+    clear->setEnabled(!clusters.isEmpty());
+}
+
+void MainWindow::openRecent(const RecentCluster& cluster) {
+    switch (cluster.kind) {
+    case RecentCluster::Kind::Demo:
+        return openDemo(cluster.target);
+    case RecentCluster::Kind::File:
+        return openFile(cluster.target);
+    case RecentCluster::Kind::Context: {
+        ConnectChoice choice;
+        choice.context = cluster.target;
+        choice.kubeconfig = cluster.kubeconfig;
+        return connectTo(choice);
+    }
+    case RecentCluster::Kind::Slurm: {
+        const Result<SlurmTarget> target = SlurmTarget::fromArgument(cluster.target.toStdString());
+        if (!target)
+            return m_openFailure->showFailure(tr("Slurm %1").arg(cluster.target),
+                                              QString::fromStdString(target.error().message),
+                                              m_shown ? m_shown->status.sourceName : QString());
+        ConnectChoice choice;
+        choice.kind = ConnectChoice::Kind::Slurm;
+        choice.slurm = *target;
+        return connectTo(choice);
+    }
+    }
+}
+
+void MainWindow::restoreLayout() {
+    m_remembersLayout = true;
+    const AppSettings settings;
+    const QByteArray geometry = settings.windowGeometry();
+    // Qt puts a window saved on a screen that is gone back on one that is there.
+    if (!geometry.isEmpty()) restoreGeometry(geometry);
+    const QByteArray state = settings.windowState();
+    if (!state.isEmpty()) restoreState(state);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_remembersLayout) {
+        AppSettings settings;
+        settings.setWindowGeometry(saveGeometry());
+        settings.setWindowState(saveState());
+    }
+    QMainWindow::closeEvent(event);
+}
+
 void MainWindow::exportMapDialog() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Map View"), QStringLiteral("topodeck-map.png"),
                                                       tr("PNG picture (*.png);;SVG drawing (*.svg)"));
@@ -320,6 +392,14 @@ void MainWindow::connectTo(const ConnectChoice& choice) {
     m_simulate->setChecked(false);
     m_simulate->setEnabled(false);
     *m_launch = withCluster(*m_launch, choice);
+    m_opening.reset(); // a pod's own service account is not worth a menu entry
+    if (choice.kind == ConnectChoice::Kind::Slurm)
+        m_opening = RecentCluster{RecentCluster::Kind::Slurm,
+                                  choice.slurm.kind == SlurmTarget::Kind::Cli ? QStringLiteral("cli")
+                                                                              : QString::fromStdString(choice.slurm.url),
+                                  {}};
+    else if (!choice.inCluster)
+        m_opening = RecentCluster{RecentCluster::Kind::Context, choice.context, choice.kubeconfig};
     m_planner->setSourceFlags(choice.kind == ConnectChoice::Kind::Slurm
                                   ? QStringLiteral("--slurm …")
                                   : QStringLiteral("--context ") +
@@ -354,6 +434,7 @@ void MainWindow::openDemo(const QString& name) {
                               QString::fromStdString(joinCommandWords({name.toStdString()})));
     m_demoChooser->setCurrentIndex(m_demoChooser->findData(name));
     m_simulate->setEnabled(true);
+    m_opening = RecentCluster{RecentCluster::Kind::Demo, name, {}};
     m_session->openDemo(name);
 }
 
@@ -369,6 +450,7 @@ void MainWindow::openFile(const QString& path) {
     // The simulator only drives demo clusters.
     m_simulate->setChecked(false);
     m_simulate->setEnabled(false);
+    m_opening = RecentCluster{RecentCluster::Kind::File, QFileInfo(path).absoluteFilePath(), {}};
     m_session->openFile(path);
 }
 
@@ -392,6 +474,7 @@ void MainWindow::showSnapshot(const ClusterSnapshotPtr& snapshot) {
     showStatus(snapshot->status);
     if (newSource) {
         m_openFailure->hide();
+        if (m_opening) AppSettings().addRecentCluster(*std::exchange(m_opening, std::nullopt));
         setWindowTitle(
             tr("%1 — topodeck").arg(snapshot->title.isEmpty() ? snapshot->status.sourceName : snapshot->title));
         expandInitialLevels(snapshot->index);
@@ -624,6 +707,11 @@ QList<QAction*> MainWindow::menuActions() const {
     return actions;
 }
 
+void MainWindow::goTo(const QModelIndex& index) {
+    selectIndex(index);
+    m_map->setFocus(); // the arrows go on from what was found
+}
+
 void MainWindow::refreshPaletteEntries() {
     if (!m_shown) return;
     const TopologyIndex& index = m_shown->index;
@@ -633,14 +721,14 @@ void MainWindow::refreshPaletteEntries() {
         if (!domain.alive || domain.level < 0) continue;
         const QString level = QString::fromStdString(index.spec().levels[std::size_t(domain.level)].name);
         domains.push_back({QStringLiteral("%1 %2").arg(level, QString::fromStdString(index.pathName(id))), QString(),
-                           [this, id] { selectIndex(m_model->indexForDomain(id)); }});
+                           [this, id] { goTo(m_model->indexForDomain(id)); }});
     }
     m_palette->setEntries(tr("domain"), std::move(domains));
     std::vector<CommandPalette::Entry> nodes;
     for (NodeId id = 0; id < m_shown->nodes.size(); ++id)
         if (const Node* node = m_shown->node(id))
             nodes.push_back({QString::fromStdString(node->name), QString(),
-                             [this, id] { selectIndex(m_model->indexForNode(id)); }});
+                             [this, id] { goTo(m_model->indexForNode(id)); }});
     m_palette->setEntries(tr("node"), std::move(nodes));
     // Gangs and Slurm jobs come with the next gangs report.
     m_session->requestGangsReport();

@@ -1,12 +1,15 @@
 #pragma once
 
 #include "session/cluster_session.h"
+#include "views/app_settings.h"
 
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 
 class QAction;
+class QCloseEvent;
 class QComboBox;
 class QDockWidget;
 class QMenu;
@@ -62,6 +65,14 @@ public:
     void setMapView(const QString& zoomPath, bool freeCapacity);
     // Adds the what-if steps (topodeck --what-if) and applies them once data is shown.
     void whatIfOnceShown(const QString& steps);
+    // Puts the window where it was last closed, with its docks and toolbars as they were, and
+    // saves them when it closes. For the application's first window only: further windows,
+    // screenshots and tests keep a layout of their own.
+    void restoreLayout();
+    // File › Recent Clusters, rebuilt from the settings each time it opens.
+    QMenu* recentClustersMenu() const { return m_recentMenu; }
+    // Opens a cluster from that list (a demo, a file, a context or a Slurm cluster).
+    void openRecent(const RecentCluster& cluster);
     PlannerPanel* plannerPanel() const { return m_planner; }
     CommandPalette* commandPalette() const { return m_palette; }
     GangsPage* gangsPage() const { return m_gangs; }
@@ -79,6 +90,9 @@ public:
     DetailsPanel* detailsPanel() const { return m_details; }
     MapBreadcrumbs* breadcrumbs() const { return m_breadcrumbs; }
     const ClusterSnapshotPtr& shownSnapshot() const { return m_shown; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 Q_SIGNALS:
     // Every view shows the first snapshot of a newly opened source, laid out.
@@ -113,9 +127,11 @@ private:
     void buildWhatIf(); // its menu, the selection's actions and the band over a hypothetical cluster
     void markSelected(int whatIfStepKind);
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
+    void goTo(const QModelIndex& index); // a domain or node found in the palette
     void exportMapDialog();
     void refreshPaletteGangs(const GangsReportPtr& report); // the running gangs and Slurm jobs
     QList<QAction*> menuActions() const; // every action of the menus and their submenus
+    void fillRecentMenu();
 
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
@@ -132,6 +148,11 @@ private:
     ChartsPage* m_charts = nullptr;
     QMenu* m_pagesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    // What File › Recent Clusters gets once the cluster being opened shows data: a cluster that
+    // cannot be opened is not remembered.
+    std::optional<RecentCluster> m_opening;
+    bool m_remembersLayout = false;
     CommandPalette* m_palette = nullptr;
     QString m_pendingGang; // chosen in the palette before the gangs page had its report
     WhatIfPanel* m_whatIf = nullptr;

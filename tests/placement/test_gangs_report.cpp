@@ -84,6 +84,7 @@ private Q_SLOTS:
     void gb200RackHoldsSixteenFourGpuPods();
     void gangBiggerThanAnyRack();
     void nodeMissingALevelLabel();
+    void clusterWithoutLevels();
     void sortedByExcessFromTheTopLevel();
     void leavesOutWhatIsNotAGpuGang();
     void groupsByWorkloadKind();
@@ -216,6 +217,20 @@ void TestGangsReport::nodeMissingALevelLabel() {
     QCOMPARE(gang.levels[1].least, 1); // r1's two nodes hold it
     QCOMPARE(gang.levels[1].outside, 1);
     QCOMPARE(gang.levels[0].outside, 0);
+}
+
+// Nodes with none of the hierarchy's labels and no NVLink label: gangs are listed, with no
+// levels to be spread over (this once read past an empty table).
+void TestGangsReport::clusterWithoutLevels() {
+    auto cluster = makeTestCluster({}, {testNode("n1"), testNode("n2"), testNode("n3")});
+    for (int i = 0; i < 3; ++i) (void)cluster->state.apply(PodUpserted{gangPod("flat", i, i == 2 ? "n3" : "n1", 4)});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    QVERIFY(report.levels.empty());
+    QCOMPARE(report.gangs.size(), std::size_t{1});
+    QCOMPARE(report.gangs[0].pods, 3);
+    QCOMPARE(report.gangs[0].gpus, 12);
+    QVERIFY(report.gangs[0].levels.empty());
+    QVERIFY(report.gangs[0].compact());
 }
 
 void TestGangsReport::sortedByExcessFromTheTopLevel() {

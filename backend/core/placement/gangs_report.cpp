@@ -39,8 +39,8 @@ public:
             m_domainCounts.push_back(levels[level].nvlink ? index.nvlinkDomainCount() : index.domainSlots());
         for (NodeId id = 0; id < m_nodes; ++id) {
             const NodeStats& stats = index.node(id);
-            if (stats.leaf == kNoDomain) continue;
-            std::uint32_t* row = &m_domains[id * m_levels];
+            if (stats.leaf == kNoDomain || m_levels == 0) continue; // a flat cluster has no rows
+            std::uint32_t* row = m_domains.data() + id * m_levels;
             DomainId d = stats.leaf;
             for (int level = depth - 1; level >= 0 && d != kNoDomain; --level) {
                 const Domain& domain = index.domain(d);
