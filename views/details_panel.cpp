@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QPainter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -171,7 +172,9 @@ QFormLayout* factForm(QWidget* page, const std::array<QString, N>& names, std::a
     form->setVerticalSpacing(3);
     for (std::size_t i = 0; i < N; ++i) {
         values[i] = valueLabel(page);
-        form->addRow(names[i], values[i]);
+        auto* name = new QLabel(names[i], page);
+        name->setForegroundRole(QPalette::PlaceholderText); // names quieter than values, stacked or not
+        form->addRow(name, values[i]);
     }
     return form;
 }
@@ -215,6 +218,14 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     refresh();
 }
 
+void DetailsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const QFormLayout::RowWrapPolicy policy =
+        width() < kStackedFactsWidth ? QFormLayout::WrapAllRows : QFormLayout::DontWrapRows;
+    for (QFormLayout* form : m_factForms)
+        if (form->rowWrapPolicy() != policy) form->setRowWrapPolicy(policy);
+}
+
 QWidget* DetailsPanel::buildDomainPage() {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
@@ -234,7 +245,7 @@ QWidget* DetailsPanel::buildDomainPage() {
         tr("Fully free"),
         tr("Pods"),
     };
-    QFormLayout* form = factForm(page, names, m_domainFacts);
+    QFormLayout* form = m_factForms.emplace_back(factForm(page, names, m_domainFacts));
     m_podsNames[0] = qobject_cast<QLabel*>(form->labelForField(m_domainFacts[Pods]));
     m_domainFacts[GpusFragmented]->setToolTip(tr("Free GPUs on nodes that are partly used"));
     m_domainFacts[NodesFree]->setToolTip(tr("Schedulable nodes with GPUs, none of them used"));
@@ -251,7 +262,7 @@ QWidget* DetailsPanel::buildDomainPage() {
     m_childrenTitle->setFont(bold);
     layout->addSpacing(6);
     layout->addWidget(m_childrenTitle);
-    m_children = makeTable(page, {tr("Name"), tr("GPUs used"), tr("Free"), tr("Not ready")});
+    m_children = makeTable(page, {tr("Name"), tr("Used"), tr("Free"), tr("Not ready")});
     m_children->setItemDelegateForColumn(ChildOccupancy, m_delegate);
     QHeaderView* header = m_children->horizontalHeader();
     // Names are never clipped; the bar takes what is left.
@@ -282,7 +293,7 @@ QWidget* DetailsPanel::buildNodePage() {
     layout->setContentsMargins(0, 4, 0, 0);
     const std::array<QString, NodeFactCount> names = {tr("Status"), tr("GPUs"), tr("Pods"), tr("NVLink domain"),
                                                       tr("Topology path")};
-    QFormLayout* form = factForm(page, names, m_nodeFacts);
+    QFormLayout* form = m_factForms.emplace_back(factForm(page, names, m_nodeFacts));
     m_podsNames[1] = qobject_cast<QLabel*>(form->labelForField(m_nodeFacts[NodePods]));
     layout->addLayout(form);
     layout->addSpacing(6);
@@ -332,7 +343,7 @@ QWidget* DetailsPanel::buildGangPage() {
     layout->setContentsMargins(0, 4, 0, 0);
     const std::array<QString, GangFactCount> names = {tr("Kind"), tr("Pods"), tr("GPUs"), tr("Nodes"),
                                                       tr("Boundaries")};
-    QFormLayout* form = factForm(page, names, m_gangFacts);
+    QFormLayout* form = m_factForms.emplace_back(factForm(page, names, m_gangFacts));
     m_gangFacts[GangBoundaries]->setToolTip(tr("Per level: the domains its pods are in, against the fewest that "
                                                "could hold it by capacity"));
     layout->addLayout(form);
@@ -520,6 +531,7 @@ void DetailsPanel::fillChildren(const Domain& domain) {
         bar->setData(TopologyTreeModel::GpusUsedRole, used);
         bar->setData(TopologyTreeModel::GpusFreeRole, free);
         bar->setData(TopologyTreeModel::GpusUnavailableRole, unavailable);
+        bar->setToolTip(tr("%1 of %2 GPUs used").arg(count(used), count(gpusTotal)));
         setText(cell(m_children, row, ChildFree, right), count(free));
         setText(cell(m_children, row, ChildState, right), state);
     };

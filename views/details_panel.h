@@ -7,7 +7,9 @@
 
 #include <array>
 #include <limits>
+#include <vector>
 
+class QFormLayout;
 class QLabel;
 class QStackedWidget;
 class QTableWidget;
@@ -49,7 +51,13 @@ public Q_SLOTS:
     // ignored unless that gang is still what the panel shows.
     void showGang(const topodeck::GangsReportPtr& report, const QString& qualifiedName, bool refreshOnly = false);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // Narrower than this, each fact's name goes above its value: the value gets the pane's width.
+    static constexpr int kStackedFactsWidth = 360;
+    std::vector<QFormLayout*> m_factForms;
     enum DomainFact {
         GpusTotal,
         GpusUsed,

@@ -85,9 +85,19 @@ void OccupancyBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
 
     const QRect area = option.rect.adjusted(kMargin, 0, -kMargin, 0);
     const QFontMetrics& fm = option.fontMetrics;
+    const int barHeight = std::min(area.height() - 8, std::max(8, fm.height() - 4));
+    auto drawBar = [&](int width) {
+        const QRectF bar(area.left(), area.top() + (area.height() - barHeight) / 2.0, width, barHeight);
+        paintBar(painter, bar, used, free, unavailable, OccupancyPalette::forPalette(option.palette));
+    };
     const int textWidth = fm.horizontalAdvance(widestText(index));
+    // Too narrow for the figures (a squeezed details pane): the bar alone, never digits cut off
+    // or drawn over the next column; the figures are in the tooltip.
+    if (textWidth + kGap + kMinBarWidth > area.width()) {
+        if (area.width() >= kMinBarWidth) drawBar(area.width());
+        return;
+    }
     const QRect textRect(area.right() - textWidth + 1, area.top(), textWidth, area.height());
-
     const bool selected = option.state & QStyle::State_Selected;
     const QPalette::ColorGroup group = (option.state & QStyle::State_Enabled) ? QPalette::Normal : QPalette::Disabled;
     painter->save();
@@ -95,12 +105,7 @@ void OccupancyBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     painter->setFont(option.font);
     painter->drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, usedOfTotalText(used, total));
     painter->restore();
-
-    const int barWidth = area.width() - textWidth - kGap;
-    if (barWidth < kMinBarWidth) return;
-    const int barHeight = std::min(area.height() - 8, std::max(8, fm.height() - 4));
-    const QRectF bar(area.left(), area.top() + (area.height() - barHeight) / 2.0, barWidth, barHeight);
-    paintBar(painter, bar, used, free, unavailable, OccupancyPalette::forPalette(option.palette));
+    drawBar(area.width() - textWidth - kGap);
 }
 
 QSize OccupancyBarDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
