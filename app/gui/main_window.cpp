@@ -19,7 +19,9 @@
 #include "views/occupancy_bar_delegate.h"
 #include "views/occupancy_notice.h"
 #include "views/open_failure_banner.h"
+#include "views/palette_entries.h"
 #include "views/planner_panel.h"
+#include "views/recent_clusters_menu.h"
 #include "views/source_status_label.h"
 #include "views/theme.h"
 #include "views/topology_map_view.h"
@@ -212,9 +214,9 @@ void MainWindow::buildActions() {
         const QString name = QString::fromLatin1(demo.name);
         demos->addAction(tr(demo.label), this, [this, name] { openDemo(name); });
     }
-    m_recentMenu = file->addMenu(tr("&Recent Clusters"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
-    fillRecentMenu(); // its actions are found (palette, shortcuts list) before it first opens
+    m_recentMenu = new RecentClustersMenu(this);
+    connect(m_recentMenu, &RecentClustersMenu::chosen, this, &MainWindow::openRecent);
+    file->addMenu(m_recentMenu);
     file->addSeparator();
     QAction* exportMap = file->addAction(tr("&Export Map View…"), this, &MainWindow::exportMapDialog);
     exportMap->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -292,22 +294,6 @@ void MainWindow::buildActions() {
     toolbar->addAction(m_zoomOut);
     toolbar->addAction(m_zoomFit);
     toolbar->addAction(m_freeCapacity);
-}
-
-void MainWindow::fillRecentMenu() {
-    m_recentMenu->clear();
-    const QList<RecentCluster> clusters = AppSettings().recentClusters();
-    for (qsizetype i = 0; i < clusters.size(); ++i) {
-        // "&1 Demo gb200": a digit to choose it by; an & in a path is not a mnemonic.
-        QString label = clusters[i].label();
-        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        const RecentCluster cluster = clusters[i];
-        m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(label), this, [this, cluster] { openRecent(cluster); });
-    }
-    if (clusters.isEmpty()) m_recentMenu->addAction(tr("No Recent Clusters"))->setEnabled(false);
-    m_recentMenu->addSeparator();
-    QAction* clear = m_recentMenu->addAction(tr("&Clear Recent Clusters"), this, [] { AppSettings().clearRecentClusters(); });
-    clear->setEnabled(!clusters.isEmpty());
 }
 
 void MainWindow::openRecent(const RecentCluster& cluster) {
@@ -660,93 +646,36 @@ void MainWindow::buildPalette() {
     open->setToolTip(tr("Find a node, domain or action by name"));
     connect(open, &QAction::triggered, m_palette, &CommandPalette::popup);
     m_viewMenu->insertAction(m_zoomIn, open);
-
     // Help › Keyboard Shortcuts lists what the menus hold, so it cannot fall behind them.
     menuBar()->actions().constLast()->menu()->addAction(
         tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] {
-            QStringList rows;
-            for (QAction* action : menuActions())
-                if (!action->shortcut().isEmpty())
-                    rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                                .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
-                                     action->text().remove(QLatin1Char('&')).toHtmlEscaped());
-            rows << tr("<tr><td><b>Enter</b></td><td>Planner: run the dry-run</td></tr>")
-                 << tr("<tr><td><b>Arrows</b></td><td>Map: select the sibling in that direction</td></tr>")
-                 << tr("<tr><td><b>Enter / Backspace</b></td><td>Map: zoom into the selection / out of the "
-                       "zoomed domain</td></tr>")
-                 << tr("<tr><td><b>Home</b></td><td>Map: fit the whole cluster</td></tr>")
-                 << tr("<tr><td><b>Ctrl+arrows, drag</b></td><td>Map: pan</td></tr>")
-                 << tr("<tr><td><b>+ / − / wheel</b></td><td>Map: zoom</td></tr>");
-            QMessageBox::information(this, tr("Keyboard Shortcuts"),
-                                     QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
+            QMessageBox::information(this, tr("Keyboard Shortcuts"), shortcutsTable(menuBarActions(menuBar())));
         });
-
-    std::vector<CommandPalette::Entry> actions;
-    for (QAction* action : menuActions()) {
-        if (action == open) continue;
-        QString text = action->text().remove(QLatin1Char('&'));
-        if (!action->shortcut().isEmpty())
-            text += QStringLiteral("  (%1)").arg(action->shortcut().toString(QKeySequence::NativeText));
-        actions.push_back({text, QString(), [action] { action->trigger(); }});
-    }
-    m_palette->setEntries(tr("action"), std::move(actions));
-}
-
-QList<QAction*> MainWindow::menuActions() const {
-    QList<QAction*> actions;
-    std::function<void(const QMenu*)> collect = [&](const QMenu* menu) {
-        for (QAction* action : menu->actions()) {
-            if (action->menu())
-                collect(action->menu());
-            else if (!action->isSeparator())
-                actions << action;
-        }
-    };
-    for (QAction* menu : menuBar()->actions())
-        if (menu->menu()) collect(menu->menu());
-    return actions;
-}
-
-void MainWindow::goTo(const QModelIndex& index) {
-    selectIndex(index);
-    m_map->setFocus(); // the arrows go on from what was found
+    m_palette->setEntries(tr("action"), actionEntries(menuBarActions(menuBar()), open));
 }
 
 void MainWindow::refreshPaletteEntries() {
     if (!m_shown) return;
-    const TopologyIndex& index = m_shown->index;
-    std::vector<CommandPalette::Entry> domains;
-    for (DomainId id = 1; id < index.domainSlots(); ++id) {
-        const Domain& domain = index.domain(id);
-        if (!domain.alive || domain.level < 0) continue;
-        const QString level = QString::fromStdString(index.spec().levels[std::size_t(domain.level)].name);
-        domains.push_back({QStringLiteral("%1 %2").arg(level, QString::fromStdString(index.pathName(id))), QString(),
-                           [this, id] { goTo(m_model->indexForDomain(id)); }});
-    }
-    m_palette->setEntries(tr("domain"), std::move(domains));
-    std::vector<CommandPalette::Entry> nodes;
-    for (NodeId id = 0; id < m_shown->nodes.size(); ++id)
-        if (const Node* node = m_shown->node(id))
-            nodes.push_back({QString::fromStdString(node->name), QString(),
-                             [this, id] { goTo(m_model->indexForNode(id)); }});
-    m_palette->setEntries(tr("node"), std::move(nodes));
+    // A domain or node found goes to the map, where the arrows go on from it.
+    m_palette->setEntries(tr("domain"), domainEntries(m_shown->index, [this](DomainId id) {
+                              selectIndex(m_model->indexForDomain(id));
+                              m_map->setFocus();
+                          }));
+    m_palette->setEntries(tr("node"), nodeEntries(*m_shown, [this](NodeId id) {
+                              selectIndex(m_model->indexForNode(id));
+                              m_map->setFocus();
+                          }));
     // Gangs and Slurm jobs come with the next gangs report.
     m_session->requestGangsReport();
 }
 
 void MainWindow::refreshPaletteGangs(const GangsReportPtr& report) {
     if (!report) return;
-    std::vector<CommandPalette::Entry> gangs;
-    gangs.reserve(report->gangs.size());
-    for (const Gang& gang : report->gangs) {
-        const QString name = QString::fromStdString(gang.qualifiedName());
-        gangs.push_back({tr("%1 (%n pod(s))", nullptr, gang.pods).arg(name), QString(), [this, name] {
-                             showPage(QStringLiteral("gangs"));
-                             // The page may still be waiting for its own first report.
-                             if (!m_gangs->selectGang(name)) m_pendingGang = name;
-                         }});
-    }
-    m_palette->setEntries(tr("gang"), std::move(gangs));
+    m_palette->setEntries(tr("gang"), gangEntries(*report, [this](const QString& name) {
+                              showPage(QStringLiteral("gangs"));
+                              // The page may still be waiting for its own first report.
+                              if (!m_gangs->selectGang(name)) m_pendingGang = name;
+                          }));
     if (!m_pendingGang.isEmpty() && m_gangs->selectGang(m_pendingGang)) m_pendingGang.clear();
 }
 

@@ -26,6 +26,7 @@ class CommandPalette;
 class ClusterSession;
 class GangsPage;
 class PlannerPanel;
+class RecentClustersMenu;
 class ClusterTotalsLabel;
 class DetailsPanel;
 class FilterBar;
@@ -70,7 +71,7 @@ public:
     // screenshots and tests keep a layout of their own.
     void restoreLayout();
     // File › Recent Clusters, rebuilt from the settings each time it opens.
-    QMenu* recentClustersMenu() const { return m_recentMenu; }
+    RecentClustersMenu* recentClustersMenu() const { return m_recentMenu; }
     // Opens a cluster from that list (a demo, a file, a context or a Slurm cluster).
     void openRecent(const RecentCluster& cluster);
     PlannerPanel* plannerPanel() const { return m_planner; }
@@ -127,11 +128,8 @@ private:
     void buildWhatIf(); // its menu, the selection's actions and the band over a hypothetical cluster
     void markSelected(int whatIfStepKind);
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
-    void goTo(const QModelIndex& index); // a domain or node found in the palette
     void exportMapDialog();
     void refreshPaletteGangs(const GangsReportPtr& report); // the running gangs and Slurm jobs
-    QList<QAction*> menuActions() const; // every action of the menus and their submenus
-    void fillRecentMenu();
 
     ClusterSession* m_session = nullptr;
     ClusterSnapshotPtr m_shown;
@@ -148,7 +146,7 @@ private:
     ChartsPage* m_charts = nullptr;
     QMenu* m_pagesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QMenu* m_recentMenu = nullptr;
+    RecentClustersMenu* m_recentMenu = nullptr;
     // What File › Recent Clusters gets once the cluster being opened shows data: a cluster that
     // cannot be opened is not remembered.
     std::optional<RecentCluster> m_opening;

@@ -23,8 +23,7 @@ using namespace topodeck;
 namespace {
 
 // Tab until a widget accepted by `is` has the keyboard (false after a full round).
-template <typename Predicate>
-bool tabTo(Predicate is) {
+template <typename Predicate> bool tabTo(Predicate is) {
     for (int i = 0; i < 40; ++i) {
         if (QWidget* focus = QApplication::focusWidget(); focus && is(focus)) return true;
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
@@ -33,8 +32,7 @@ bool tabTo(Predicate is) {
 }
 
 // The child a screen reader knows by this name.
-template <typename Widget>
-Widget* named(QWidget* parent, const char* accessibleName) {
+template <typename Widget> Widget* named(QWidget* parent, const char* accessibleName) {
     for (Widget* widget : parent->findChildren<Widget*>())
         if (widget->accessibleName() == QLatin1String(accessibleName)) return widget;
     return nullptr;
@@ -83,7 +81,8 @@ private Q_SLOTS:
 
         // The first engine's placement is on the map: Kueue's.
         TopologyMapView* map = m_window->mapView();
-        QVERIFY2(map->highlightCaption().startsWith(QStringLiteral("kueue-tas: ")), qPrintable(map->highlightCaption()));
+        QVERIFY2(map->highlightCaption().startsWith(QStringLiteral("kueue-tas: ")),
+                 qPrintable(map->highlightCaption()));
         QCOMPARE(podsOutlined(*map), 16);
 
         // Down the engines list to Slurm's: the map follows.

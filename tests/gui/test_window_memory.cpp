@@ -5,6 +5,7 @@
 
 #include "views/app_settings.h"
 #include "views/open_failure_banner.h"
+#include "views/recent_clusters_menu.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -31,9 +32,13 @@ QAction* recentMenuAction(MainWindow& window, const QString& text) {
     return nullptr;
 }
 
-QList<RecentCluster> recent() { return AppSettings().recentClusters(); }
+QList<RecentCluster> recent() {
+    return AppSettings().recentClusters();
+}
 
-QString dataFile(const char* name) { return QStringLiteral(TOPODECK_TEST_DATA_DIR "/") + QLatin1String(name); }
+QString dataFile(const char* name) {
+    return QStringLiteral(TOPODECK_TEST_DATA_DIR "/") + QLatin1String(name);
+}
 
 } // namespace
 
