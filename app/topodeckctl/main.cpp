@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "gangs_command.h"
+#include "label_command.h"
 #include "plan_command.h"
 #include "show_command.h"
 #include "snapshot_command.h"
@@ -34,6 +35,7 @@ const std::array kCommands = {
     Command{"show", "Show the topology tree with GPU occupancy per domain", runShowCommand},
     Command{"gangs", "List running gangs and the network boundaries each crosses", runGangsCommand},
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
+    Command{"label", "Plan node-label changes (kubectl label's syntax) and preview them", runLabelCommand},
     Command{"snapshot", "Save a live cluster to a file for offline what-if planning", runSnapshotCommand},
     Command{"version", "Print the topodeckctl version", runVersion},
 };

@@ -5,13 +5,10 @@
 
 #include "core/slurm/slurm_snapshot.h"
 #include "core/snapshot_writer.h"
+#include "core/text_file.h"
 #include "core/text_format.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <variant>
 
 namespace topodeck::cli {
@@ -21,26 +18,6 @@ std::string count(std::size_t n, std::string_view one, std::string_view many) {
     return groupThousands(static_cast<std::int64_t>(n)) + ' ' + std::string(n == 1 ? one : many);
 }
 
-// Written beside the target and renamed over it, so a failed or interrupted write never leaves a
-// half file where a good one was.
-Status writeFileAtomically(const std::string& path, std::string_view text) {
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (!file) return Error{"cannot write " + temporary + ": " + std::strerror(errno)};
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !closed) {
-        const std::string why = std::strerror(errno);
-        std::remove(temporary.c_str());
-        return Error{"cannot write " + path + ": " + why};
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(temporary.c_str());
-        return Error{"cannot write " + path + ": " + why};
-    }
-    return {};
-}
 
 } // namespace
 

@@ -52,7 +52,9 @@ DomainTotals& DomainTotals::operator-=(const DomainTotals& o) {
     return *this;
 }
 
-std::int64_t NodeStats::gpusFree() const { return schedulable ? std::max<std::int64_t>(0, gpusTotal - gpusUsed) : 0; }
+std::int64_t NodeStats::gpusFree() const {
+    return schedulable ? std::max<std::int64_t>(0, gpusTotal - gpusUsed) : 0;
+}
 
 DomainTotals NodeStats::totals() const {
     DomainTotals t;
@@ -86,7 +88,9 @@ std::int64_t Domain::nodesWithFreeGpus(std::int64_t k) const {
     return count;
 }
 
-TopologyIndex::TopologyIndex() { m_domains.emplace_back(); }
+TopologyIndex::TopologyIndex() {
+    m_domains.emplace_back();
+}
 
 TopologyIndex TopologyIndex::build(const ClusterState& state, TopologySpec spec, GpuResources gpus) {
     TopologyIndex index;
@@ -301,9 +305,11 @@ bool TopologyIndex::sameContent(const TopologyIndex& a, const TopologyIndex& b, 
         const std::string na = sa.nvlinkDomain == kNoNvlinkDomain ? std::string() : a.nvlinkName(sa.nvlinkDomain);
         const std::string nb = sb.nvlinkDomain == kNoNvlinkDomain ? std::string() : b.nvlinkName(sb.nvlinkDomain);
         if (na != nb) return fail("node " + std::to_string(id) + ": NVLink domains differ");
-        if ((sa.leaf == kNoDomain) != (sb.leaf == kNoDomain)) return fail("node " + std::to_string(id) + ": presence differs");
+        if ((sa.leaf == kNoDomain) != (sb.leaf == kNoDomain))
+            return fail("node " + std::to_string(id) + ": presence differs");
         if (sa.leaf != kNoDomain && a.pathName(sa.leaf) != b.pathName(sb.leaf))
-            return fail("node " + std::to_string(id) + ": placed in " + a.pathName(sa.leaf) + " vs " + b.pathName(sb.leaf));
+            return fail("node " + std::to_string(id) + ": placed in " + a.pathName(sa.leaf) + " vs " +
+                        b.pathName(sb.leaf));
         sa.leaf = sb.leaf = 0;
         sa.nvlinkDomain = sb.nvlinkDomain = 0;
         if (!(sa == sb)) return fail("node " + std::to_string(id) + ": stats differ");
@@ -323,6 +329,34 @@ bool TopologyIndex::sameContent(const TopologyIndex& a, const TopologyIndex& b, 
         return true;
     };
     return compare(kRootDomain, kRootDomain);
+}
+
+std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id) {
+    std::vector<NodeId> nodes;
+    std::vector<DomainId> pending{id};
+    while (!pending.empty()) { // depth first, children in order, without recursion
+        const Domain& domain = index.domain(pending.back());
+        pending.pop_back();
+        nodes.insert(nodes.end(), domain.nodes.begin(), domain.nodes.end());
+        pending.insert(pending.end(), domain.children.rbegin(), domain.children.rend());
+    }
+    return nodes;
+}
+
+Result<DomainId> findDomainByName(const TopologyIndex& index, std::string_view name, std::string_view what,
+                                  std::string_view lookedFor) {
+    std::vector<DomainId> matches;
+    for (DomainId id = 0; id < index.domainSlots(); ++id) {
+        const Domain& domain = index.domain(id);
+        if (!domain.alive || domain.level < 0 || domain.unlabelled) continue;
+        if (domain.value == name || index.pathName(id) == name) matches.push_back(id);
+    }
+    if (matches.empty()) return Error{std::string(what) + ": no " + std::string(lookedFor) + " has that name"};
+    if (matches.size() == 1) return matches.front();
+    std::string names;
+    for (std::size_t i = 0; i < matches.size() && i < 5; ++i) names += (i ? ", " : "") + index.pathName(matches[i]);
+    return Error{std::string(what) + " names " + std::to_string(matches.size()) + " domains (" + names +
+                 (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
 }
 
 } // namespace topodeck

@@ -2,6 +2,7 @@
 
 #include "core/cluster_state.h"
 #include "core/gpu_resources.h"
+#include "core/result.h"
 #include "core/topology_spec.h"
 
 #include <cstdint>
@@ -127,5 +128,14 @@ private:
     std::unordered_map<std::string, DomainId> m_childIds;
     std::uint64_t m_structureVersion = 0;
 };
+
+// Every node under a domain, in the index's order.
+std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id);
+
+// The labelled domain a path ("su-1/rack-3") or a value no other domain has ("rack-3") names.
+// Errors start with `what` ("--drain rack-3"): "no <lookedFor> has that name", or the domains a
+// shared value names.
+Result<DomainId> findDomainByName(const TopologyIndex& index, std::string_view name, std::string_view what,
+                                  std::string_view lookedFor = "topology domain");
 
 } // namespace topodeck

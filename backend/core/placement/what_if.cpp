@@ -5,13 +5,6 @@
 namespace topodeck {
 namespace {
 
-// Every node under a domain, in the index's order.
-void collectNodes(const TopologyIndex& index, DomainId id, std::vector<NodeId>& out) {
-    const Domain& domain = index.domain(id);
-    out.insert(out.end(), domain.nodes.begin(), domain.nodes.end());
-    for (DomainId child : domain.children) collectNodes(index, child, out);
-}
-
 // The lowest-level domain with these values on every level, or kNoDomain.
 DomainId domainWithValues(const TopologyIndex& index, const std::vector<std::string>& values) {
     DomainId id = kRootDomain;
@@ -48,8 +41,7 @@ std::vector<PlacedPods> placedPods(const PlacementCluster& cluster, const GangRe
     for (const TopologyAssignment::Domain& assigned : result.assignment.domains) {
         const DomainId leaf = domainWithValues(index, assigned.values);
         if (leaf == kNoDomain) continue;
-        std::vector<NodeId> nodes;
-        collectNodes(index, leaf, nodes);
+        const std::vector<NodeId> nodes = nodesUnder(index, leaf);
         std::int64_t remaining = assigned.count;
         for (NodeId id : nodes) {
             if (remaining == 0) break;
@@ -68,23 +60,10 @@ Result<std::vector<NodeId>> drainTargetNodes(const PlacementCluster& cluster, st
     if (auto id = cluster.state().findNode(target); id && cluster.present(*id)) return std::vector<NodeId>{*id};
 
     const TopologyIndex& index = cluster.index();
-    std::vector<DomainId> matches;
-    for (DomainId id = 0; id < index.domainSlots(); ++id) {
-        const Domain& domain = index.domain(id);
-        if (!domain.alive || domain.level < 0 || domain.unlabelled) continue;
-        if (domain.value == target || index.pathName(id) == target) matches.push_back(id);
-    }
-    if (matches.empty())
-        return Error{std::string(flag) + " " + std::string(target) + ": no node or topology domain has that name"};
-    if (matches.size() > 1) {
-        std::string names;
-        for (std::size_t i = 0; i < matches.size() && i < 5; ++i) names += (i ? ", " : "") + index.pathName(matches[i]);
-        return Error{std::string(flag) + " " + std::string(target) + " names " + std::to_string(matches.size()) +
-                     " domains (" + names + (matches.size() > 5 ? ", ..." : "") + "): give the full path"};
-    }
-    std::vector<NodeId> nodes;
-    collectNodes(index, matches.front(), nodes);
-    return nodes;
+    const Result<DomainId> domain =
+        findDomainByName(index, target, std::string(flag) + " " + std::string(target), "node or topology domain");
+    if (!domain) return domain.error();
+    return nodesUnder(index, *domain);
 }
 
 } // namespace topodeck

@@ -21,19 +21,6 @@ struct LabelledDomains {
     std::size_t nodesLeftOut = 0; // nodes under an unlabelled domain
 };
 
-// Every node under a domain, in the index's (natural) order.
-std::vector<NodeId> nodesUnder(const TopologyIndex& index, DomainId id) {
-    std::vector<NodeId> nodes;
-    std::vector<DomainId> stack{id};
-    while (!stack.empty()) {
-        const Domain& d = index.domain(stack.back());
-        stack.pop_back();
-        nodes.insert(nodes.end(), d.nodes.begin(), d.nodes.end());
-        for (auto it = d.children.rbegin(); it != d.children.rend(); ++it) stack.push_back(*it);
-    }
-    return nodes;
-}
-
 // An NVLink domain's block is named after the rack (lowest switch-level domain) of its first
 // node, which people can find, instead of the clique id (often a UUID); "-2", "-3", ... when a
 // rack holds several domains. Without labels the clique id is all there is.

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "cli_args.h"
+
+#include <span>
+#include <string>
+
+namespace topodeck::cli {
+
+// `topodeckctl label`: kubectl label's syntax, but it writes a change plan (each label's value
+// found, as its precondition) and previews it, instead of changing the cluster.
+const CommandSpec& labelCommandSpec();
+int runLabelCommand(std::span<const std::string> args);
+
+} // namespace topodeck::cli

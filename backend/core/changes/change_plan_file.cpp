@@ -1,0 +1,282 @@
+#include "core/changes/change_plan_file.h"
+
+#include "core/json_text.h"
+#include "core/label_selector.h"
+#include "core/text_format.h"
+#include "core/yaml_document.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace topodeck {
+
+namespace {
+
+// JSON string literals are YAML double-quoted scalars: one escaping for every value written.
+std::string quoted(std::string_view text) {
+    std::string out;
+    appendJsonString(out, text);
+    return out;
+}
+
+std::string quotedList(const std::vector<std::string>& values) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + quoted(values[i]);
+    return out + "]";
+}
+
+// Reading: every step checks the node's type first (yaml-cpp throws on a wrong one) and an error
+// carries the field's path and the node's line and column.
+class PlanReader {
+public:
+    explicit PlanReader(std::string_view source) : m_source(source) {}
+
+    Error error(const YAML::Node& node, const std::string& path, const std::string& message) const {
+        const YAML::Mark mark = node.Mark();
+        std::string where(m_source);
+        if (mark.line >= 0) where += ':' + std::to_string(mark.line + 1) + ':' + std::to_string(mark.column + 1);
+        return Error{where + ": " + path + ": " + message};
+    }
+
+    Result<std::string> string(const YAML::Node& node, const std::string& path) const {
+        if (!node.IsScalar()) return error(node, path, "expected a string");
+        const std::string& text = node.Scalar();
+        if (unprintableAt(text, true) != std::string_view::npos)
+            return error(node, path,
+                         "holds " + std::string(unprintableKind(text, unprintableAt(text, true))) + ": \"" +
+                             visibleText(text) + '"');
+        return text;
+    }
+
+    // An optional string field of a map: nullopt when absent or null.
+    Result<std::optional<std::string>> optionalString(const YAML::Node& map, const char* key,
+                                                      const std::string& path) const {
+        const YAML::Node node = map[key];
+        if (!node || node.IsNull()) return std::optional<std::string>();
+        Result<std::string> text = string(node, path + "." + key);
+        if (!text) return text.error();
+        return std::optional<std::string>(std::move(*text));
+    }
+
+    Result<std::vector<std::string>> stringList(const YAML::Node& node, const std::string& path) const {
+        std::vector<std::string> values;
+        if (!node || node.IsNull()) return values;
+        if (!node.IsSequence()) return error(node, path, "expected a list of strings");
+        for (std::size_t i = 0; i < node.size(); ++i) {
+            Result<std::string> text = string(node[i], path + "[" + std::to_string(i) + "]");
+            if (!text) return text.error();
+            values.push_back(std::move(*text));
+        }
+        return values;
+    }
+
+    Status knownFields(const YAML::Node& map, const std::string& path,
+                       std::initializer_list<std::string_view> keys) const {
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            if (!it->first.IsScalar()) return error(it->first, path, "a key is not a string");
+            const std::string& key = it->first.Scalar();
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+                return error(it->first, path, "unknown field \"" + visibleText(key) + "\"");
+        }
+        return {};
+    }
+
+    Status labelKey(const YAML::Node& node, const std::string& path, const std::string& key) const {
+        if (const std::string problem = labelKeyProblem(key); !problem.empty())
+            return error(node, path, "invalid label key \"" + visibleText(key) + "\": " + problem);
+        return {};
+    }
+    Status labelValue(const YAML::Node& node, const std::string& path, const std::optional<std::string>& value) const {
+        if (!value) return {};
+        if (const std::string problem = labelValueProblem(*value); !problem.empty())
+            return error(node, path, "invalid label value \"" + visibleText(*value) + "\": " + problem);
+        return {};
+    }
+
+    Result<LabelOperation> operation(const YAML::Node& node, const std::string& path) const {
+        if (!node.IsMap()) return error(node, path, "expected a map (nodes, selector, domain, set, remove)");
+        if (Status s = knownFields(node, path, {"nodes", "selector", "domain", "set", "remove"}); !s) return s.error();
+        LabelOperation op;
+        Result<std::vector<std::string>> nodes = stringList(node["nodes"], path + ".nodes");
+        if (!nodes) return nodes.error();
+        op.target.nodes = std::move(*nodes);
+        for (auto [key, out] : {std::pair{"selector", &op.target.selector}, std::pair{"domain", &op.target.domain}}) {
+            Result<std::optional<std::string>> text = optionalString(node, key, path);
+            if (!text) return text.error();
+            *out = text->value_or(std::string());
+        }
+        if (!op.target.selector.empty())
+            if (Result<LabelSelector> selector = LabelSelector::parse(op.target.selector); !selector)
+                return error(node["selector"], path + ".selector", selector.error().message);
+        if (op.target.empty()) return error(node, path, "names no nodes: give nodes, selector or domain");
+        std::set<std::string, std::less<>> keys;
+        if (const YAML::Node set = node["set"]; set && !set.IsNull()) {
+            if (!set.IsMap()) return error(set, path + ".set", "expected a map of label keys to values");
+            for (auto it = set.begin(); it != set.end(); ++it) {
+                Result<std::string> key = string(it->first, path + ".set");
+                if (!key) return key.error();
+                const std::string field = path + ".set." + *key;
+                Result<std::string> value = string(it->second, field);
+                if (!value) return value.error();
+                if (Status s = labelKey(it->first, field, *key); !s) return s.error();
+                if (Status s = labelValue(it->second, field, *value); !s) return s.error();
+                if (!keys.insert(*key).second) return error(it->first, field, "given more than once");
+                op.edits.push_back({*key, std::move(*value)});
+            }
+        }
+        Result<std::vector<std::string>> removed = stringList(node["remove"], path + ".remove");
+        if (!removed) return removed.error();
+        for (std::size_t i = 0; i < removed->size(); ++i) {
+            const std::string field = path + ".remove[" + std::to_string(i) + "]";
+            if (Status s = labelKey(node["remove"][i], field, (*removed)[i]); !s) return s.error();
+            if (!keys.insert((*removed)[i]).second)
+                return error(node["remove"][i], field, "set and removed, or given twice");
+            op.edits.push_back({(*removed)[i], std::nullopt});
+        }
+        if (op.edits.empty()) return error(node, path, "sets and removes no labels");
+        return op;
+    }
+
+    Result<LabelChange> labelChange(const YAML::Node& node, const std::string& path) const {
+        if (!node.IsMap()) return error(node, path, "expected a map (node, key, before, after)");
+        if (Status s = knownFields(node, path, {"node", "key", "before", "after"}); !s) return s.error();
+        LabelChange change;
+        for (auto [key, out] : {std::pair{"node", &change.node}, std::pair{"key", &change.key}}) {
+            Result<std::optional<std::string>> text = optionalString(node, key, path);
+            if (!text) return text.error();
+            if (!*text || (*text)->empty()) return error(node, path + "." + key, "missing");
+            *out = std::move(**text);
+        }
+        if (Status s = labelKey(node["key"], path + ".key", change.key); !s) return s.error();
+        for (auto [key, out] : {std::pair{"before", &change.before}, std::pair{"after", &change.after}}) {
+            Result<std::optional<std::string>> text = optionalString(node, key, path);
+            if (!text) return text.error();
+            *out = std::move(*text);
+        }
+        if (Status s = labelValue(node["after"], path + ".after", change.after); !s) return s.error();
+        if (change.before == change.after) return error(node, path, "before and after are the same: nothing to change");
+        return change;
+    }
+
+    Result<ChangePlan> plan(const YAML::Node& root) const {
+        if (!root.IsMap()) return error(root, "plan", "expected a ChangePlan (a map with apiVersion and kind)");
+        if (Status s = knownFields(root, "plan", {"apiVersion", "kind", "metadata", "spec"}); !s) return s.error();
+        Result<std::optional<std::string>> apiVersion = optionalString(root, "apiVersion", "plan");
+        Result<std::optional<std::string>> kind = optionalString(root, "kind", "plan");
+        if (!apiVersion) return apiVersion.error();
+        if (!kind) return kind.error();
+        if (*kind != std::optional<std::string>(ChangePlan::kKind))
+            return error(root, "kind",
+                         "expected " + std::string(ChangePlan::kKind) + ", not " +
+                             (*kind ? '"' + visibleText(**kind) + '"' : std::string("nothing")));
+        if (*apiVersion != std::optional<std::string>(ChangePlan::kApiVersion))
+            return error(root, "apiVersion",
+                         "expected " + std::string(ChangePlan::kApiVersion) + " (this topodeck reads no other), not " +
+                             (*apiVersion ? '"' + visibleText(**apiVersion) + '"' : std::string("nothing")));
+        ChangePlan plan;
+        if (const YAML::Node metadata = root["metadata"]; metadata && !metadata.IsNull()) {
+            if (!metadata.IsMap()) return error(metadata, "metadata", "expected a map");
+            if (Status s = knownFields(metadata, "metadata", {"name", "cluster", "description"}); !s) return s.error();
+            for (auto [key, out] : {std::pair{"name", &plan.name}, std::pair{"cluster", &plan.cluster},
+                                    std::pair{"description", &plan.description}}) {
+                Result<std::optional<std::string>> text = optionalString(metadata, key, "metadata");
+                if (!text) return text.error();
+                *out = text->value_or(std::string());
+            }
+        }
+        const YAML::Node spec = root["spec"];
+        if (!spec || spec.IsNull()) return plan;
+        if (!spec.IsMap()) return error(spec, "spec", "expected a map (operations, labelChanges)");
+        if (Status s = knownFields(spec, "spec", {"operations", "labelChanges"}); !s) return s.error();
+        for (auto [key, isOperations] : {std::pair{"operations", true}, std::pair{"labelChanges", false}}) {
+            const YAML::Node list = spec[key];
+            if (!list || list.IsNull()) continue;
+            const std::string path = std::string("spec.") + key;
+            if (!list.IsSequence()) return error(list, path, "expected a list");
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const std::string item = path + "[" + std::to_string(i) + "]";
+                if (isOperations) {
+                    Result<LabelOperation> op = operation(list[i], item);
+                    if (!op) return op.error();
+                    plan.operations.push_back(std::move(*op));
+                } else {
+                    Result<LabelChange> change = labelChange(list[i], item);
+                    if (!change) return change.error();
+                    plan.labelChanges.push_back(std::move(*change));
+                }
+            }
+        }
+        std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), [](const LabelChange& a, const LabelChange& b) {
+            return std::tie(a.node, a.key) < std::tie(b.node, b.key);
+        });
+        for (std::size_t i = 1; i < plan.labelChanges.size(); ++i)
+            if (plan.labelChanges[i].node == plan.labelChanges[i - 1].node &&
+                plan.labelChanges[i].key == plan.labelChanges[i - 1].key)
+                return error(spec["labelChanges"], "spec.labelChanges",
+                             "node " + plan.labelChanges[i].node + ", label " + plan.labelChanges[i].key +
+                                 ": changed twice");
+        return plan;
+    }
+
+private:
+    std::string_view m_source;
+};
+
+} // namespace
+
+std::string writeChangePlan(const ChangePlan& plan) {
+    std::string out;
+    out += "apiVersion: " + std::string(ChangePlan::kApiVersion) + "\n";
+    out += "kind: " + std::string(ChangePlan::kKind) + "\n";
+    out += "metadata:\n";
+    out += "  name: " + quoted(plan.name) + "\n";
+    if (!plan.cluster.empty()) out += "  cluster: " + quoted(plan.cluster) + "\n";
+    if (!plan.description.empty()) out += "  description: " + quoted(plan.description) + "\n";
+    out += "spec:\n";
+    out += "  # As asked, in order.\n";
+    out += plan.operations.empty() ? "  operations: []\n" : "  operations:\n";
+    for (const LabelOperation& op : plan.operations) {
+        std::string line = "  - {";
+        auto field = [&](const std::string& text) { line += (line.size() > 5 ? ", " : "") + text; };
+        if (!op.target.nodes.empty()) field("nodes: " + quotedList(op.target.nodes));
+        if (!op.target.selector.empty()) field("selector: " + quoted(op.target.selector));
+        if (!op.target.domain.empty()) field("domain: " + quoted(op.target.domain));
+        std::string set;
+        std::vector<std::string> removed;
+        for (const LabelEdit& edit : op.edits) {
+            if (edit.value)
+                set += (set.empty() ? "" : ", ") + quoted(edit.key) + ": " + quoted(*edit.value);
+            else
+                removed.push_back(edit.key);
+        }
+        if (!set.empty()) field("set: {" + set + "}");
+        if (!removed.empty()) field("remove: " + quotedList(removed));
+        out += line + "}\n";
+    }
+    out += "  # Node by node: each label as it was when planned (left out: absent) and as it becomes.\n";
+    out += plan.labelChanges.empty() ? "  labelChanges: []\n" : "  labelChanges:\n";
+    for (const LabelChange& change : plan.labelChanges) {
+        out += "  - {node: " + quoted(change.node) + ", key: " + quoted(change.key);
+        if (change.before) out += ", before: " + quoted(*change.before);
+        if (change.after) out += ", after: " + quoted(*change.after);
+        out += "}\n";
+    }
+    return out;
+}
+
+Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source) {
+    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source);
+    if (!documents) return documents.error();
+    if (documents->empty()) return Error{std::string(source) + ": empty: expected a ChangePlan"};
+    if (documents->size() > 1)
+        return Error{std::string(source) + ": holds " + std::to_string(documents->size()) +
+                     " documents: expected one ChangePlan"};
+    try {
+        return PlanReader(source).plan(documents->front());
+    } catch (const YAML::Exception& e) { // a conversion the checks above did not foresee
+        return Error{std::string(source) + ": " + e.what()};
+    }
+}
+
+} // namespace topodeck

@@ -1,0 +1,140 @@
+#include "core/changes/topology_diff.h"
+
+#include "core/natural_order.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace topodeck {
+
+namespace {
+
+// Each domain's path, worked out once (pathName walks up for every call).
+std::vector<std::string> domainPaths(const TopologyIndex& index) {
+    std::vector<std::string> paths(index.domainSlots());
+    for (DomainId id = 0; id < index.domainSlots(); ++id)
+        if (index.domain(id).alive) paths[id] = index.pathName(id);
+    return paths;
+}
+
+// The node's domain at every level, top first (kNoDomain outside the index).
+std::vector<DomainId> chainOf(const TopologyIndex& index, NodeId id) {
+    const int depth = std::max(0, index.spec().depth());
+    std::vector<DomainId> chain(static_cast<std::size_t>(depth), kNoDomain);
+    if (id >= index.nodeSlots()) return chain;
+    for (DomainId d = index.node(id).leaf; d != kNoDomain; d = index.domain(d).parent) {
+        const int level = index.domain(d).level;
+        if (level >= 0 && level < depth) chain[static_cast<std::size_t>(level)] = d;
+    }
+    return chain;
+}
+
+bool labelledThroughout(const TopologyIndex& index, const std::vector<DomainId>& chain) {
+    return std::all_of(chain.begin(), chain.end(),
+                       [&](DomainId d) { return d != kNoDomain && !index.domain(d).unlabelled; });
+}
+
+void sortNatural(std::vector<std::string>& names) {
+    std::sort(names.begin(), names.end(), naturalLess);
+}
+
+struct Counted {
+    std::int64_t gpus = 0;
+    std::int64_t nodes = 0;
+};
+
+std::map<std::string, Counted, std::less<>> countedByPath(const TopologyIndex& index,
+                                                          const std::vector<std::string>& paths) {
+    std::vector<Counted> counted(index.domainSlots());
+    for (NodeId id = 0; id < index.nodeSlots(); ++id) {
+        if (index.node(id).leaf == kNoDomain) continue;
+        const std::vector<DomainId> chain = chainOf(index, id);
+        if (!labelledThroughout(index, chain)) continue;
+        for (DomainId d : chain) {
+            counted[d].gpus += index.node(id).gpusTotal;
+            ++counted[d].nodes;
+        }
+    }
+    std::map<std::string, Counted, std::less<>> byPath;
+    for (DomainId id = 1; id < index.domainSlots(); ++id)
+        if (const Domain& d = index.domain(id); d.alive && d.level >= 0 && !d.unlabelled)
+            byPath[paths[id]] = counted[id];
+    return byPath;
+}
+
+// Per level, which domains of one index the nodes of each domain of the other went to.
+using Fan = std::map<DomainId, std::set<DomainId>>;
+
+} // namespace
+
+TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before, const TopologyIndex& after) {
+    TopologyDiff diff;
+    const std::vector<std::string> beforePaths = domainPaths(before);
+    const std::vector<std::string> afterPaths = domainPaths(after);
+
+    // Labelled domains by path, with what Kueue TAS counts in each: the nodes labelled at every level.
+    const std::map<std::string, Counted, std::less<>> beforeByPath = countedByPath(before, beforePaths);
+    const std::map<std::string, Counted, std::less<>> afterByPath = countedByPath(after, afterPaths);
+    for (const auto& [path, b] : beforeByPath) {
+        const auto it = afterByPath.find(path);
+        if (it == afterByPath.end()) diff.domainsRemoved.push_back(path);
+        const Counted a = it == afterByPath.end() ? Counted{} : it->second;
+        if (a.gpus != b.gpus || a.nodes != b.nodes) diff.capacity.push_back({path, b.gpus, a.gpus, b.nodes, a.nodes});
+    }
+    for (const auto& [path, a] : afterByPath)
+        if (!beforeByPath.contains(path)) {
+            diff.domainsAdded.push_back(path);
+            diff.capacity.push_back({path, 0, a.gpus, 0, a.nodes});
+        }
+
+    const std::size_t depth = static_cast<std::size_t>(std::max(0, before.spec().depth()));
+    std::vector<Fan> splits(depth);
+    std::vector<Fan> merges(depth);
+    // NVLink domain (by name) -> the lowest-level domains its nodes sit in, before and after.
+    std::map<std::string, std::pair<std::set<DomainId>, std::set<DomainId>>, std::less<>> nvlinkRacks;
+    const NodeId nodes = static_cast<NodeId>(std::min({before.nodeSlots(), after.nodeSlots(), state.nodeSlots()}));
+    for (NodeId id = 0; id < nodes; ++id) {
+        const NodeStats& b = before.node(id);
+        const NodeStats& a = after.node(id);
+        if (b.leaf == kNoDomain || a.leaf == kNoDomain) continue;
+        const std::vector<DomainId> from = chainOf(before, id);
+        const std::vector<DomainId> to = chainOf(after, id);
+        const std::string& name = state.record(id).node->name;
+        if (beforePaths[b.leaf] != afterPaths[a.leaf])
+            diff.moved.push_back({name, beforePaths[b.leaf], afterPaths[a.leaf]});
+        const bool wasCounted = labelledThroughout(before, from);
+        const bool isCounted = labelledThroughout(after, to);
+        if (wasCounted && !isCounted) diff.leftLevelCapacity.push_back(name);
+        if (!wasCounted && isCounted) diff.joinedLevelCapacity.push_back(name);
+        for (std::size_t level = 0; level < depth; ++level) {
+            const DomainId f = from[level];
+            const DomainId t = to[level];
+            if (f == kNoDomain || t == kNoDomain || before.domain(f).unlabelled || after.domain(t).unlabelled) continue;
+            splits[level][f].insert(t);
+            merges[level][t].insert(f);
+        }
+        // A node that lost a level label is outside the hierarchy, not in another rack: said above.
+        if (b.nvlinkDomain != kNoNvlinkDomain && !before.domain(b.leaf).unlabelled)
+            nvlinkRacks[before.nvlinkName(b.nvlinkDomain)].first.insert(b.leaf);
+        if (a.nvlinkDomain != kNoNvlinkDomain && !after.domain(a.leaf).unlabelled)
+            nvlinkRacks[after.nvlinkName(a.nvlinkDomain)].second.insert(a.leaf);
+    }
+    for (std::size_t level = 0; level < depth; ++level) {
+        for (const auto& [domain, targets] : splits[level])
+            if (targets.size() > 1) diff.domainsSplit.push_back(beforePaths[domain]);
+        for (const auto& [domain, sources] : merges[level])
+            if (sources.size() > 1) diff.domainsMerged.push_back(afterPaths[domain]);
+    }
+    for (const auto& [name, racks] : nvlinkRacks)
+        if (racks.first.size() <= 1 && racks.second.size() > 1) diff.nvlinkSplit.push_back(name);
+
+    for (auto* list :
+         {&diff.domainsAdded, &diff.domainsRemoved, &diff.domainsSplit, &diff.domainsMerged, &diff.nvlinkSplit})
+        sortNatural(*list);
+    std::sort(diff.capacity.begin(), diff.capacity.end(),
+              [](const auto& x, const auto& y) { return naturalLess(x.domain, y.domain); });
+    return diff;
+}
+
+} // namespace topodeck

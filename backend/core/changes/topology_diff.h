@@ -1,0 +1,58 @@
+#pragma once
+// What a change does to the hierarchy: the same TopologySpec read over the cluster before and
+// after (node ids match: the after state is a copy of the before state with some nodes changed).
+
+#include "core/topology_index.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace topodeck {
+
+struct TopologyDiff {
+    struct Move {
+        std::string node;
+        std::string from; // lowest-level domain path; "(no rack)" parts where a level label is missing
+        std::string to;
+        friend bool operator==(const Move&, const Move&) = default;
+    };
+    struct Capacity {
+        std::string domain;
+        std::int64_t gpusBefore = 0;
+        std::int64_t gpusAfter = 0;
+        std::int64_t nodesBefore = 0;
+        std::int64_t nodesAfter = 0;
+        friend bool operator==(const Capacity&, const Capacity&) = default;
+    };
+
+    // Labelled domains by path, natural order.
+    std::vector<std::string> domainsAdded;
+    std::vector<std::string> domainsRemoved;
+    // A domain whose nodes now sit in more than one domain of its level / one fed by more than one.
+    std::vector<std::string> domainsSplit;
+    std::vector<std::string> domainsMerged;
+    std::vector<Move> moved;
+    // Nodes that carried every level's label and now lack one: Kueue TAS no longer counts them
+    // (and the reverse).
+    std::vector<std::string> leftLevelCapacity;
+    std::vector<std::string> joinedLevelCapacity;
+    // Domains (before or after) whose GPUs or nodes change, counting what Kueue TAS counts: nodes
+    // labelled at every level.
+    std::vector<Capacity> capacity;
+    // NVLink domains that sat in one lowest-level domain (a rack) and now span several: the pods of
+    // one NVLink gang would be told they cross racks.
+    std::vector<std::string> nvlinkSplit;
+
+    bool empty() const {
+        return domainsAdded.empty() && domainsRemoved.empty() && domainsSplit.empty() && domainsMerged.empty() &&
+               moved.empty() && leftLevelCapacity.empty() && joinedLevelCapacity.empty() && capacity.empty() &&
+               nvlinkSplit.empty();
+    }
+};
+
+// Both indexes are of one spec; `after` is built over a copy of `before`'s state, which names
+// the nodes (`state`: either, the names do not change).
+TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before, const TopologyIndex& after);
+
+} // namespace topodeck

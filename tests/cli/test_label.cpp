@@ -1,0 +1,88 @@
+// topodeckctl label: kubectl label's syntax writes a change plan (each label's value found, as
+// its precondition) and previews what it does to the hierarchy; the plan reads back as the same
+// request; bad labels, unknown nodes and missing targets are usage errors.
+
+#include "ctl_runner.h"
+
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest>
+
+using ctl::runCtl;
+
+class TestLabel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A rack relabelled into its neighbour: the preview says so, and the plan holds every node.
+    void rackIntoItsNeighbour() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString plan = dir.filePath(QStringLiteral("move.yaml"));
+        const ctl::Run run = runCtl({QStringLiteral("label"), QStringLiteral("--demo"), QStringLiteral("gb200"),
+                                     QStringLiteral("--domain"), QStringLiteral("su-1/rack-1-03"),
+                                     QStringLiteral("fabric.topograph.run/tier-0=rack-1-02"), QStringLiteral("-o"),
+                                     plan, QStringLiteral("--name"), QStringLiteral("merge-racks")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        for (const char* line :
+             {"Plan \"merge-racks\": 18 label changes on 18 nodes", "domains removed (1): su-1/rack-1-03",
+              "domains merged (1): su-1/rack-1-02", "su-1/rack-1-03 -> su-1/rack-1-02: 18 nodes",
+              "su-1/rack-1-02: 72 -> 144 GPUs (18 -> 36 nodes)"})
+            QVERIFY2(run.out.contains(line), run.out.constData());
+        QFile file(plan);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.startsWith("apiVersion: topodeck.io/v1alpha1\nkind: ChangePlan\n"));
+        QCOMPARE(text.count("before: \"rack-1-03\", after: \"rack-1-02\""), 18);
+    }
+
+    // Without -o the plan goes to stdout, so it pipes; the preview goes to stderr.
+    void planToStdout() {
+        const ctl::Run run =
+            runCtl({QStringLiteral("label"), QStringLiteral("--demo"), QStringLiteral("gb200"),
+                    QStringLiteral("gb200-su1-r03-n01"), QStringLiteral("fabric.topograph.run/tier-0-")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(run.out.startsWith("apiVersion: topodeck.io/v1alpha1"));
+        QVERIFY(run.out.contains(
+            "{node: \"gb200-su1-r03-n01\", key: \"fabric.topograph.run/tier-0\", before: \"rack-1-03\"}"));
+        QVERIFY2(run.err.contains("leave Kueue TAS capacity (a level label missing) (1): gb200-su1-r03-n01"),
+                 run.err.constData());
+    }
+
+    void usageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("message");
+        const QString demo = QStringLiteral("--demo=gb200");
+        QTest::newRow("no nodes") << QStringList{demo, QStringLiteral("a=b")} << QByteArray("name the nodes");
+        QTest::newRow("no labels") << QStringList{demo, QStringLiteral("gb200-su1-r03-n01")} << QByteArray("no labels");
+        QTest::newRow("bad key") << QStringList{demo, QStringLiteral("gb200-su1-r03-n01"), QStringLiteral("a/b/c=v")}
+                                 << QByteArray("invalid key");
+        QTest::newRow("bad value") << QStringList{demo, QStringLiteral("gb200-su1-r03-n01"), QStringLiteral("k=-v")}
+                                   << QByteArray("invalid value");
+        QTest::newRow("unknown node") << QStringList{demo, QStringLiteral("ghost"), QStringLiteral("k=v")}
+                                      << QByteArray("node \"ghost\" is not in the cluster");
+        QTest::newRow("unknown domain") << QStringList{demo, QStringLiteral("--domain"), QStringLiteral("su-9"),
+                                                       QStringLiteral("k=v")}
+                                        << QByteArray("domain su-9: no topology domain has that name");
+        QTest::newRow("bad selector") << QStringList{demo, QStringLiteral("-l"), QStringLiteral("a in ("),
+                                                     QStringLiteral("k=v")}
+                                      << QByteArray("selector \"a in (\"");
+        QTest::newRow("no cluster") << QStringList{QStringLiteral("n1"), QStringLiteral("k=v")}
+                                    << QByteArray("give one of --demo");
+    }
+    void usageErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, message);
+        const ctl::Run run = runCtl(QStringList{QStringLiteral("label")} + args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty()); // nothing half-written
+    }
+
+    void listedInHelp() {
+        const ctl::Run run = runCtl({QStringLiteral("--help")});
+        QVERIFY(run.out.contains("label"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabel)
+#include "test_label.moc"
