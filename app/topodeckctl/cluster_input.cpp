@@ -28,9 +28,10 @@ Result<Snapshot> readInput(const std::string& file) {
 
 } // namespace
 
-Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
+Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args, std::string_view snapshotFlag) {
     const std::string* demo = args.value("demo");
-    const std::string* file = args.value("filename");
+    const std::string* file = args.value(std::string(snapshotFlag));
+    const std::string fileFlag = snapshotFlag == "filename" ? "-f" : "--" + std::string(snapshotFlag);
     const std::string* context = args.value("context");
     const std::string* kubeconfig = args.value("kubeconfig");
     const bool inCluster = args.has("in-cluster");
@@ -38,12 +39,12 @@ Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args) {
     const bool kube = context || kubeconfig || inCluster;
     const bool live = kube || slurm;
     if (int(demo != nullptr) + int(file != nullptr) + int(kube) + int(slurm != nullptr) != 1)
-        return Error{"give one of --demo NAME, -f FILE, or a live cluster (--context NAME, --kubeconfig FILE, "
-                     "--in-cluster, --slurm URL|cli)"};
+        return Error{"give one of --demo NAME, " + fileFlag +
+                     " FILE, or a live cluster (--context NAME, --kubeconfig FILE, --in-cluster, --slurm URL|cli)"};
     ClusterSource source;
     if (demo != nullptr) source.demo = *demo;
     if (file != nullptr) {
-        if (file->empty()) return Error{"-f needs a file name, or - for stdin"};
+        if (file->empty()) return Error{fileFlag + " needs a file name, or - for stdin"};
         source.file = *file;
     }
     if (kube) {

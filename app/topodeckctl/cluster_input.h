@@ -29,8 +29,9 @@ struct ClusterSource {
     // request brings. A Slurm source reads it itself (SlurmTarget::topologyFile).
     std::string slurmTopologyFile;
 
-    // Exactly one of --demo / -f / a live cluster, as every cluster-reading command wants.
-    static Result<ClusterSource> fromArgs(const ParsedArgs& args);
+    // Exactly one of --demo / -f / a live cluster, as every cluster-reading command wants. A
+    // command whose -f is something else (diff -f PLAN) reads the snapshot from another flag.
+    static Result<ClusterSource> fromArgs(const ParsedArgs& args, std::string_view snapshotFlag = "filename");
     // "demo gb200 · <title>" for people, "demo:gb200" for JSON, the file name, or the context.
     std::string describe(const std::optional<DemoCluster>& demo, bool forPeople,
                          const LiveConnection* live = nullptr) const;

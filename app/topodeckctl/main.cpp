@@ -2,6 +2,7 @@
 // and is listed once in kCommands below.
 
 #include "cli_args.h"
+#include "diff_command.h"
 #include "gangs_command.h"
 #include "label_command.h"
 #include "plan_command.h"
@@ -36,6 +37,7 @@ const std::array kCommands = {
     Command{"gangs", "List running gangs and the network boundaries each crosses", runGangsCommand},
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
     Command{"label", "Plan node-label changes (kubectl label's syntax) and preview them", runLabelCommand},
+    Command{"diff", "Preview a change plan against the cluster as it is now", runDiffCommand},
     Command{"snapshot", "Save a live cluster to a file for offline what-if planning", runSnapshotCommand},
     Command{"version", "Print the topodeckctl version", runVersion},
 };

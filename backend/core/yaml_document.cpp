@@ -29,8 +29,8 @@ std::string atOffset(std::string_view source, std::string_view text, std::size_t
 Error parserError(const yaml_parser_t& parser, std::string_view source, std::string_view text) {
     std::string message;
     if (parser.error == YAML_READER_ERROR) {
-        message = atOffset(source, text, parser.problem_offset) + ": invalid YAML: " +
-                  (parser.problem ? parser.problem : "unreadable text");
+        message = atOffset(source, text, parser.problem_offset) +
+                  ": invalid YAML: " + (parser.problem ? parser.problem : "unreadable text");
         if (parser.problem_value >= 0) {
             char value[24];
             std::snprintf(value, sizeof value, parser.problem_value > 0xff ? " (U+%04X)" : " (byte 0x%02x)",
@@ -40,11 +40,10 @@ Error parserError(const yaml_parser_t& parser, std::string_view source, std::str
         return Error{std::move(message)};
     }
     if (parser.error == YAML_MEMORY_ERROR) return Error{std::string(source) + ": invalid YAML: out of memory"};
-    message = at(source, parser.problem_mark.line, parser.problem_mark.column) + ": invalid YAML: " +
-              (parser.problem ? parser.problem : "malformed");
+    message = at(source, parser.problem_mark.line, parser.problem_mark.column) +
+              ": invalid YAML: " + (parser.problem ? parser.problem : "malformed");
     if (parser.context)
-        message += std::string(" (") + parser.context + " at " +
-                   std::to_string(parser.context_mark.line + 1) + ':' +
+        message += std::string(" (") + parser.context + " at " + std::to_string(parser.context_mark.line + 1) + ':' +
                    std::to_string(parser.context_mark.column + 1) + ')';
     return Error{std::move(message)};
 }
@@ -84,6 +83,52 @@ std::string loadFailure(std::string_view source, const YAML::Exception& e) {
     return message + ": invalid YAML: " + e.msg;
 }
 
+// libyaml's marks count characters (after a byte-order mark); the check below reads bytes. Events
+// come in document order, so one cursor walks the text once.
+class ByteCursor {
+public:
+    explicit ByteCursor(std::string_view text) : m_text(text) {
+        if (text.starts_with("\xEF\xBB\xBF")) m_start = m_byte = 3;
+    }
+    std::size_t offsetOf(std::size_t characterIndex) {
+        if (characterIndex < m_character) m_character = 0, m_byte = m_start;
+        for (; m_character < characterIndex && m_byte < m_text.size(); ++m_character) {
+            ++m_byte;
+            while (m_byte < m_text.size() && (static_cast<unsigned char>(m_text[m_byte]) & 0xC0) == 0x80) ++m_byte;
+        }
+        return m_byte;
+    }
+
+private:
+    std::string_view m_text;
+    std::size_t m_start = 0;
+    std::size_t m_character = 0;
+    std::size_t m_byte = 0;
+};
+
+// Where an anchor or alias name ends, libyaml and yaml-cpp disagree: libyaml stops at the first
+// character that is not a letter, digit, '-' or '_', yaml-cpp only at a blank, a line break or one
+// of []{},. Text where the two read different names (`&kind:x`) is refused: yaml-cpp 0.7 loops
+// forever on some of it. The node's mark is at its anchor or alias, or at a tag before the anchor.
+Status checkNameEnd(std::string_view text, ByteCursor& cursor, const yaml_mark_t& mark, const char* name,
+                    std::string_view source) {
+    if (!name) return {};
+    std::size_t pos = cursor.offsetOf(mark.index);
+    if (pos < text.size() && text[pos] == '!') { // "!tag &anchor"
+        while (pos < text.size() && text[pos] != ' ' && text[pos] != '\t' && text[pos] != '\n' && text[pos] != '\r')
+            ++pos;
+        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
+            ++pos;
+    }
+    if (pos >= text.size() || (text[pos] != '&' && text[pos] != '*'))
+        return {}; // not where expected: nothing to compare
+    const std::size_t end = pos + 1 + std::char_traits<char>::length(name);
+    if (end >= text.size() || std::string_view(" \t\r\n,[]{}").find(text[end]) != std::string_view::npos) return {};
+    return Error{at(source, mark.line, mark.column) + ": invalid YAML: " + text[pos] + std::string(name) +
+                 " runs on into '" + std::string(1, text[end]) +
+                 "': end an anchor or alias name with a space (YAML readers disagree on where it ends)"};
+}
+
 } // namespace
 
 Status checkYamlText(std::string_view text, std::string_view source, const YamlLimits& limits) {
@@ -110,11 +155,18 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
         if (!open.empty()) open.back().nodes = std::min(cap, open.back().nodes + nodes);
     };
 
+    ByteCursor cursor(text);
     while (true) {
         EventHandle current;
         if (yaml_parser_parse(&handle.parser, &current.event) != 1) return parserError(handle.parser, source, text);
         const yaml_event_t& event = current.event;
         const yaml_mark_t& mark = event.start_mark;
+        // Marks count UTF-8 characters; other encodings are left to the readers' own checks.
+        if (handle.parser.encoding == YAML_UTF8_ENCODING || handle.parser.encoding == YAML_ANY_ENCODING) {
+            const char* name = event.type == YAML_ALIAS_EVENT ? reinterpret_cast<const char*>(event.data.alias.anchor)
+                                                              : anchorOf(event);
+            if (Status s = checkNameEnd(text, cursor, mark, name, source); !s) return s;
+        }
         switch (event.type) {
         case YAML_STREAM_END_EVENT:
             return {};

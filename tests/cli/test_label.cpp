@@ -1,6 +1,7 @@
-// topodeckctl label: kubectl label's syntax writes a change plan (each label's value found, as
-// its precondition) and previews what it does to the hierarchy; the plan reads back as the same
-// request; bad labels, unknown nodes and missing targets are usage errors.
+// topodeckctl label and diff: kubectl label's syntax writes a change plan (each label's value
+// found, as its precondition) and previews what it does to the hierarchy; diff shows a plan against
+// the cluster now, with kubectl diff's exit codes, and names the labels that drifted; bad labels,
+// unknown nodes, missing targets and broken plan files are usage errors.
 
 #include "ctl_runner.h"
 
@@ -78,9 +79,85 @@ private Q_SLOTS:
         QVERIFY(run.out.isEmpty()); // nothing half-written
     }
 
+    // The plan label wrote, against the same cluster (changes: exit 1) and against one where a
+    // label it found has changed since (named as drift); a plan of nothing exits 0.
+    void diffShowsThePlanAndItsDrift() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString plan = dir.filePath(QStringLiteral("move.yaml"));
+        const ctl::Run label =
+            runCtl({QStringLiteral("label"), QStringLiteral("--demo"), QStringLiteral("gb200"),
+                    QStringLiteral("--domain"), QStringLiteral("su-1/rack-1-03"),
+                    QStringLiteral("fabric.topograph.run/tier-0=rack-1-02"), QStringLiteral("-o"), plan});
+        QVERIFY2(label.exitCode == 0, label.err.constData());
+        const ctl::Run diff = runCtl(
+            {QStringLiteral("diff"), QStringLiteral("-f"), plan, QStringLiteral("--demo"), QStringLiteral("gb200")});
+        QVERIFY2(diff.exitCode == 1, diff.err.constData());
+        QVERIFY2(diff.out.contains("su-1/rack-1-03 -> su-1/rack-1-02: 18 nodes"), diff.out.constData());
+        QVERIFY(!diff.out.contains("Drift"));
+
+        // The same plan, as if one node had been relabelled by someone else since.
+        QFile file(plan);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray text = file.readAll();
+        file.close();
+        const QByteArray found =
+            "{node: \"gb200-su1-r03-n05\", key: \"fabric.topograph.run/tier-0\", before: \"rack-1-03\"";
+        QVERIFY(text.contains(found));
+        text.replace(found,
+                     "{node: \"gb200-su1-r03-n05\", key: \"fabric.topograph.run/tier-0\", before: \"rack-1-07\"");
+        const QString drifted = dir.filePath(QStringLiteral("drifted.yaml"));
+        QFile out(drifted);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        const ctl::Run again = runCtl(
+            {QStringLiteral("diff"), QStringLiteral("-f"), drifted, QStringLiteral("--demo"), QStringLiteral("gb200")});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.out.contains("Drift: the cluster no longer holds what the plan found (1 label)"),
+                 again.out.constData());
+        QVERIFY(again.out.contains("node gb200-su1-r03-n05: label fabric.topograph.run/tier-0 is \"rack-1-03\", the "
+                                   "plan found \"rack-1-07\""));
+
+        const QByteArray empty = "apiVersion: topodeck.io/v1alpha1\nkind: ChangePlan\nmetadata: {name: none}\n";
+        const ctl::Run nothing = runCtl({QStringLiteral("diff"), QStringLiteral("-f"), QStringLiteral("-"),
+                                         QStringLiteral("--demo"), QStringLiteral("gb200")},
+                                        empty);
+        QVERIFY2(nothing.exitCode == 0, nothing.err.constData());
+        QVERIFY(nothing.out.contains("nothing to change"));
+    }
+
+    void diffUsageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QByteArray>("message");
+        const QString demo = QStringLiteral("--demo=gb200");
+        QTest::newRow("no plan") << QStringList{demo} << QByteArray() << QByteArray("diff needs -f PLAN");
+        QTest::newRow("missing file") << QStringList{demo, QStringLiteral("-f"), QStringLiteral("no-such-plan.yaml")}
+                                      << QByteArray() << QByteArray("cannot read no-such-plan.yaml");
+        QTest::newRow("not a plan") << QStringList{demo, QStringLiteral("-f"), QStringLiteral("-")}
+                                    << QByteArray("apiVersion: v1\nkind: Node\n")
+                                    << QByteArray("kind: expected ChangePlan");
+        QTest::newRow("bad field") << QStringList{demo, QStringLiteral("-f"), QStringLiteral("-")}
+                                   << QByteArray("apiVersion: topodeck.io/v1alpha1\nkind: ChangePlan\nspec:\n"
+                                                 "  labelChanges:\n  - {node: n, key: 'a b', after: x}\n")
+                                   << QByteArray("spec.labelChanges[0].key: invalid label key \"a b\"");
+        QTest::newRow("no cluster") << QStringList{QStringLiteral("-f"), QStringLiteral("-")} << QByteArray()
+                                    << QByteArray("give one of --demo NAME, --snapshot FILE");
+    }
+    void diffUsageErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, input);
+        QFETCH(QByteArray, message);
+        const ctl::Run run = runCtl(QStringList{QStringLiteral("diff")} + args, input);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+    }
+
     void listedInHelp() {
         const ctl::Run run = runCtl({QStringLiteral("--help")});
         QVERIFY(run.out.contains("label"));
+        QVERIFY(run.out.contains("diff"));
     }
 };
 

@@ -48,13 +48,16 @@ private Q_SLOTS:
     void loopingInputsAreRefused_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("where");
-        const std::filesystem::path folder = std::filesystem::path(TOPODECK_TEST_DATA_DIR) / "fuzz-regressions/yaml-loops";
+        const std::filesystem::path folder =
+            std::filesystem::path(TOPODECK_TEST_DATA_DIR) / "fuzz-regressions/yaml-loops";
         const std::pair<const char*, const char*> cases[] = {
             {"comma.yaml", "comma.yaml:1:1: invalid YAML: "},
             {"job-leading-comma.json", "job-leading-comma.json:1:1: invalid YAML: "},
             {"job-brace-for-colon.json", "job-brace-for-colon.json:2:17: invalid YAML: "},
             {"job-ampersand-for-brace.json", "job-ampersand-for-brace.json:4:16: invalid YAML: "},
             {"job-trailing-comma.json", "job-trailing-comma.json:12:2: invalid YAML: "},
+            // Found by the change_plan target: libyaml reads the anchor "kind", yaml-cpp "kind:s\"".
+            {"anchor-runs-into-colon.yaml", "anchor-runs-into-colon.yaml:1:1: invalid YAML: &kind runs on into ':'"},
         };
         std::size_t files = 0;
         for (const auto& entry : std::filesystem::directory_iterator(folder)) {
@@ -62,8 +65,7 @@ private Q_SLOTS:
             ++files;
         }
         QCOMPARE(files, std::size(cases)); // a new regression file gets a row here
-        for (const auto& [name, where] : cases)
-            QTest::newRow(name) << qs((folder / name).string()) << qs(where);
+        for (const auto& [name, where] : cases) QTest::newRow(name) << qs((folder / name).string()) << qs(where);
     }
     void loopingInputsAreRefused() {
         QFETCH(QString, path);
@@ -93,15 +95,36 @@ private Q_SLOTS:
         QCOMPARE((*first)["kind"].Scalar(), std::string("A"));
     }
 
+    // An anchor or alias name ends where both readers agree, or the text is refused.
+    void anchorNamesEndWhereBothAgree() {
+        for (const char* good : {"a: &x [1]\nb: *x\n", "{k: &v 1, l: *v}\n", "a: !!str &s x\nb: *s\n",
+                                 "\xEF\xBB\xBFü: &u x\nv: *u\n", "- &a\n  k: v\n- *a\n", "[&e x, *e]\n"}) {
+            Result<YAML::Node> loaded = loadYamlDocument(good, "good.yaml");
+            QVERIFY2(loaded.ok(), (std::string(good) + ": " + (loaded.ok() ? "" : loaded.error().message)).c_str());
+        }
+        const std::pair<const char*, const char*> bad[] = {
+            {"a: &kind:s x\n", "bad.yaml:1:"}, // libyaml refuses this one itself
+            {"a: &x 1\nb: *x:y\n", "bad.yaml:2:4: invalid YAML: *x runs on into ':'"},
+            {"ü: !t &n@x 1\n", "bad.yaml:1:"},
+        };
+        for (const auto& [text, error] : bad) {
+            Result<YAML::Node> loaded = loadYamlDocument(text, "bad.yaml");
+            QVERIFY2(!loaded, text);
+            QVERIFY2(qs(loaded.error().message).startsWith(QString::fromUtf8(error)), loaded.error().message.c_str());
+        }
+    }
+
     // Anchors and aliases as people write them load; aliases that multiply do not.
     void aliasesAreBounded() {
-        Result<YAML::Node> shared = loadYamlDocument("base: &gpu {nvidia.com/gpu: 8}\nnode-a: *gpu\nnode-b: *gpu\n", "a.yaml");
+        Result<YAML::Node> shared =
+            loadYamlDocument("base: &gpu {nvidia.com/gpu: 8}\nnode-a: *gpu\nnode-b: *gpu\n", "a.yaml");
         QVERIFY2(shared.ok(), shared.ok() ? "" : shared.error().message.c_str());
         QCOMPARE((*shared)["node-b"]["nvidia.com/gpu"].Scalar(), std::string("8"));
         QVERIFY(loadYamlDocument(billionLaughs(4), "small-laughs.yaml").ok()); // 10^5 nodes
         Result<YAML::Node> laughs = loadYamlDocument(billionLaughs(9), "laughs.yaml");
         QVERIFY(!laughs);
-        QVERIFY2(qs(laughs.error().message).startsWith(QStringLiteral("laughs.yaml:6:")), laughs.error().message.c_str());
+        QVERIFY2(qs(laughs.error().message).startsWith(QStringLiteral("laughs.yaml:6:")),
+                 laughs.error().message.c_str());
         QVERIFY(qs(laughs.error().message).contains(QStringLiteral("aliases repeat more than 1000000 nodes")));
         // yaml-cpp reports an alias of nothing.
         Result<YAML::Node> dangling = loadYamlDocument("a: *nowhere\n", "dangling.yaml");
@@ -114,9 +137,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("open");
         QTest::addColumn<QString>("close");
         QTest::addColumn<int>("tooDeep");
-        QTest::newRow("flow sequences") << "[" << "]" << 100000;
-        QTest::newRow("flow maps") << "{a: " << "}" << 100000;
-        QTest::newRow("block maps") << "a:\n" << "" << 2000; // indented: the text grows as levels squared
+        QTest::newRow("flow sequences") << "["
+                                        << "]" << 100000;
+        QTest::newRow("flow maps") << "{a: "
+                                   << "}" << 100000;
+        QTest::newRow("block maps") << "a:\n"
+                                    << "" << 2000; // indented: the text grows as levels squared
     }
     void nestingIsBounded() {
         QFETCH(QString, open);
@@ -144,7 +170,8 @@ private Q_SLOTS:
     void encodingIsChecked() {
         Result<YAML::Node> bad = loadYamlDocument("name: gpu-1\nlabel: ab\xff\n", "bytes.yaml");
         QVERIFY(!bad);
-        QVERIFY2(qs(bad.error().message).startsWith(QStringLiteral("bytes.yaml:2:10: invalid YAML: ")), bad.error().message.c_str());
+        QVERIFY2(qs(bad.error().message).startsWith(QStringLiteral("bytes.yaml:2:10: invalid YAML: ")),
+                 bad.error().message.c_str());
         QVERIFY2(qs(bad.error().message).contains(QStringLiteral("0xff")), bad.error().message.c_str());
         Result<YAML::Node> escape = loadYamlDocument("name: \x1b[2Jgpu\n", "escape.yaml");
         QVERIFY(!escape);
