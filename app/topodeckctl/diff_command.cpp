@@ -74,10 +74,8 @@ int runDiffCommand(std::span<const std::string> args) {
     if (loaded.live) loaded.live->stop();
     auto topology = loaded.resolve(*hierarchy);
     if (!topology) return usageError(topology.error().message);
-    const TopologyIndex before = TopologyIndex::build(loaded.state, *topology, hierarchy->gpus);
-    const ClusterState changed = withPlanApplied(loaded.state, *plan);
-    const TopologyIndex after = TopologyIndex::build(changed, std::move(*topology), hierarchy->gpus);
-    const TopologyDiff diff = diffTopology(loaded.state, before, after);
+    const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), hierarchy->gpus);
+    const TopologyDiff diff = diffPlanTopology(loaded.state, before, *plan);
     const std::vector<std::string> drift = planDrift(loaded.state, *plan);
 
     PlanPreviewOptions preview;

@@ -104,16 +104,14 @@ int runLabelCommand(std::span<const std::string> args) {
     if (loaded.live) loaded.live->stop();
     auto topology = loaded.resolve(settings->hierarchy);
     if (!topology) return usageError(topology.error().message);
-    const TopologyIndex before = TopologyIndex::build(loaded.state, *topology, settings->hierarchy.gpus);
+    const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), settings->hierarchy.gpus);
 
     ChangePlan plan;
     plan.name = settings->name;
     plan.cluster = settings->source.describe(loaded.demo, false, loaded.live.get());
     if (Status added = addLabelOperation(plan, loaded.state, before, settings->operation); !added)
         return usageError(added.error().message);
-    const ClusterState changed = withPlanApplied(loaded.state, plan);
-    const TopologyIndex after = TopologyIndex::build(changed, std::move(*topology), settings->hierarchy.gpus);
-    const TopologyDiff diff = diffTopology(loaded.state, before, after);
+    const TopologyDiff diff = diffPlanTopology(loaded.state, before, plan);
 
     const std::string text = writeChangePlan(plan);
     PlanPreviewOptions preview;

@@ -31,11 +31,11 @@ std::string pointerToken(std::string_view key) {
     return token;
 }
 
-bool changeBefore(const LabelChange& a, const LabelChange& b) {
+} // namespace
+
+bool labelChangeBefore(const LabelChange& a, const LabelChange& b) {
     return std::tie(a.node, a.key) < std::tie(b.node, b.key);
 }
-
-} // namespace
 
 std::string NodeTarget::describe() const {
     std::vector<std::string> parts;
@@ -141,27 +141,31 @@ Status addLabelOperation(ChangePlan& plan, const ClusterState& state, const Topo
     std::erase_if(plan.labelChanges, [](const LabelChange& c) { return c.before == c.after; });
     plan.labelChanges.insert(plan.labelChanges.end(), std::make_move_iterator(added.begin()),
                              std::make_move_iterator(added.end()));
-    std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), changeBefore);
+    std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), labelChangeBefore);
     plan.operations.push_back(std::move(operation));
     return {};
 }
 
 ClusterState withPlanApplied(const ClusterState& state, const ChangePlan& plan) {
     ClusterState after = state;
-    // labelChanges are sorted by node: one upsert per node.
+    // labelChanges are sorted by node: one upsert per node; a node gone since has nothing to change.
     for (std::size_t i = 0; i < plan.labelChanges.size();) {
         const std::string& name = plan.labelChanges[i].node;
+        std::size_t end = i;
+        while (end < plan.labelChanges.size() && plan.labelChanges[end].node == name) ++end;
         const std::optional<NodeId> id = state.findNode(name);
-        const bool present = id && state.record(*id).present;
-        Node node = present ? *state.record(*id).node : Node{}; // a node gone since: nothing to change
-        for (; i < plan.labelChanges.size() && plan.labelChanges[i].node == name; ++i) {
-            const LabelChange& change = plan.labelChanges[i];
-            if (change.after)
-                node.setLabel(change.key, *change.after);
-            else
-                std::erase_if(node.labels, [&](const auto& label) { return label.first == change.key; });
+        if (id && state.record(*id).present) {
+            Node node = *state.record(*id).node;
+            for (std::size_t c = i; c < end; ++c) {
+                const LabelChange& change = plan.labelChanges[c];
+                if (change.after)
+                    node.setLabel(change.key, *change.after);
+                else
+                    std::erase_if(node.labels, [&](const auto& label) { return label.first == change.key; });
+            }
+            (void)after.apply(NodeUpserted{std::move(node)});
         }
-        if (present) (void)after.apply(NodeUpserted{std::move(node)});
+        i = end;
     }
     return after;
 }

@@ -63,6 +63,9 @@ struct ChangePlan {
     friend bool operator==(const ChangePlan&, const ChangePlan&) = default;
 };
 
+// The order a plan keeps its label changes in: by node, then key.
+bool labelChangeBefore(const LabelChange& a, const LabelChange& b);
+
 // kubectl label's arguments: "key=value" sets, "key-" removes. Keys and values are checked as the
 // API server checks them; a key given twice is refused, as kubectl does.
 Result<std::vector<LabelEdit>> parseLabelEdits(const std::vector<std::string>& arguments);
@@ -90,7 +93,8 @@ std::vector<std::string> planDrift(const ClusterState& state, const ChangePlan& 
 // The JSON Patch that applies one node's changes: for each label a `test` of the value found
 // (null where it was absent: the API server's patch library takes a missing member for null),
 // then `add` or `remove`; a test that fails comes back 422 (checked on the test kube-apiserver
-// 1.20: null passes on a missing label and fails on a present one). `changes` are of one node. Keys are escaped as JSON Pointer asks
+// 1.20: null passes on a missing label and fails on a present one). `changes` are of one node. Keys are escaped as JSON
+// Pointer asks
 // ("/" as "~1").
 std::string labelPatchJson(const std::vector<const LabelChange*>& changes);
 

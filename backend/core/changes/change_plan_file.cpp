@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 
 namespace topodeck {
 
@@ -207,9 +206,7 @@ public:
                 }
             }
         }
-        std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), [](const LabelChange& a, const LabelChange& b) {
-            return std::tie(a.node, a.key) < std::tie(b.node, b.key);
-        });
+        std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), labelChangeBefore);
         for (std::size_t i = 1; i < plan.labelChanges.size(); ++i)
             if (plan.labelChanges[i].node == plan.labelChanges[i - 1].node &&
                 plan.labelChanges[i].key == plan.labelChanges[i - 1].key)

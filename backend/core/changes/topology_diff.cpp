@@ -137,4 +137,10 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
     return diff;
 }
 
+TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan) {
+    const TopologyIndex after =
+        TopologyIndex::build(withPlanApplied(state, plan), before.spec(), before.gpuResources());
+    return diffTopology(state, before, after);
+}
+
 } // namespace topodeck

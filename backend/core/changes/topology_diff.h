@@ -2,6 +2,7 @@
 // What a change does to the hierarchy: the same TopologySpec read over the cluster before and
 // after (node ids match: the after state is a copy of the before state with some nodes changed).
 
+#include "core/changes/change_plan.h"
 #include "core/topology_index.h"
 
 #include <cstdint>
@@ -54,5 +55,9 @@ struct TopologyDiff {
 // Both indexes are of one spec; `after` is built over a copy of `before`'s state, which names
 // the nodes (`state`: either, the names do not change).
 TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before, const TopologyIndex& after);
+
+// What the plan's label changes do to `before` (the state's index): the same spec read over the
+// state with them made.
+TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan);
 
 } // namespace topodeck
