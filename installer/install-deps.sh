@@ -17,9 +17,9 @@ build_packages=(
 # package (tests/integration/kube/build-kube-apiserver.sh) and run it over Debian's etcd; the fault
 # proxy speaks TLS through OpenSSL.
 # The fuzz preset builds the libFuzzer targets with Debian's clang 14 and its runtime libraries
-# (libFuzzer, ASan, UBSan); the other builds use g++.
+# (libFuzzer, ASan, UBSan); the other builds use g++. lld links every build (CMakeLists.txt).
 test_packages=(
-  libbenchmark-dev xvfb xauth clang-14 libclang-rt-14-dev
+  libbenchmark-dev xvfb xauth clang-14 libclang-rt-14-dev lld
   slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
   golang-go etcd-server etcd-client golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev
   openssl libssl-dev ca-certificates curl

@@ -129,6 +129,15 @@ Status checkNameEnd(std::string_view text, ByteCursor& cursor, const yaml_mark_t
                  "': end an anchor or alias name with a space (YAML readers disagree on where it ends)"};
 }
 
+// yaml-cpp 0.7 loops forever on a document whose top node is a plain scalar with an anchor or
+// tag that continues on a later line beginning with ',' (`&a x` then `,`); libyaml reads "x ,".
+bool loopsYamlCpp(const yaml_event_t& scalar) {
+    const auto& data = scalar.data.scalar;
+    if (data.style != YAML_PLAIN_SCALAR_STYLE || (!data.anchor && !data.tag)) return false;
+    if (scalar.end_mark.line == scalar.start_mark.line) return false;
+    return std::string_view(reinterpret_cast<const char*>(data.value), data.length).find(',') != std::string_view::npos;
+}
+
 } // namespace
 
 Status checkYamlText(std::string_view text, std::string_view source, const YamlLimits& limits) {
@@ -185,6 +194,10 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
             break;
         }
         case YAML_SCALAR_EVENT:
+            if (open.empty() && loopsYamlCpp(event))
+                return Error{at(source, mark.line, mark.column) +
+                             ": invalid YAML: a document that is one plain scalar with an anchor or tag, running on "
+                             "over lines with a comma (YAML readers disagree on it); quote the scalar"};
             closeNode(1, anchorOf(event));
             break;
         case YAML_ALIAS_EVENT: {

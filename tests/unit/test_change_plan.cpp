@@ -300,6 +300,23 @@ private Q_SLOTS:
                                        << QByteArray("holds 2 documents");
         QTest::newRow("a list") << QByteArray("- 1\n") << QByteArray("plan: expected a ChangePlan");
         QTest::newRow("broken YAML") << QByteArray("kind: [ChangePlan\n") << QByteArray("invalid YAML");
+        // A few kilobytes that an anchored operation repeated would make a million node changes.
+        QByteArray repeated = "apiVersion: topodeck.io/v1alpha1\nkind: ChangePlan\nspec:\n  operations:\n"
+                              "  - &op {nodes: [";
+        for (int i = 0; i < 100; ++i) repeated += (i ? ", n" : "n") + QByteArray::number(i);
+        repeated += "], set: {a: b}}\n";
+        for (int i = 0; i < 200; ++i) repeated += "  - *op\n";
+        QTest::newRow("aliases multiplied") << repeated << QByteArray("aliases repeat more than 10000 nodes");
+    }
+    // A node list shared by a few operations, as people write by hand, still reads.
+    void sharedNodeListsRead() {
+        const Result<ChangePlan> plan = readChangePlan("apiVersion: topodeck.io/v1alpha1\nkind: ChangePlan\nspec:\n"
+                                                       "  operations:\n  - {nodes: &rack [a, b], set: {x: \"1\"}}\n"
+                                                       "  - {nodes: *rack, remove: [y]}\n",
+                                                       "plan.yaml");
+        QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().message.c_str());
+        QCOMPARE(plan->operations.size(), std::size_t(2));
+        QCOMPARE(plan->operations[1].target.nodes, (std::vector<std::string>{"a", "b"}));
     }
     void wrongDocumentsAreRefused() {
         QFETCH(QByteArray, text);

@@ -58,6 +58,9 @@ private Q_SLOTS:
             {"job-trailing-comma.json", "job-trailing-comma.json:12:2: invalid YAML: "},
             // Found by the change_plan target: libyaml reads the anchor "kind", yaml-cpp "kind:s\"".
             {"anchor-runs-into-colon.yaml", "anchor-runs-into-colon.yaml:1:1: invalid YAML: &kind runs on into ':'"},
+            // Also found by it: a top scalar with an anchor, continued on a line that starts with ','.
+            {"root-scalar-continues-with-comma.yaml",
+             "root-scalar-continues-with-comma.yaml:1:1: invalid YAML: a document that is one plain scalar"},
         };
         std::size_t files = 0;
         for (const auto& entry : std::filesystem::directory_iterator(folder)) {
@@ -98,7 +101,9 @@ private Q_SLOTS:
     // An anchor or alias name ends where both readers agree, or the text is refused.
     void anchorNamesEndWhereBothAgree() {
         for (const char* good : {"a: &x [1]\nb: *x\n", "{k: &v 1, l: *v}\n", "a: !!str &s x\nb: *s\n",
-                                 "\xEF\xBB\xBFü: &u x\nv: *u\n", "- &a\n  k: v\n- *a\n", "[&e x, *e]\n"}) {
+                                 "\xEF\xBB\xBFü: &u x\nv: *u\n", "- &a\n  k: v\n- *a\n", "[&e x, *e]\n",
+                                 // Near the looping "&d u\n,": nested, on one line, or without an anchor.
+                                 "a: &d u\n ,\n", "&d u ,\n", "u\n,\n"}) {
             Result<YAML::Node> loaded = loadYamlDocument(good, "good.yaml");
             QVERIFY2(loaded.ok(), (std::string(good) + ": " + (loaded.ok() ? "" : loaded.error().message)).c_str());
         }

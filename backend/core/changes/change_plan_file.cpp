@@ -263,7 +263,12 @@ std::string writeChangePlan(const ChangePlan& plan) {
 }
 
 Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source) {
-    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source);
+    // Plans are written by topodeck without aliases; a hand-edited one may share a node list or
+    // two. An anchored operation repeated a thousand times would expand into a million node
+    // changes to resolve, preview and apply from a few kilobytes (the fuzz target found it).
+    YamlLimits limits;
+    limits.maxAliasNodes = 10'000;
+    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source, limits);
     if (!documents) return documents.error();
     if (documents->empty()) return Error{std::string(source) + ": empty: expected a ChangePlan"};
     if (documents->size() > 1)
