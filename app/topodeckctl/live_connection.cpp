@@ -10,6 +10,22 @@
 
 namespace topodeck::cli {
 
+namespace {
+
+ExecEnvironment terminalExecEnvironment() {
+    ExecEnvironment exec;
+    exec.terminalAvailable = ::isatty(STDIN_FILENO) == 1;
+    // What a credential plugin says on stderr (a device-login code, say) is for the person here.
+    exec.onMessage = [](std::string_view line) { std::fprintf(stderr, "%s\n", visibleText(line).c_str()); };
+    return exec;
+}
+
+} // namespace
+
+std::shared_ptr<KubeCredentials> kubeCredentials(const KubeConnection& connection) {
+    return std::make_shared<KubeCredentials>(connection, terminalExecEnvironment());
+}
+
 Result<KubeConnection> LiveTarget::resolve() const {
     if (inCluster) return inClusterConnection();
     Result<Kubeconfig> config = loadKubeconfig(KubeconfigLocation::fromEnvironment(kubeconfig));
@@ -38,11 +54,7 @@ Result<std::unique_ptr<LiveConnection>> LiveConnection::open(const LiveTarget& t
         Result<KubeConnection> connection = target.resolve();
         if (!connection) return connection.error();
         live->m_connection = std::move(*connection);
-        ExecEnvironment exec;
-        exec.terminalAvailable = ::isatty(STDIN_FILENO) == 1;
-        // What a credential plugin says on stderr (a device-login code, say) is for the person here.
-        exec.onMessage = [](std::string_view line) { std::fprintf(stderr, "%s\n", visibleText(line).c_str()); };
-        live->m_source = std::make_unique<KubeSource>(live->m_connection, std::move(exec));
+        live->m_source = std::make_unique<KubeSource>(live->m_connection, terminalExecEnvironment());
     }
     LiveConnection* self = live.get();
     live->m_source->start([self] {

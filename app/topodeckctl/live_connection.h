@@ -3,6 +3,7 @@
 #include "core/cluster_event.h"
 #include "core/live_status.h"
 #include "core/result.h"
+#include "net/kube_credentials.h"
 #include "net/kubeconfig.h"
 #include "net/kube_source.h"
 #include "net/slurm_source.h"
@@ -28,6 +29,10 @@ struct LiveTarget {
     // The connection by kubectl's rules; kubeconfig warnings go to stderr.
     Result<KubeConnection> resolve() const;
 };
+
+// Credentials for a command that writes (apply, undo) on a connection a LiveConnection resolved;
+// a credential plugin may ask the person at this terminal.
+std::shared_ptr<KubeCredentials> kubeCredentials(const KubeConnection& connection);
 
 // A running live source as a command sees it: wait for news, take the events, read the status.
 class LiveConnection {
@@ -75,6 +80,8 @@ public:
     // The Slurm source, for what only it has (its raw replies); nullptr for Kubernetes.
     const SlurmSource* slurmSource() const { return m_slurm; }
     const SlurmTarget* slurmTarget() const { return m_slurmTarget ? &*m_slurmTarget : nullptr; }
+    // The Kubernetes connection as resolved (empty for Slurm).
+    const KubeConnection& kubeConnection() const { return m_connection; }
     // Ends the watches; what was taken stays taken.
     void stop() { m_source->stop(); }
 

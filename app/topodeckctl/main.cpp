@@ -1,8 +1,10 @@
 // topodeckctl: the terminal side of topodeck. Each subcommand lives in its own <name>_command.cpp
 // and is listed once in kCommands below.
 
+#include "apply_command.h"
 #include "cli_args.h"
 #include "diff_command.h"
+#include "export_command.h"
 #include "gangs_command.h"
 #include "label_command.h"
 #include "plan_command.h"
@@ -38,6 +40,9 @@ const std::array kCommands = {
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
     Command{"label", "Plan node-label changes (kubectl label's syntax) and preview them", runLabelCommand},
     Command{"diff", "Preview a change plan against the cluster as it is now", runDiffCommand},
+    Command{"apply", "Apply a change plan to a Kubernetes cluster, with a journal to undo it", runApplyCommand},
+    Command{"undo", "Put back what an apply changed, from its journal", runUndoCommand},
+    Command{"export", "Write the hierarchy as scheduler manifests or Slurm files, for review", runExportCommand},
     Command{"snapshot", "Save a live cluster to a file for offline what-if planning", runSnapshotCommand},
     Command{"version", "Print the topodeckctl version", runVersion},
 };

@@ -231,6 +231,10 @@ private:
         pod.requests = effectivePodRequests(m_podResources);
         pod.scheduler = parseSchedulerName(scratch.schedulerName);
         pod.topology = podTopologyRequest(scratch);
+        if (!scratch.nodeSelector.empty()) {
+            pod.nodeSelector.assign(scratch.nodeSelector.begin(), scratch.nodeSelector.end());
+            std::sort(pod.nodeSelector.begin(), pod.nodeSelector.end());
+        }
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];

@@ -186,6 +186,7 @@ struct PodScratch {
     std::string_view lwsGroupIndex; // each LeaderWorkerSet group is a gang of its own
     std::string_view schedulerName;
     std::string_view kueueRequired, kueuePreferred, kueueUnconstrained; // podset-*-topology
+    std::vector<std::pair<std::string_view, std::string_view>> nodeSelector;
     bool ownerIsController = false;
     bool ownerIsJob = false; // the owner kWorkloadSources[kOwner] names is a batch Job
     // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
@@ -324,6 +325,9 @@ template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& po
     return value.forEachField([&](std::string_view key, V& field) -> Status {
         if (key == "nodeName") return readScalar(field, path.field(key), pod.nodeName);
         if (key == "schedulerName") return readScalar(field, path.field(key), pod.schedulerName);
+        if (key == "nodeSelector")
+            return readStringMap(field, path.field(key),
+                                 [&](std::string_view k, std::string_view v) { pod.nodeSelector.emplace_back(k, v); });
         if (key == "containers")
             return readContainers(field, path.field(key), pod.resources.containers, pod.containersUsed);
         if (key == "initContainers")

@@ -344,6 +344,15 @@ std::string labelValueProblem(std::string_view value) {
     return {};
 }
 
+std::string nodeNameProblem(std::string_view name) {
+    if (name.empty()) return "a node name is not empty";
+    if (name.size() > kMaxPrefixLength) return "a node name is at most 253 characters long";
+    if (!isDnsSubdomain(name))
+        return "a node name must be a lowercase DNS subdomain: dot-separated parts of a-z, 0-9 and '-', each starting "
+               "and ending with a letter or digit";
+    return {};
+}
+
 bool LabelRequirement::matches(const std::string* value) const {
     auto contains = [this](const std::string& v) {
         if (values.size() <= kLinearSearchValues) return std::find(values.begin(), values.end(), v) != values.end();

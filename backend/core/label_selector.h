@@ -64,6 +64,9 @@ private:
 // Why a label key or value would be refused by Kubernetes, or empty when it is valid.
 std::string labelKeyProblem(std::string_view key);
 std::string labelValueProblem(std::string_view value);
+// A Node's name is a DNS subdomain (at most 253 characters of dot-separated a-z, 0-9 and '-'
+// parts); a name that is not one could not be a Node, and would not be safe in a request path.
+std::string nodeNameProblem(std::string_view name);
 
 // One byte per NodeId: 1 where a present node matches, 0 for the others and for empty slots.
 using NodeMask = std::vector<std::uint8_t>;

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace topodeck {
 
@@ -86,6 +88,9 @@ struct Pod {
     WorkloadKind workloadKind = WorkloadKind::None; // what named `workload`
     PodScheduler scheduler = PodScheduler::Default;
     PodTopologyRequest topology; // what a failure what-if re-places its gang under
+    // spec.nodeSelector, sorted by key: what its node must carry. Kueue TAS injects one naming the
+    // domain it placed the pod in, so a relabel that breaks it strands the running gang.
+    std::vector<std::pair<std::string, std::string>> nodeSelector;
 
     // Pods bound to a node and not terminated hold resources there (as kube-scheduler counts).
     bool holdsResources() const {

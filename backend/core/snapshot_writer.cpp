@@ -185,6 +185,7 @@ void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     if (!pod.workload.empty()) writeGangMetadata(json, pod);
     json.endObject().key("spec").beginObject();
     if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
+    if (!pod.nodeSelector.empty()) writeStringMap(json.key("nodeSelector"), pod.nodeSelector);
     if (pod.scheduler == PodScheduler::Volcano) json.field("schedulerName", "volcano");
     if (pod.scheduler == PodScheduler::Kai) json.field("schedulerName", "kai-scheduler");
     // One container holding the effective request gives the same effective request back.

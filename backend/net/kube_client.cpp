@@ -86,10 +86,19 @@ Result<HttpRequest> KubeClient::request(std::string_view pathAndQuery, std::chro
 }
 
 Result<HttpResponse> KubeClient::get(std::string_view pathAndQuery, std::chrono::milliseconds timeout) {
+    return send("GET", pathAndQuery, {}, {}, timeout);
+}
+
+Result<HttpResponse> KubeClient::send(std::string_view method, std::string_view pathAndQuery,
+                                      std::string_view contentType, std::string body,
+                                      std::chrono::milliseconds timeout) {
     for (int attempt = 0;; ++attempt) {
         KubeAuth auth;
         Result<HttpRequest> built = request(pathAndQuery, timeout, auth);
         if (!built) return built.error();
+        built->method = std::string(method);
+        if (!contentType.empty()) built->headers.emplace_back("Content-Type", std::string(contentType));
+        built->body = body;
         Result<HttpResponse> response = m_http.send(*built);
         if (!response || response->status != 401 || attempt > 0) return response;
         m_credentials->rejected(auth);

@@ -24,6 +24,9 @@ public:
 
     // GET server + pathAndQuery. Non-2xx answers are values (see describeKubeStatus).
     Result<HttpResponse> get(std::string_view pathAndQuery, std::chrono::milliseconds timeout);
+    // Any other request, with a body of `contentType` (e.g. PATCH with application/json-patch+json).
+    Result<HttpResponse> send(std::string_view method, std::string_view pathAndQuery, std::string_view contentType,
+                              std::string body, std::chrono::milliseconds timeout);
     // A watch: streams the response, handing each complete line to onLine (false stops); onHeaders
     // hears the status as soon as the server answers. Returns the HTTP status; for a non-2xx one
     // the body is in errorBody(). An event longer than the limit, or one that stalls or trickles

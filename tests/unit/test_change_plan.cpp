@@ -3,7 +3,10 @@
 // its refusals, naming the field), and the topology diff of a relabel.
 #include "core/changes/change_plan.h"
 #include "core/changes/change_plan_file.h"
+#include "core/changes/plan_preview.h"
 #include "core/changes/topology_diff.h"
+#include "core/snapshot_reader.h"
+#include "core/snapshot_writer.h"
 
 #include "unit_builders.h"
 
@@ -324,6 +327,44 @@ private Q_SLOTS:
         const Result<ChangePlan> plan = readChangePlan(text.toStdString(), "plan.yaml");
         QVERIFY(!plan);
         QVERIFY2(plan.error().message.find(error.toStdString()) != std::string::npos, plan.error().message.c_str());
+    }
+
+    // A running gang whose pods carry Kueue's injected nodeSelector on the rack label: renaming
+    // the rack strands it; a pod whose selector the change leaves alone, a finished pod and a pod
+    // whose selector did not match anyway are not risks. The selector survives a snapshot.
+    void relabelUnderARunningGangStrandsIt() {
+        ClusterState state = smallCluster();
+        auto pod = [&](const char* name, const char* node, std::vector<std::pair<std::string, std::string>> selector,
+                       PodPhase phase = PodPhase::Running) {
+            Pod p = testing::makePod(name, node, 4, phase);
+            p.workload = "train-a";
+            p.workloadKind = WorkloadKind::JobSet;
+            if (std::string(name).starts_with("other")) p.workload = "other";
+            p.nodeSelector = std::move(selector);
+            (void)state.apply(PodUpserted{std::move(p)});
+        };
+        pod("train-a-0", "b1-r1-n1", {{kRack, "b1-r1"}});
+        pod("train-a-1", "b1-r1-n2", {{kBlock, "b1"}, {kRack, "b1-r1"}});
+        pod("other-0", "b1-r1-n1", {{kBlock, "b1"}});                       // the block stays
+        pod("other-1", "b1-r1-n2", {{kRack, "b1-r1"}}, PodPhase::Succeeded); // holds nothing
+        pod("other-2", "b1-r1-n2", {{kRack, "elsewhere"}});                  // never matched
+        const ChangePlan plan = planned(state, {setOn({{}, {}, "b1/b1-r1"}, {{kRack, "b1-r9"}})});
+        const TopologyDiff diff = diffPlanTopology(state, indexOf(state), plan);
+        QCOMPARE(diff.stranded.size(), std::size_t(1));
+        QCOMPARE(diff.stranded[0].workload, std::string("team/train-a (JobSet)"));
+        QCOMPARE(diff.stranded[0].pods, std::size_t(2));
+        QCOMPARE(diff.stranded[0].example, std::string("node b1-r1-n1 needs example.com/rack=b1-r1, which becomes b1-r9"));
+        QVERIFY(planPreviewText(plan, diff, {}, {}).find("Risks: running workloads") != std::string::npos);
+
+        // Back to where they were: nothing stranded.
+        const ChangePlan harmless = planned(state, {setOn({{"b2-r1-n1"}, {}, {}}, {{"team", "ml"}})});
+        QVERIFY(diffPlanTopology(state, indexOf(state), harmless).stranded.empty());
+
+        Result<Snapshot> back = readSnapshotText(writeSnapshotJson(state), "snapshot.json");
+        QVERIFY(back.ok());
+        const auto found = std::find_if(back->pods.begin(), back->pods.end(), [](const Pod& p) { return p.name == "train-a-1"; });
+        QVERIFY(found != back->pods.end());
+        QCOMPARE(found->nodeSelector, (std::vector<std::pair<std::string, std::string>>{{kBlock, "b1"}, {kRack, "b1-r1"}}));
     }
 
     // Relabelling under the hierarchy: one rack renamed, a node moved to another rack, a node

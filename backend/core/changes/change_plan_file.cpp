@@ -1,5 +1,7 @@
 #include "core/changes/change_plan_file.h"
 
+#include "core/changes/change_journal.h"
+
 #include "core/json_text.h"
 #include "core/label_selector.h"
 #include "core/text_format.h"
@@ -11,6 +13,8 @@
 namespace topodeck {
 
 namespace {
+
+std::optional<ChangeOutcome> changeOutcomeNamed(std::string_view name);
 
 // JSON string literals are YAML double-quoted scalars: one escaping for every value written.
 std::string quoted(std::string_view text) {
@@ -137,9 +141,16 @@ public:
         return op;
     }
 
-    Result<LabelChange> labelChange(const YAML::Node& node, const std::string& path) const {
-        if (!node.IsMap()) return error(node, path, "expected a map (node, key, before, after)");
-        if (Status s = knownFields(node, path, {"node", "key", "before", "after"}); !s) return s.error();
+    // A plan's change, or with `journaled` a journal's (which also says what became of it).
+    Result<LabelChange> labelChange(const YAML::Node& node, const std::string& path, bool journaled = false) const {
+        if (!node.IsMap())
+            return error(node, path,
+                         journaled ? "expected a map (node, key, before, after, outcome, message)"
+                                   : "expected a map (node, key, before, after)");
+        if (Status s = journaled ? knownFields(node, path, {"node", "key", "before", "after", "outcome", "message"})
+                                 : knownFields(node, path, {"node", "key", "before", "after"});
+            !s)
+            return s.error();
         LabelChange change;
         for (auto [key, out] : {std::pair{"node", &change.node}, std::pair{"key", &change.key}}) {
             Result<std::optional<std::string>> text = optionalString(node, key, path);
@@ -147,6 +158,8 @@ public:
             if (!*text || (*text)->empty()) return error(node, path + "." + key, "missing");
             *out = std::move(**text);
         }
+        if (const std::string problem = nodeNameProblem(change.node); !problem.empty())
+            return error(node["node"], path + ".node", "invalid node name \"" + visibleText(change.node) + "\": " + problem);
         if (Status s = labelKey(node["key"], path + ".key", change.key); !s) return s.error();
         for (auto [key, out] : {std::pair{"before", &change.before}, std::pair{"after", &change.after}}) {
             Result<std::optional<std::string>> text = optionalString(node, key, path);
@@ -158,31 +171,47 @@ public:
         return change;
     }
 
-    Result<ChangePlan> plan(const YAML::Node& root) const {
-        if (!root.IsMap()) return error(root, "plan", "expected a ChangePlan (a map with apiVersion and kind)");
-        if (Status s = knownFields(root, "plan", {"apiVersion", "kind", "metadata", "spec"}); !s) return s.error();
-        Result<std::optional<std::string>> apiVersion = optionalString(root, "apiVersion", "plan");
-        Result<std::optional<std::string>> kind = optionalString(root, "kind", "plan");
+    // apiVersion and kind, each as expected.
+    Status header(const YAML::Node& root, std::string_view expectedKind, const std::string& path) const {
+        if (!root.IsMap())
+            return error(root, path, "expected a " + std::string(expectedKind) + " (a map with apiVersion and kind)");
+        Result<std::optional<std::string>> apiVersion = optionalString(root, "apiVersion", path);
+        Result<std::optional<std::string>> kind = optionalString(root, "kind", path);
         if (!apiVersion) return apiVersion.error();
         if (!kind) return kind.error();
-        if (*kind != std::optional<std::string>(ChangePlan::kKind))
+        if (*kind != std::optional<std::string>(expectedKind))
             return error(root, "kind",
-                         "expected " + std::string(ChangePlan::kKind) + ", not " +
+                         "expected " + std::string(expectedKind) + ", not " +
                              (*kind ? '"' + visibleText(**kind) + '"' : std::string("nothing")));
         if (*apiVersion != std::optional<std::string>(ChangePlan::kApiVersion))
             return error(root, "apiVersion",
                          "expected " + std::string(ChangePlan::kApiVersion) + " (this topodeck reads no other), not " +
                              (*apiVersion ? '"' + visibleText(**apiVersion) + '"' : std::string("nothing")));
+        return {};
+    }
+
+    // The string fields of a map, each into its place (absent: empty).
+    Status stringFields(const YAML::Node& map, const std::string& path,
+                        std::initializer_list<std::pair<const char*, std::string*>> fields) const {
+        for (auto [key, out] : fields) {
+            Result<std::optional<std::string>> text = optionalString(map, key, path);
+            if (!text) return text.error();
+            *out = text->value_or(std::string());
+        }
+        return {};
+    }
+
+    Result<ChangePlan> plan(const YAML::Node& root) const {
+        if (Status s = header(root, ChangePlan::kKind, "plan"); !s) return s.error();
+        if (Status s = knownFields(root, "plan", {"apiVersion", "kind", "metadata", "spec"}); !s) return s.error();
         ChangePlan plan;
         if (const YAML::Node metadata = root["metadata"]; metadata && !metadata.IsNull()) {
             if (!metadata.IsMap()) return error(metadata, "metadata", "expected a map");
             if (Status s = knownFields(metadata, "metadata", {"name", "cluster", "description"}); !s) return s.error();
-            for (auto [key, out] : {std::pair{"name", &plan.name}, std::pair{"cluster", &plan.cluster},
-                                    std::pair{"description", &plan.description}}) {
-                Result<std::optional<std::string>> text = optionalString(metadata, key, "metadata");
-                if (!text) return text.error();
-                *out = text->value_or(std::string());
-            }
+            if (Status s = stringFields(metadata, "metadata",
+                                        {{"name", &plan.name}, {"cluster", &plan.cluster}, {"description", &plan.description}});
+                !s)
+                return s.error();
         }
         const YAML::Node spec = root["spec"];
         if (!spec || spec.IsNull()) return plan;
@@ -216,9 +245,82 @@ public:
         return plan;
     }
 
+    Result<ChangeJournal> journal(const YAML::Node& root) const {
+        if (Status s = header(root, ChangeJournal::kKind, "journal"); !s) return s.error();
+        if (Status s = knownFields(root, "journal", {"apiVersion", "kind", "metadata", "spec"}); !s) return s.error();
+        ChangeJournal journal;
+        if (const YAML::Node metadata = root["metadata"]; metadata && !metadata.IsNull()) {
+            if (!metadata.IsMap()) return error(metadata, "metadata", "expected a map");
+            if (Status s = knownFields(metadata, "metadata", {"plan", "cluster"}); !s) return s.error();
+            if (Status s = stringFields(metadata, "metadata", {{"plan", &journal.plan}, {"cluster", &journal.cluster}}); !s)
+                return s.error();
+        }
+        const YAML::Node spec = root["spec"];
+        if (!spec || spec.IsNull()) return journal;
+        if (!spec.IsMap()) return error(spec, "spec", "expected a map (fieldManager, started, finished, changes)");
+        if (Status s = knownFields(spec, "spec", {"fieldManager", "started", "finished", "changes"}); !s) return s.error();
+        if (Status s = stringFields(spec, "spec",
+                                    {{"fieldManager", &journal.fieldManager},
+                                     {"started", &journal.started},
+                                     {"finished", &journal.finished}});
+            !s)
+            return s.error();
+        const YAML::Node list = spec["changes"];
+        if (!list || list.IsNull()) return journal;
+        if (!list.IsSequence()) return error(list, "spec.changes", "expected a list");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string item = "spec.changes[" + std::to_string(i) + "]";
+            Result<LabelChange> change = labelChange(list[i], item, true);
+            if (!change) return change.error();
+            JournalChange entry;
+            entry.change = std::move(*change);
+            std::string outcome;
+            if (Status s = stringFields(list[i], item, {{"outcome", &outcome}, {"message", &entry.message}}); !s)
+                return s.error();
+            const std::optional<ChangeOutcome> known = changeOutcomeNamed(outcome);
+            if (!known) return error(list[i]["outcome"] ? list[i]["outcome"] : list[i], item + ".outcome",
+                                     "expected one of applied, conflict, forbidden, gone, failed, not-attempted, not \"" +
+                                         visibleText(outcome) + '"');
+            entry.outcome = *known;
+            journal.changes.push_back(std::move(entry));
+        }
+        return journal;
+    }
+
 private:
     std::string_view m_source;
 };
+
+std::optional<ChangeOutcome> changeOutcomeNamed(std::string_view name) {
+    for (ChangeOutcome outcome : {ChangeOutcome::Applied, ChangeOutcome::Conflict, ChangeOutcome::Forbidden,
+                                  ChangeOutcome::Gone, ChangeOutcome::Failed, ChangeOutcome::NotAttempted})
+        if (changeOutcomeName(outcome) == name) return outcome;
+    return std::nullopt;
+}
+
+// The one YAML document of a plan or journal, within the limits such files need. Plans and
+// journals are written by topodeck without aliases; a hand-edited one may share a node list or
+// two. An anchored operation repeated a thousand times would expand into a million node changes
+// to resolve, preview and apply from a few kilobytes (the fuzz target found it).
+Result<YAML::Node> loadOneDocument(std::string_view text, std::string_view source, std::string_view kind) {
+    YamlLimits limits;
+    limits.maxAliasNodes = 10'000;
+    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source, limits);
+    if (!documents) return documents.error();
+    if (documents->empty()) return Error{std::string(source) + ": empty: expected a " + std::string(kind)};
+    if (documents->size() > 1)
+        return Error{std::string(source) + ": holds " + std::to_string(documents->size()) + " documents: expected one " +
+                     std::string(kind)};
+    return documents->front();
+}
+
+// The change's fields as a flow map's entries, shared by plans and journals.
+std::string changeFields(const LabelChange& change) {
+    std::string out = "node: " + quoted(change.node) + ", key: " + quoted(change.key);
+    if (change.before) out += ", before: " + quoted(*change.before);
+    if (change.after) out += ", after: " + quoted(*change.after);
+    return out;
+}
 
 } // namespace
 
@@ -253,29 +355,46 @@ std::string writeChangePlan(const ChangePlan& plan) {
     }
     out += "  # Node by node: each label as it was when planned (left out: absent) and as it becomes.\n";
     out += plan.labelChanges.empty() ? "  labelChanges: []\n" : "  labelChanges:\n";
-    for (const LabelChange& change : plan.labelChanges) {
-        out += "  - {node: " + quoted(change.node) + ", key: " + quoted(change.key);
-        if (change.before) out += ", before: " + quoted(*change.before);
-        if (change.after) out += ", after: " + quoted(*change.after);
+    for (const LabelChange& change : plan.labelChanges) out += "  - {" + changeFields(change) + "}\n";
+    return out;
+}
+
+std::string writeChangeJournal(const ChangeJournal& journal) {
+    std::string out;
+    out += "apiVersion: " + std::string(ChangePlan::kApiVersion) + "\n";
+    out += "kind: " + std::string(ChangeJournal::kKind) + "\n";
+    out += "metadata:\n";
+    out += "  plan: " + quoted(journal.plan) + "\n";
+    out += "  cluster: " + quoted(journal.cluster) + "\n";
+    out += "spec:\n";
+    out += "  fieldManager: " + quoted(journal.fieldManager) + "\n";
+    out += "  started: " + quoted(journal.started) + "\n";
+    if (!journal.finished.empty()) out += "  finished: " + quoted(journal.finished) + "\n";
+    out += "  # Each label as it was before the apply (left out: absent), as it became, and what the server said.\n";
+    out += journal.changes.empty() ? "  changes: []\n" : "  changes:\n";
+    for (const JournalChange& entry : journal.changes) {
+        out += "  - {" + changeFields(entry.change) + ", outcome: " + std::string(changeOutcomeName(entry.outcome));
+        if (!entry.message.empty()) out += ", message: " + quoted(entry.message);
         out += "}\n";
     }
     return out;
 }
 
-Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source) {
-    // Plans are written by topodeck without aliases; a hand-edited one may share a node list or
-    // two. An anchored operation repeated a thousand times would expand into a million node
-    // changes to resolve, preview and apply from a few kilobytes (the fuzz target found it).
-    YamlLimits limits;
-    limits.maxAliasNodes = 10'000;
-    Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, source, limits);
-    if (!documents) return documents.error();
-    if (documents->empty()) return Error{std::string(source) + ": empty: expected a ChangePlan"};
-    if (documents->size() > 1)
-        return Error{std::string(source) + ": holds " + std::to_string(documents->size()) +
-                     " documents: expected one ChangePlan"};
+Result<ChangeJournal> readChangeJournal(std::string_view text, std::string_view source) {
+    Result<YAML::Node> root = loadOneDocument(text, source, ChangeJournal::kKind);
+    if (!root) return root.error();
     try {
-        return PlanReader(source).plan(documents->front());
+        return PlanReader(source).journal(*root);
+    } catch (const YAML::Exception& e) {
+        return Error{std::string(source) + ": " + e.what()};
+    }
+}
+
+Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source) {
+    Result<YAML::Node> root = loadOneDocument(text, source, ChangePlan::kKind);
+    if (!root) return root.error();
+    try {
+        return PlanReader(source).plan(*root);
     } catch (const YAML::Exception& e) { // a conversion the checks above did not foresee
         return Error{std::string(source) + ": " + e.what()};
     }

@@ -133,6 +133,20 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
                    groupThousands(c.nodesAfter) + " nodes)\n";
         }
     }
+    if (!diff.stranded.empty()) {
+        out += "\n" +
+               paint(kRed, "Risks: running workloads whose pods' nodeSelector stops matching their nodes (" +
+                               plural(diff.stranded.size(), "workload", "workloads") +
+                               "); a pod that restarts cannot come back:") +
+               "\n";
+        for (std::size_t i = 0; i < diff.stranded.size() && i < options.maxGroups; ++i) {
+            const TopologyDiff::Stranded& s = diff.stranded[i];
+            out += "  " + visibleText(s.workload) + ": " + plural(s.pods, "pod", "pods") + "; " + visibleText(s.example) +
+                   "\n";
+        }
+        if (diff.stranded.size() > options.maxGroups)
+            out += "  ... and " + std::to_string(diff.stranded.size() - options.maxGroups) + " more\n";
+    }
     if (!drift.empty()) {
         out += "\n" +
                paint(kYellow, "Drift: the cluster no longer holds what the plan found (" +

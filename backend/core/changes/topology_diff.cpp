@@ -138,9 +138,53 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
 }
 
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan) {
-    const TopologyIndex after =
-        TopologyIndex::build(withPlanApplied(state, plan), before.spec(), before.gpuResources());
-    return diffTopology(state, before, after);
+    const ClusterState changed = withPlanApplied(state, plan);
+    const TopologyIndex after = TopologyIndex::build(changed, before.spec(), before.gpuResources());
+    TopologyDiff diff = diffTopology(state, before, after);
+    diff.stranded = strandedWorkloads(state, changed, plan);
+    return diff;
+}
+
+std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,
+                                                      const ChangePlan& plan) {
+    // The first unmet requirement of a selector on a node, or nullptr when it matches.
+    const auto unmet = [](const Pod& pod, const Node& node) -> const std::pair<std::string, std::string>* {
+        for (const auto& requirement : pod.nodeSelector)
+            if (const std::string* value = node.label(requirement.first); !value || *value != requirement.second)
+                return &requirement;
+        return nullptr;
+    };
+    std::map<std::string, TopologyDiff::Stranded> byWorkload;
+    std::string_view lastNode;
+    for (const LabelChange& change : plan.labelChanges) { // sorted by node: each node once
+        if (change.node == lastNode) continue;
+        lastNode = change.node;
+        const std::optional<NodeId> id = before.findNode(change.node);
+        if (!id || !after.record(*id).present) continue;
+        const Node& was = *before.record(*id).node;
+        const Node& becomes = *after.record(*id).node;
+        before.forEachPodOn(*id, [&](const Pod& pod) {
+            if (!pod.holdsResources() || pod.nodeSelector.empty() || unmet(pod, was)) return;
+            const auto* broken = unmet(pod, becomes);
+            if (!broken) return;
+            const std::string name = pod.workload.empty() ? pod.key()
+                                     : pod.nameSpace + "/" + pod.workload +
+                                           (pod.workloadKind == WorkloadKind::None
+                                                ? std::string()
+                                                : " (" + std::string(workloadKindName(pod.workloadKind)) + ")");
+            TopologyDiff::Stranded& entry = byWorkload[name];
+            if (entry.pods++ == 0) {
+                const std::string* now = becomes.label(broken->first);
+                entry.workload = name;
+                entry.example = "node " + change.node + " needs " + broken->first + "=" + broken->second + ", which " +
+                                (now ? "becomes " + *now : std::string("it loses"));
+            }
+        });
+    }
+    std::vector<TopologyDiff::Stranded> out;
+    for (auto& [name, entry] : byWorkload) out.push_back(std::move(entry));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return naturalLess(a.workload, b.workload); });
+    return out;
 }
 
 } // namespace topodeck

@@ -44,7 +44,18 @@ struct TopologyDiff {
     // NVLink domains that sat in one lowest-level domain (a rack) and now span several: the pods of
     // one NVLink gang would be told they cross racks.
     std::vector<std::string> nvlinkSplit;
+    // Running workloads with pods whose nodeSelector (Kueue TAS injects one naming the domain it
+    // placed them in) matched their node before and does not after: a pod that restarts cannot
+    // come back, and the scheduler no longer sees the gang where it runs. One per workload.
+    struct Stranded {
+        std::string workload; // "team/train-a (JobSet)"; a pod's namespace/name when it has none
+        std::size_t pods = 0;
+        std::string example; // "node n1 needs example.com/rack=r1, which becomes r9"
+        friend bool operator==(const Stranded&, const Stranded&) = default;
+    };
+    std::vector<Stranded> stranded;
 
+    // Whether the hierarchy is unchanged (risks to workloads aside).
     bool empty() const {
         return domainsAdded.empty() && domainsRemoved.empty() && domainsSplit.empty() && domainsMerged.empty() &&
                moved.empty() && leftLevelCapacity.empty() && joinedLevelCapacity.empty() && capacity.empty() &&
@@ -59,5 +70,9 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
 // What the plan's label changes do to `before` (the state's index): the same spec read over the
 // state with them made.
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan);
+// The running workloads the plan strands (TopologyDiff::stranded): `after` is `before` with the
+// plan's changes made.
+std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,
+                                                      const ChangePlan& plan);
 
 } // namespace topodeck

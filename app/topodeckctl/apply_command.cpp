@@ -1,0 +1,326 @@
+#include "apply_command.h"
+
+#include "cluster_input.h"
+#include "terminal.h"
+
+#include "core/changes/change_journal.h"
+#include "core/changes/change_plan.h"
+#include "core/changes/change_plan_file.h"
+#include "core/changes/plan_apply.h"
+#include "core/changes/plan_preview.h"
+#include "core/changes/topology_diff.h"
+#include "core/live_status.h"
+#include "core/text_file.h"
+#include "core/text_format.h"
+#include "net/label_patch_sender.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <variant>
+
+namespace topodeck::cli {
+namespace {
+
+// What apply and undo share: where to write, and how.
+struct WriteSettings {
+    ClusterSource source;
+    HierarchyChoice hierarchy;
+    std::string journal; // where the journal goes
+    KubePatchOptions patch;
+    std::size_t batchSize = 200;
+};
+
+std::vector<FlagSpec> writeFlags(std::string_view journalDefault) {
+    std::vector<FlagSpec> flags = liveClusterFlags();
+    // Apply writes Kubernetes node labels only: the Slurm flags do not belong here.
+    std::erase_if(flags, [](const FlagSpec& flag) { return flag.name.starts_with("slurm") || flag.name == "poll"; });
+    flags.push_back({"journal", 0, "FILE", "where the journal goes (default: " + std::string(journalDefault) + ")"});
+    flags.push_back({"field-manager", 0, "NAME", "the field manager the server records (default: topodeck)"});
+    flags.push_back({"batch-size", 0, "N", "nodes per batch; a batch with a refusal is the last (default: 200)"});
+    flags.push_back({"parallel", 0, "N", "requests at once (default: 8)"});
+    flags.push_back({"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"});
+    flags.push_back({"topology", 0, "NAME", "hierarchy from this Topology object (Kueue or KAI)"});
+    return flags;
+}
+
+Result<std::size_t> positiveCount(const ParsedArgs& args, const std::string& flag, std::size_t fallback,
+                                  std::size_t most) {
+    const std::string* text = args.value(flag);
+    if (!text) return fallback;
+    std::size_t value = 0;
+    for (char c : *text) {
+        if (c < '0' || c > '9' || value > most) return Error{"--" + flag + ": expected a whole number, not \"" + *text + '"'};
+        value = value * 10 + std::size_t(c - '0');
+    }
+    if (text->empty() || value == 0 || value > most)
+        return Error{"--" + flag + ": expected 1 to " + std::to_string(most) + ", not \"" + *text + '"'};
+    return value;
+}
+
+// "move.yaml" -> "move<suffix>"; beside the file it names.
+std::string besideWithSuffix(const std::string& path, std::string_view suffix) {
+    std::string stem = path;
+    for (std::string_view extension : {".yaml", ".yml"})
+        if (stem.ends_with(extension)) {
+            stem.resize(stem.size() - extension.size());
+            break;
+        }
+    return stem + std::string(suffix);
+}
+
+Result<WriteSettings> writeSettingsFrom(const ParsedArgs& args, const std::string& defaultJournal) {
+    WriteSettings s;
+    const bool live = args.value("context") || args.value("kubeconfig") || args.has("in-cluster");
+    if (!live) return Error{"name the cluster to write to: --context NAME, --kubeconfig FILE or --in-cluster"};
+    auto source = ClusterSource::fromArgs(args, "snapshot"); // -f is the plan; apply takes no snapshot
+    if (!source) return source.error();
+    s.source = std::move(*source);
+    auto hierarchy = hierarchyChoiceFromArgs(args);
+    if (!hierarchy) return hierarchy.error();
+    s.hierarchy = std::move(*hierarchy);
+    s.journal = args.value("journal") ? *args.value("journal") : defaultJournal;
+    if (s.journal.empty()) return Error{"--journal needs a file name"};
+    if (const std::string* manager = args.value("field-manager")) {
+        // It goes into a query string, and managedFields shows it to everyone: a plain name.
+        const bool plain = !manager->empty() && manager->size() <= 128 &&
+                           manager->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
+                               std::string::npos;
+        if (!plain) return Error{"--field-manager: letters, digits, '-', '_' and '.', at most 128"};
+        s.patch.fieldManager = *manager;
+    }
+    auto batch = positiveCount(args, "batch-size", s.batchSize, 100'000);
+    if (!batch) return batch.error();
+    s.batchSize = *batch;
+    auto parallel = positiveCount(args, "parallel", std::size_t(s.patch.parallel), 64);
+    if (!parallel) return parallel.error();
+    s.patch.parallel = int(*parallel);
+    return s;
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+    return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
+}
+
+std::string changesOnNodes(const ChangePlan& plan) {
+    return plural(plan.labelChanges.size(), "label change", "label changes") + " on " +
+           plural(nodePatches(plan).size(), "node", "nodes");
+}
+
+// The answers the server did not accept, one line each (the first 20).
+std::string refusalLines(const std::vector<std::pair<std::string, std::string>>& refusals) {
+    std::string out;
+    for (std::size_t i = 0; i < refusals.size() && i < 20; ++i)
+        out += "  " + refusals[i].first + ": " + visibleText(refusals[i].second) + "\n";
+    if (refusals.size() > 20) out += "  ... and " + std::to_string(refusals.size() - 20) + " more\n";
+    return out;
+}
+
+// Loads the cluster, refuses a plan the cluster has drifted from, then dry-runs and applies it,
+// keeping the journal up to date after every batch. `preview` also shows the plan and its
+// topology diff first (undo does: its plan was never reviewed as a file).
+int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool dryRunOnly, bool preview) {
+    if (!dryRunOnly && std::filesystem::exists(settings.journal))
+        return usageError("journal " + settings.journal +
+                          " exists already (the record of an earlier apply, which undo needs): give --journal FILE");
+    auto cluster = loadCluster(settings.source);
+    if (!cluster) return reportLoadError(settings.source, cluster.error());
+    LoadedCluster& loaded = **cluster;
+    loaded.live->stop();
+    const std::string where = loaded.live->describe(true);
+    const std::vector<std::string> drift = planDrift(loaded.state, plan);
+    if (preview) {
+        auto topology = loaded.resolve(settings.hierarchy);
+        if (!topology) return usageError(topology.error().message);
+        const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), settings.hierarchy.gpus);
+        PlanPreviewOptions options;
+        options.colour = stdoutIsTerminal() && !noColorRequested();
+        writeStdout(planPreviewText(plan, diffPlanTopology(loaded.state, before, plan), drift, options) + "\n");
+    }
+    if (!drift.empty()) {
+        std::string text = "refused: " + where + " no longer holds what the plan found, so nothing was sent:\n";
+        for (std::size_t i = 0; i < drift.size() && i < 20; ++i) text += "  " + drift[i] + "\n";
+        if (drift.size() > 20) text += "  ... and " + std::to_string(drift.size() - 20) + " more\n";
+        std::fputs((text + "Plan again against the cluster as it is now, and review it with topodeckctl diff.\n").c_str(),
+                   stderr);
+        return kExitFailure;
+    }
+    if (plan.labelChanges.empty()) {
+        writeStdout("Nothing to change on " + where + ".\n");
+        return kExitOk;
+    }
+    ChangeJournal journal;
+    journal.plan = plan.name;
+    journal.cluster = where;
+    journal.fieldManager = settings.patch.fieldManager;
+    journal.started = formatUtc(std::chrono::system_clock::now());
+    // The journal is written before anything is sent: a plan that cannot leave a record is not applied.
+    if (!dryRunOnly) {
+        for (const LabelChange& change : plan.labelChanges)
+            journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
+        if (Status written = writeFileAtomically(settings.journal, writeChangeJournal(journal)); !written)
+            return runtimeError(written.error().message + " (the journal: nothing was sent)");
+    }
+    std::string journalProblem;
+    ApplyOptions options;
+    options.batchSize = settings.batchSize;
+    options.dryRunOnly = dryRunOnly;
+    options.progress = [&](const ChangeJournal& sofar) {
+        if (Status written = writeFileAtomically(settings.journal, writeChangeJournal(sofar)); !written)
+            journalProblem = written.error().message;
+    };
+    options.cancelled = [&] { return !journalProblem.empty(); }; // no record, no further writes
+    const PatchSender send = kubePatchSender(kubeCredentials(loaded.live->kubeConnection()), settings.patch);
+    ApplyResult result = applyPlan(plan, journal, send, options);
+    const std::vector<NodePatch> patches = nodePatches(plan);
+
+    if (result.stage == ApplyResult::Stage::DryRunRefused) {
+        std::error_code ignored; // nothing was applied: there is nothing to undo
+        if (!dryRunOnly) std::filesystem::remove(settings.journal, ignored);
+        std::vector<std::pair<std::string, std::string>> refusals;
+        for (const auto& [index, answer] : result.dryRunRefusals)
+            refusals.emplace_back(patches[index].node,
+                                  std::string(changeOutcomeName(outcomeOf(answer))) + ": " + answer.message);
+        std::fputs(("server dry run on " + where + ": refused " + std::to_string(refusals.size()) + " of " +
+                    plural(patches.size(), "node", "nodes") + "; nothing was applied:\n" + refusalLines(refusals))
+                       .c_str(),
+                   stderr);
+        return kExitFailure;
+    }
+    std::string text = "server dry run on " + where + ": accepted " + changesOnNodes(plan) + "\n";
+    if (result.stage == ApplyResult::Stage::DryRunPassed) {
+        writeStdout(text + "Nothing was changed (--dry-run=server).\n");
+        return kExitOk;
+    }
+    result.journal.finished = formatUtc(std::chrono::system_clock::now());
+    options.progress(result.journal);
+    const std::size_t applied = result.journal.count(ChangeOutcome::Applied);
+    const std::string undoHint = "journal: " + settings.journal + " (undo: topodeckctl undo " + settings.journal + ")\n";
+    if (result.stage == ApplyResult::Stage::Applied && journalProblem.empty()) {
+        writeStdout(text + "applied " + changesOnNodes(plan) + " in " + plural(result.batchesSent, "batch", "batches") +
+                    ", field manager " + settings.patch.fieldManager + "\n" + undoHint);
+        return kExitOk;
+    }
+    writeStdout(text);
+    std::vector<std::pair<std::string, std::string>> refusals;
+    for (const JournalChange& entry : result.journal.changes)
+        if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted &&
+            (refusals.empty() || refusals.back().first != entry.change.node))
+            refusals.emplace_back(entry.change.node, std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
+    std::string failure = "stopped after " + plural(result.batchesSent, "batch", "batches");
+    if (!journalProblem.empty()) failure += ": the journal could not be written (" + journalProblem + ")";
+    failure += "; " + std::to_string(applied) + " of " + std::to_string(plan.labelChanges.size()) +
+               " label changes applied, " + std::to_string(result.journal.count(ChangeOutcome::NotAttempted)) +
+               " not attempted; nothing was overwritten.\n" + refusalLines(refusals);
+    std::fputs(failure.c_str(), stderr);
+    if (journalProblem.empty()) writeStdout(undoHint);
+    return kExitFailure;
+}
+
+Result<ChangePlan> readPlanArgument(const std::string& path) {
+    auto text = path == "-" ? readAll(stdin) : readTextFile(path);
+    if (!text) return text.error();
+    return readChangePlan(*text, path == "-" ? "stdin" : path);
+}
+
+} // namespace
+
+const CommandSpec& applyCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "apply";
+        s.summary = "Apply a change plan to a Kubernetes cluster, with a journal to undo it";
+        s.description =
+            "Applies a change plan (topodeckctl label -o PLAN) to the cluster's node labels. It first reads the\n"
+            "cluster and refuses the plan if any label it changes no longer holds the value the plan found.\n"
+            "Then every node's patch goes to the server as a dry run (dryRun=All: the server checks\n"
+            "permissions and values and changes nothing), and only if all pass are they sent for real, in\n"
+            "batches. Each patch tests the labels it changes, so an edit made meanwhile is refused, never\n"
+            "overwritten; a batch with any refusal is the last. The journal records what each label was and\n"
+            "became, after every batch; topodeckctl undo JOURNAL puts it back. Exit codes: 0 applied (or the\n"
+            "dry run passed), 1 refused or stopped (what was done is in the journal), 2 bad input.";
+        s.usage = "topodeckctl apply -f PLAN (--context NAME | --kubeconfig FILE | --in-cluster) [--dry-run=server]";
+        s.examples = "  topodeckctl apply -f move.yaml --context prod --dry-run=server\n"
+                     "  topodeckctl apply -f move.yaml --context prod            # journal: move.journal.yaml\n"
+                     "  topodeckctl undo move.journal.yaml --context prod --yes\n";
+        s.flags = {
+            {"filename", 'f', "PLAN", "the change plan; - reads stdin (then give --journal)"},
+            {"dry-run", 0, "server", "only the server-side dry run: show what the server would accept"},
+        };
+        const std::vector<FlagSpec> write = writeFlags("PLAN.journal.yaml, beside the plan");
+        s.flags.insert(s.flags.end(), write.begin(), write.end());
+        return s;
+    }();
+    return spec;
+}
+
+int runApplyCommand(std::span<const std::string> args) {
+    auto parsed = parseCommandLine(applyCommandSpec(), args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    const ParsedArgs& flags = std::get<ParsedArgs>(parsed);
+    if (!flags.positionals().empty())
+        return usageError("unexpected argument \"" + flags.positionals().front() + "\" (the plan goes after -f)");
+    const std::string* planFile = flags.value("filename");
+    if (!planFile || planFile->empty()) return usageError("apply needs -f PLAN (a file written by topodeckctl label -o)");
+    bool dryRunOnly = false;
+    if (const std::string* dryRun = flags.value("dry-run")) {
+        if (*dryRun != "server")
+            return usageError("--dry-run: only server (the API server checks every patch and changes nothing)");
+        dryRunOnly = true;
+    }
+    if (*planFile == "-" && !flags.value("journal") && !dryRunOnly)
+        return usageError("a plan read from stdin needs --journal FILE");
+    auto settings = writeSettingsFrom(flags, *planFile == "-" ? std::string() : besideWithSuffix(*planFile, ".journal.yaml"));
+    if (!settings) return usageError(settings.error().message);
+    auto plan = readPlanArgument(*planFile);
+    if (!plan) return usageError(plan.error().message);
+    return applyOnCluster(*plan, *settings, dryRunOnly, false);
+}
+
+const CommandSpec& undoCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "undo";
+        s.summary = "Put back what an apply changed, from its journal";
+        s.description =
+            "Reads the journal an apply wrote and builds the reverse plan: each label it applied goes back to\n"
+            "the value it had, provided it still holds the value the apply gave it (a label changed since is\n"
+            "refused, never overwritten). Without --yes it only previews; with --yes it applies as apply does,\n"
+            "with a journal of its own. Exit codes as apply.";
+        s.usage = "topodeckctl undo JOURNAL (--context NAME | --kubeconfig FILE | --in-cluster) [--yes]";
+        s.examples = "  topodeckctl undo move.journal.yaml --context prod          # preview\n"
+                     "  topodeckctl undo move.journal.yaml --context prod --yes\n";
+        s.flags = {{"yes", 'y', "", "apply the reverse plan (without: preview only)"}};
+        const std::vector<FlagSpec> write = writeFlags("JOURNAL.undo.yaml, beside it");
+        s.flags.insert(s.flags.end(), write.begin(), write.end());
+        return s;
+    }();
+    return spec;
+}
+
+int runUndoCommand(std::span<const std::string> args) {
+    auto parsed = parseCommandLine(undoCommandSpec(), args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    const ParsedArgs& flags = std::get<ParsedArgs>(parsed);
+    if (flags.positionals().size() != 1) return usageError("undo takes one JOURNAL (written by topodeckctl apply)");
+    const std::string& journalFile = flags.positionals().front();
+    auto settings = writeSettingsFrom(flags, besideWithSuffix(journalFile, ".undo.yaml"));
+    if (!settings) return usageError(settings.error().message);
+    auto text = readTextFile(journalFile);
+    if (!text) return usageError(text.error().message);
+    auto journal = readChangeJournal(*text, journalFile);
+    if (!journal) return usageError(journal.error().message);
+    const ChangePlan plan = undoPlan(*journal);
+    if (plan.labelChanges.empty()) {
+        writeStdout("The journal records no applied change: nothing to undo.\n");
+        return kExitOk;
+    }
+    if (!flags.has("yes")) {
+        // The preview with the server's opinion, and how to go on.
+        const int previewed = applyOnCluster(plan, *settings, true, true);
+        if (previewed == kExitOk) writeStdout("Run again with --yes to apply it.\n");
+        return previewed;
+    }
+    return applyOnCluster(plan, *settings, false, true);
+}
+
+} // namespace topodeck::cli

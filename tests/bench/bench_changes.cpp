@@ -1,0 +1,95 @@
+// Change plans and exports at the largest demo, scale:65536 (issue: change plans):
+//  - BM_RelabelPlan: a label operation over every node resolved into a plan (each node's
+//    precondition read), as `topodeckctl label` does;
+//  - BM_RelabelPreview: the preview of a relabel that moves every node to a renamed rack: the
+//    topology diff (domains, moves, capacity), drift against the cluster, and the preview text;
+//  - BM_ExportAll: every export format: Kueue and KAI Topology, HyperNodes, topology.conf,
+//    topology.yaml, and the node labels as partial Nodes and kubectl lines.
+// Figures go in the README and the issue's closing note.
+#include "bench_cluster.h"
+
+#include "core/changes/change_plan.h"
+#include "core/changes/plan_preview.h"
+#include "core/changes/topology_diff.h"
+#include "core/exports/topology_exports.h"
+#include "core/slurm/slurm_topology_from_index.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace topodeck;
+
+namespace {
+
+const bench::LoadedDemo& scale() {
+    static const bench::LoadedDemo loaded = bench::loadDemo("scale:65536");
+    return loaded;
+}
+
+// Every node's lowest-level label gets "-b" appended: every rack renamed, every node moved.
+ChangePlan renameEveryRack(const bench::LoadedDemo& demo) {
+    ChangePlan plan;
+    plan.name = "rename-racks";
+    const std::string& key = demo.index.spec().levels.back().nodeLabel;
+    for (NodeId id = 0; id < demo.state.nodeSlots(); ++id) {
+        const NodeRecord& record = demo.state.record(id);
+        if (!record.present) continue;
+        if (const std::string* value = record.node->label(key))
+            plan.labelChanges.push_back({record.node->name, key, *value, *value + "-b"});
+    }
+    std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), labelChangeBefore);
+    return plan;
+}
+
+void BM_RelabelPlan(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    const std::string& key = demo.index.spec().levels.front().nodeLabel;
+    for (auto _ : state) {
+        ChangePlan plan;
+        LabelOperation operation{{{}, key, {}}, {{"example.com/pool", std::string("a")}}};
+        if (!addLabelOperation(plan, demo.state, demo.index, operation)) state.SkipWithError("not planned");
+        benchmark::DoNotOptimize(plan);
+    }
+}
+
+void BM_RelabelPreview(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    const ChangePlan plan = renameEveryRack(demo);
+    std::size_t size = 0;
+    for (auto _ : state) {
+        const TopologyDiff diff = diffPlanTopology(demo.state, demo.index, plan);
+        const std::vector<std::string> drift = planDrift(demo.state, plan);
+        size = planPreviewText(plan, diff, drift, {}).size();
+        benchmark::DoNotOptimize(size);
+    }
+    state.counters["changes"] = double(plan.labelChanges.size());
+    state.counters["preview_KiB"] = double(size) / 1024.0;
+}
+
+void BM_ExportAll(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    KueueExportOptions kueue;
+    kueue.flavorLabels = {{"nvidia.com/gpu.present", "true"}};
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        Result<std::string> kueueText = kueueTopologyYaml(demo.state, demo.index, kueue);
+        Result<std::string> kaiText = kaiTopologyYaml(demo.index);
+        if (!kueueText || !kaiText) state.SkipWithError("a Topology export failed");
+        bytes += kueueText ? kueueText->size() : 0;
+        bytes += kaiText ? kaiText->size() : 0;
+        bytes += hyperNodesYaml(hyperNodesFromIndex(demo.state, demo.index)).size();
+        const SlurmTopology tree = slurmTreeFromIndex(demo.state, demo.index);
+        bytes += writeTopologyConf(tree).size() + writeTopologyYaml({tree}).size();
+        const NodeLabelsExport labels = nodeLabelsExport(demo.state, demo.index);
+        bytes += labels.objects.size() + labels.kubectlLines.size();
+        benchmark::DoNotOptimize(bytes);
+    }
+    state.counters["MiB"] = double(bytes) / (1024.0 * 1024.0);
+}
+
+} // namespace
+
+BENCHMARK(BM_RelabelPlan)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RelabelPreview)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExportAll)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
