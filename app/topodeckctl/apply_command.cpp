@@ -122,19 +122,17 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
     if (!dryRunOnly && std::filesystem::exists(settings.journal))
         return usageError("journal " + settings.journal +
                           " exists already (the record of an earlier apply, which undo needs): give --journal FILE");
-    auto cluster = loadCluster(settings.source);
-    if (!cluster) return reportLoadError(settings.source, cluster.error());
-    LoadedCluster& loaded = **cluster;
-    loaded.live->stop();
+    auto cluster = loadIndexedCluster(settings.source, settings.hierarchy);
+    if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
+    const LoadedCluster& loaded = *std::get<IndexedCluster>(cluster).loaded;
     const std::string where = loaded.live->describe(true);
     const std::vector<std::string> drift = planDrift(loaded.state, plan);
     if (preview) {
-        auto topology = loaded.resolve(settings.hierarchy);
-        if (!topology) return usageError(topology.error().message);
-        const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), settings.hierarchy.gpus);
         PlanPreviewOptions options;
         options.colour = stdoutIsTerminal() && !noColorRequested();
-        writeStdout(planPreviewText(plan, diffPlanTopology(loaded.state, before, plan), drift, options) + "\n");
+        writeStdout(planPreviewText(plan, diffPlanTopology(loaded.state, std::get<IndexedCluster>(cluster).index, plan),
+                                    drift, options) +
+                    "\n");
     }
     if (!drift.empty()) {
         std::string text = "refused: " + where + " no longer holds what the plan found, so nothing was sent:\n";

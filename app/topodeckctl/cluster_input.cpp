@@ -248,4 +248,16 @@ int reportLoadError(const ClusterSource& source, const Error& error) {
     return source.live ? runtimeError(error.message) : usageError(error.message);
 }
 
+std::variant<IndexedCluster, int> loadIndexedCluster(const ClusterSource& source, const HierarchyChoice& hierarchy) {
+    auto cluster = loadCluster(source);
+    if (!cluster) return reportLoadError(source, cluster.error());
+    if ((*cluster)->live) (*cluster)->live->stop();
+    auto topology = (*cluster)->resolve(hierarchy);
+    if (!topology) return usageError(topology.error().message);
+    IndexedCluster out;
+    out.index = TopologyIndex::build((*cluster)->state, std::move(*topology), hierarchy.gpus);
+    out.loaded = std::move(*cluster);
+    return out;
+}
+
 } // namespace topodeck::cli

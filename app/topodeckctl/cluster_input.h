@@ -7,6 +7,7 @@
 #include "core/demo_cluster.h"
 #include "core/gpu_resources.h"
 #include "core/result.h"
+#include "core/topology_index.h"
 #include "core/topology_presets.h"
 #include "core/topology_spec.h"
 
@@ -14,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace topodeck::cli {
@@ -78,5 +80,14 @@ struct ClusterArgs {
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source);
 // Reports a loadCluster() error: bad input (exit 2), or a live cluster out of reach (exit 1).
 int reportLoadError(const ClusterSource& source, const Error& error);
+
+// A one-shot command's cluster: loaded (a live one listed, then its watches stopped) and indexed
+// under the hierarchy the flags choose. On failure the error is reported and the variant holds
+// the exit code.
+struct IndexedCluster {
+    std::unique_ptr<LoadedCluster> loaded;
+    TopologyIndex index;
+};
+std::variant<IndexedCluster, int> loadIndexedCluster(const ClusterSource& source, const HierarchyChoice& hierarchy);
 
 } // namespace topodeck::cli

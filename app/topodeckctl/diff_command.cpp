@@ -68,15 +68,11 @@ int runDiffCommand(std::span<const std::string> args) {
     auto plan = readChangePlan(*text, *planFile == "-" ? "stdin" : *planFile);
     if (!plan) return usageError(plan.error().message);
 
-    auto cluster = loadCluster(*source);
-    if (!cluster) return reportLoadError(*source, cluster.error());
-    LoadedCluster& loaded = **cluster;
-    if (loaded.live) loaded.live->stop();
-    auto topology = loaded.resolve(*hierarchy);
-    if (!topology) return usageError(topology.error().message);
-    const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), hierarchy->gpus);
-    const TopologyDiff diff = diffPlanTopology(loaded.state, before, *plan);
-    const std::vector<std::string> drift = planDrift(loaded.state, *plan);
+    auto cluster = loadIndexedCluster(*source, *hierarchy);
+    if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
+    const IndexedCluster& loaded = std::get<IndexedCluster>(cluster);
+    const TopologyDiff diff = diffPlanTopology(loaded.loaded->state, loaded.index, *plan);
+    const std::vector<std::string> drift = planDrift(loaded.loaded->state, *plan);
 
     PlanPreviewOptions preview;
     preview.colour = stdoutIsTerminal() && !noColorRequested();

@@ -153,15 +153,11 @@ int runExportCommand(std::span<const std::string> args) {
     if (!source) return usageError(source.error().message);
     auto hierarchy = hierarchyChoiceFromArgs(flags);
     if (!hierarchy) return usageError(hierarchy.error().message);
-    auto cluster = loadCluster(*source);
-    if (!cluster) return reportLoadError(*source, cluster.error());
-    LoadedCluster& loaded = **cluster;
-    if (loaded.live) loaded.live->stop();
-    auto topology = loaded.resolve(*hierarchy);
-    if (!topology) return usageError(topology.error().message);
-    const TopologyIndex index = TopologyIndex::build(loaded.state, std::move(*topology), hierarchy->gpus);
+    auto cluster = loadIndexedCluster(*source, *hierarchy);
+    if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
+    const IndexedCluster& loaded = std::get<IndexedCluster>(cluster);
 
-    auto files = exportFiles(settings->format, *settings, loaded.state, index);
+    auto files = exportFiles(settings->format, *settings, loaded.loaded->state, loaded.index);
     if (!files) return usageError(files.error().message);
     if (settings->format != "all") {
         std::string text;

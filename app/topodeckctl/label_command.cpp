@@ -98,13 +98,10 @@ int runLabelCommand(std::span<const std::string> args) {
     if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
     auto settings = settingsFrom(std::get<ParsedArgs>(parsed));
     if (!settings) return usageError(settings.error().message);
-    auto cluster = loadCluster(settings->source);
-    if (!cluster) return reportLoadError(settings->source, cluster.error());
-    LoadedCluster& loaded = **cluster;
-    if (loaded.live) loaded.live->stop();
-    auto topology = loaded.resolve(settings->hierarchy);
-    if (!topology) return usageError(topology.error().message);
-    const TopologyIndex before = TopologyIndex::build(loaded.state, std::move(*topology), settings->hierarchy.gpus);
+    auto cluster = loadIndexedCluster(settings->source, settings->hierarchy);
+    if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
+    const LoadedCluster& loaded = *std::get<IndexedCluster>(cluster).loaded;
+    const TopologyIndex& before = std::get<IndexedCluster>(cluster).index;
 
     ChangePlan plan;
     plan.name = settings->name;

@@ -11,6 +11,8 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
+#include "../show_shape.h"
+
 #include <QtTest>
 
 using ctl::runCtl;
@@ -20,24 +22,6 @@ namespace {
 QByteArray fileText(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// The node counts of every domain of `show -o json` that holds more than one node and fewer than
-// all: the shape of a hierarchy, whatever its source calls its levels, without a per-node level
-// (a demo's kubernetes.io/hostname) or a single root (Slurm's top switch).
-void collectSizes(const QJsonArray& domains, int allNodes, QList<int>& sizes) {
-    for (const QJsonValue domain : domains) {
-        const int nodes = domain[QLatin1String("nodes_total")].toInt();
-        if (nodes > 1 && nodes < allNodes) sizes << nodes;
-        collectSizes(domain[QLatin1String("children")].toArray(), allNodes, sizes);
-    }
-}
-QList<int> domainSizes(const QByteArray& showJson) {
-    const QJsonObject show = QJsonDocument::fromJson(showJson).object();
-    QList<int> sizes;
-    collectSizes(show[QLatin1String("children")].toArray(), show[QLatin1String("nodes_total")].toInt(), sizes);
-    std::sort(sizes.begin(), sizes.end());
-    return sizes;
 }
 
 } // namespace
@@ -81,7 +65,7 @@ private Q_SLOTS:
         const ctl::Run demo = runCtl({QStringLiteral("show"), QStringLiteral("--demo"), QStringLiteral("gb200"),
                                       QStringLiteral("-o"), QStringLiteral("json")});
         QVERIFY2(demo.exitCode == 0, demo.err.constData());
-        const QList<int> expected = domainSizes(demo.out);
+        const QList<int> expected = showshape::domainSizes(demo.out);
         QCOMPARE(expected.size(), 4 + 32); // four SUs of eight racks
 
         // The demo's nodes without their labels' hierarchy, with the exported HyperNodes.
@@ -98,7 +82,7 @@ private Q_SLOTS:
         const ctl::Run hyperNodes = runCtl({QStringLiteral("show"), QStringLiteral("-f"), withTree, QStringLiteral("--topology"),
                                             QStringLiteral("hypernodes"), QStringLiteral("-o"), QStringLiteral("json")});
         QVERIFY2(hyperNodes.exitCode == 0, hyperNodes.err.constData());
-        QCOMPARE(domainSizes(hyperNodes.out), expected);
+        QCOMPARE(showshape::domainSizes(hyperNodes.out), expected);
 
         for (const char* file : {"topology.conf", "topology.yaml"}) {
             const ctl::Run slurm = runCtl({QStringLiteral("show"), QStringLiteral("--demo"), QStringLiteral("gb200"),
@@ -106,7 +90,7 @@ private Q_SLOTS:
                                            QStringLiteral("--topology"), QStringLiteral("slurm"), QStringLiteral("-o"),
                                            QStringLiteral("json")});
             QVERIFY2(slurm.exitCode == 0, slurm.err.constData());
-            QCOMPARE(domainSizes(slurm.out), expected);
+            QCOMPARE(showshape::domainSizes(slurm.out), expected);
         }
     }
 

@@ -9,6 +9,8 @@
 // unless TOPODECK_REQUIRE_SLURM=1 (CI).
 #include "slurm_test_support.h"
 
+#include "../show_shape.h"
+
 #include "core/slurm/slurm_text.h"
 #include "core/slurm/slurm_topology.h"
 
@@ -63,23 +65,6 @@ std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> s
     return out;
 }
 
-// The node counts of every domain of `show -o json` that holds more than one node and fewer than
-// all: the shape of a hierarchy, whatever its source calls its levels, without a per-node level
-// (a demo's kubernetes.io/hostname) or a single root (Slurm's top switch).
-void collectSizes(const QJsonArray& domains, int allNodes, QList<int>& sizes) {
-    for (const QJsonValue domain : domains) {
-        const int nodes = domain[QLatin1String("nodes_total")].toInt();
-        if (nodes > 1 && nodes < allNodes) sizes << nodes;
-        collectSizes(domain[QLatin1String("children")].toArray(), allNodes, sizes);
-    }
-}
-QList<int> domainSizes(const QByteArray& showJson) {
-    const QJsonObject show = QJsonDocument::fromJson(showJson).object();
-    QList<int> sizes;
-    collectSizes(show[QLatin1String("children")].toArray(), show[QLatin1String("nodes_total")].toInt(), sizes);
-    std::sort(sizes.begin(), sizes.end());
-    return sizes;
-}
 
 } // namespace
 
@@ -132,8 +117,8 @@ private Q_SLOTS:
         const livetest::ProcessRun live = cluster.ctl({QStringLiteral("show"), QStringLiteral("--slurm"), QStringLiteral("cli"),
                                                        QStringLiteral("-o"), QStringLiteral("json")});
         QVERIFY2(live.exitCode == 0, qPrintable(live.describe()));
-        QCOMPARE(domainSizes(live.out), domainSizes(fromLabels.out));
-        QCOMPARE(domainSizes(live.out), (QList<int>{2, 4, 4, 4, 4, 6, 10, 14}));
+        QCOMPARE(showshape::domainSizes(live.out), showshape::domainSizes(fromLabels.out));
+        QCOMPARE(showshape::domainSizes(live.out), (QList<int>{2, 4, 4, 4, 4, 6, 10, 14}));
     }
 };
 
