@@ -93,9 +93,8 @@ std::vector<std::string> planDrift(const ClusterState& state, const ChangePlan& 
 // The JSON Patch that applies one node's changes: for each label a `test` of the value found
 // (null where it was absent: the API server's patch library takes a missing member for null),
 // then `add` or `remove`; a test that fails comes back 422 (checked on the test kube-apiserver
-// 1.20: null passes on a missing label and fails on a present one). `changes` are of one node. Keys are escaped as JSON
-// Pointer asks
-// ("/" as "~1").
+// 1.20: null passes on a missing label and fails on a present one). `changes` are of one node.
+// Keys are escaped as JSON Pointer asks ("/" as "~1").
 std::string labelPatchJson(const std::vector<const LabelChange*>& changes);
 
 } // namespace topodeck
