@@ -133,7 +133,7 @@ const CommandSpec& exportCommandSpec() {
                            {"name", 0, "NAME", "kueue, kai: the Topology's name (default: the hierarchy's, else default)"},
                            {"flavor", 0, "NAME", "kueue: the ResourceFlavor's name (default: the Topology's)"},
                            {"flavor-labels", 0, "K=V,...",
-                            "kueue: the flavor's nodeLabels (default: the labels every node\ncarries alike)"},
+                            "kueue: the flavor's nodeLabels (default: one label every node carries\nalike, the hardware's name where there is one)"},
                            {"blocks", 0, "", "topology.conf, topology.yaml: Slurm's block topology (NVLink domains)"},
                            {"plan", 0, "PLAN", "labels: the labels this change plan sets and removes"},
                            gpuResourcesFlag(),

@@ -84,7 +84,8 @@ private Q_SLOTS:
             QCOMPARE(back->topologies[0].levels[i].nodeLabel, gb200.index.spec().levels[i].nodeLabel);
         QCOMPARE(back->resourceFlavors.size(), std::size_t(1));
         QCOMPARE(back->resourceFlavors[0].topologyName, back->topologies[0].name);
-        QVERIFY(!back->resourceFlavors[0].nodeLabels.empty()); // labels every gb200 node shares
+        QCOMPARE(back->resourceFlavors[0].nodeLabels, // the hardware, shared by every gb200 node
+                 (std::vector<std::pair<std::string, std::string>>{{"nvidia.com/gpu.product", "NVIDIA-GB200"}}));
         // The flavor's labels select every node.
         for (const auto& [key, value] : back->resourceFlavors[0].nodeLabels)
             for (const Node* node : presentNodes(gb200.state)) QVERIFY(node->label(key) && *node->label(key) == value);
@@ -184,8 +185,8 @@ private Q_SLOTS:
             names.insert(hyperNode.name);
         }
         QCOMPARE(names.size(), std::size_t(4));
-        QVERIFY(names.contains("rack-rack-1"));
-        QVERIFY(names.contains("block-b2-rack-rack-1"));
+        QVERIFY(names.contains("rack-1")); // "rack_1" names its level already
+        QVERIFY(names.contains("block-b2-rack-1"));
     }
 
     // topology.conf and topology.yaml of the same tree parse into the same switches.

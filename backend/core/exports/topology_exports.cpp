@@ -37,8 +37,11 @@ std::string levelsYaml(const TopologySpec& spec) {
     return out;
 }
 
-// The labels every present node carries with the same value, level and hostname keys aside.
-std::vector<std::pair<std::string, std::string>> sharedLabels(const ClusterState& state, const TopologySpec& spec) {
+// The label a ResourceFlavor selects its nodes by: of those every present node carries alike
+// (level and hostname keys aside), the one that names the hardware, else the first. One label:
+// a reviewer reads what the flavor means, and a node that gains another shared label later is
+// not left out.
+std::vector<std::pair<std::string, std::string>> flavorLabel(const ClusterState& state, const TopologySpec& spec) {
     std::optional<std::vector<std::pair<std::string, std::string>>> shared;
     for (NodeId id = 0; id < state.nodeSlots(); ++id) {
         const NodeRecord& record = state.record(id);
@@ -54,7 +57,15 @@ std::vector<std::pair<std::string, std::string>> sharedLabels(const ClusterState
         if (shared->empty()) break;
     }
     std::vector<std::pair<std::string, std::string>> out = shared.value_or(decltype(out)());
-    std::erase_if(out, [&](const auto& label) { return label.first == kHostnameLabel || spec.levelIndex(label.first) >= 0; });
+    std::erase_if(out, [&](const auto& label) {
+        return label.first == kHostnameLabel || label.first == "kubernetes.io/os" || spec.levelIndex(label.first) >= 0;
+    });
+    for (std::string_view preferred : {"node.kubernetes.io/instance-type", "nvidia.com/gpu.product",
+                                       "cloud.google.com/gke-accelerator", "karpenter.k8s.aws/instance-gpu-name",
+                                       "nvidia.com/gpu.present"})
+        for (const auto& label : out)
+            if (label.first == preferred) return {label};
+    if (out.size() > 1) out.resize(1);
     return out;
 }
 
@@ -106,7 +117,7 @@ Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyI
         if (const std::string problem = nodeNameProblem(object); !problem.empty())
             return Error{"Kueue Topology: the name \"" + object + "\": " + problem};
     std::vector<std::pair<std::string, std::string>> labels =
-        options.flavorLabels.empty() ? sharedLabels(state, spec) : options.flavorLabels;
+        options.flavorLabels.empty() ? flavorLabel(state, spec) : options.flavorLabels;
     if (labels.empty())
         return Error{"Kueue ResourceFlavor: no label is shared by every node, and a flavor with a topologyName needs "
                      "nodeLabels: give --flavor-labels KEY=VALUE,..."};
@@ -153,7 +164,9 @@ std::vector<HyperNode> hyperNodesFromIndex(const ClusterState& state, const Topo
                 const Domain& domain = index.domain(child);
                 if (domain.unlabelled) continue;
                 const std::string levelName = spec.levels[std::size_t(domain.level)].name;
-                std::string name = dnsName(levelName + "-" + domain.value);
+                // "rack-1-03" stays itself; "r7" at level rack becomes "rack-r7".
+                const std::string own = dnsName(domain.value);
+                std::string name = own.starts_with(dnsName(levelName)) ? own : dnsName(levelName + "-" + domain.value);
                 if (taken.contains(name)) {
                     const auto parentName = names.find(parent);
                     name = dnsName((parentName == names.end() ? std::string() : parentName->second + "-") + name);

@@ -21,7 +21,8 @@ struct KueueExportOptions {
     std::string apiVersion = "v1beta2"; // the storage version since Kueue 0.15; v1beta1 on request
     std::string topologyName;           // default: the hierarchy's own name, else "default"
     std::string flavorName;             // default: the topology's name
-    // The flavor's nodeLabels; empty: the labels every node of the hierarchy carries alike.
+    // The flavor's nodeLabels; empty: one label every node carries alike, the hardware's name
+    // (instance type, GPU product) where there is one.
     std::vector<std::pair<std::string, std::string>> flavorLabels;
 };
 
@@ -39,8 +40,9 @@ Result<std::string> kaiTopologyYaml(const TopologyIndex& index, const std::strin
 
 // Volcano HyperNodes for the hierarchy: one per domain (unlabelled ones left out), the lowest
 // level's listing its nodes by exactMatch, each higher one its children; tier 1 is the lowest,
-// tierName the level's name. Names are DNS subdomains made from "<level>-<value>", with the
-// parent's name in front where a value repeats under another parent.
+// tierName the level's name. Names are DNS subdomains made from the value ("<level>-<value>"
+// unless it starts with the level's name), with the parent's name in front where a value repeats
+// under another parent.
 std::vector<HyperNode> hyperNodesFromIndex(const ClusterState& state, const TopologyIndex& index);
 std::string hyperNodesYaml(const std::vector<HyperNode>& hyperNodes);
 
