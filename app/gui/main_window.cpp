@@ -12,6 +12,7 @@
 #include "views/command_palette.h"
 #include "views/connect_dialog.h"
 #include "views/details_panel.h"
+#include "views/export_dialog.h"
 #include "views/filter_bar.h"
 #include "views/gangs_page.h"
 #include "views/map_breadcrumbs.h"
@@ -221,6 +222,10 @@ void MainWindow::buildActions() {
     QAction* exportMap = file->addAction(tr("&Export Map View…"), this, &MainWindow::exportMapDialog);
     exportMap->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     exportMap->setToolTip(tr("Save the map as shown, as a PNG picture or an SVG drawing"));
+    QAction* exportReview = file->addAction(tr("Export for &Review…"), this, &MainWindow::openExportDialog);
+    exportReview->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    exportReview->setToolTip(tr("Write a review bundle of a change plan, or the hierarchy as Kueue, KAI, Volcano and "
+                                "Slurm files, as topodeckctl export does"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
@@ -339,6 +344,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         settings.setWindowState(saveState());
     }
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::openExportDialog() {
+    auto* dialog = new ExportDialog(m_session, this);
+    dialog->setObjectName(QStringLiteral("exportDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const ClusterSnapshotPtr shown = m_session->latestSnapshot();
+    dialog->start(m_planner->flags(), shown ? shown->title : QString());
+    dialog->open();
 }
 
 void MainWindow::exportMapDialog() {

@@ -129,6 +129,7 @@ private:
     void markSelected(int whatIfStepKind);
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
     void exportMapDialog();
+    void openExportDialog();
     void refreshPaletteGangs(const GangsReportPtr& report); // the running gangs and Slurm jobs
 
     ClusterSession* m_session = nullptr;

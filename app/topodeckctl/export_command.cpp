@@ -5,61 +5,86 @@
 
 #include "core/changes/change_plan_file.h"
 #include "core/exports/topology_exports.h"
-#include "core/slurm/slurm_topology_from_index.h"
+#include "core/placement/gang_export.h"
+#include "core/placement/review_bundle.h"
 #include "core/text_file.h"
 
 #include <filesystem>
+#include <set>
 #include <variant>
 
 namespace topodeck::cli {
 namespace {
 
-// One file of an export: its name in a folder, and its text.
-struct ExportFile {
-    std::string name;
-    std::string text;
-};
-
 struct ExportSettings {
     std::string format;
-    std::string output; // a file, a folder for "all", or empty: stdout
-    KueueExportOptions kueue;
-    std::string kaiName;
-    std::string plan; // labels: from this plan instead of the hierarchy
-    bool blocks = false;
+    std::string output; // a file, a folder for "all" and "bundle", or empty: stdout
+    TopologyExportOptions topology;
+    std::string plan; // labels, bundle: from this plan
+    std::optional<PlanQuery> gang; // gang, bundle: the gang, as plan's flags give it
+    GangExportOptions gangOptions;
+    bool kindGiven = false;
 };
 
 const std::vector<std::string>& formats() {
-    static const std::vector<std::string> all = {"kueue", "kai", "hypernodes", "topology.conf", "topology.yaml",
-                                                 "labels", "all"};
+    static const std::vector<std::string> all = {"kueue", "kai",    "hypernodes", "topology.conf", "topology.yaml",
+                                                 "labels", "gang", "all",        "bundle"};
     return all;
 }
 
-Result<std::vector<ExportFile>> exportFiles(const std::string& format, const ExportSettings& settings,
-                                            const ClusterState& state, const TopologyIndex& index) {
-    std::vector<ExportFile> files;
+// The gang flags export shares with plan: what to place, not how to ask.
+const std::vector<FlagSpec>& gangFlags() {
+    static const std::vector<FlagSpec> flags = [] {
+        static const std::set<std::string> names = {"engine", "pods", "request", "required", "preferred", "unconstrained",
+                                                    "slice-level", "slice-size", "slice-layers", "manifest", "gang",
+                                                    "sbatch"};
+        std::vector<FlagSpec> out;
+        for (const FlagSpec& flag : planQueryFlags())
+            if (names.contains(flag.name)) out.push_back(flag);
+        return out;
+    }();
+    return flags;
+}
+
+Result<ChangePlan> readPlanFile(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    return readChangePlan(*text, path);
+}
+
+// The gang as the scheduler it is written for wants it: -e, else the one the request was
+// written for (an sbatch line: Slurm; anything else: Kueue).
+Result<std::string> gangText(const GangRequest& gang, const ExportSettings& s, const TopologyIndex& index) {
+    const std::vector<std::string>& engines = s.gang->engines;
+    const std::string engine = !engines.empty() ? engines.front() : gang.slurm ? std::string("slurm") : std::string("kueue-tas");
+    if (engine.starts_with("slurm"))
+        return gangBatchScript(gang, index.spec(), index.gpuResources(), s.topology.blocks || engine == "slurm-block");
+    GangExportOptions options = s.gangOptions;
+    if (engine == "kai") options.scheduler = GangScheduler::Kai;
+    else if (engine == "volcano") options.scheduler = GangScheduler::Volcano;
+    if (!s.kindGiven) {
+        if (options.scheduler == GangScheduler::Volcano) options.workload = GangWorkload::VolcanoJob;
+        else if (gang.heterogeneous()) options.workload = GangWorkload::JobSet;
+    }
+    return gangManifestYaml(gang, index.spec(), options);
+}
+
+Result<std::vector<ExportFile>> exportFiles(const ExportSettings& settings, const ClusterState& state,
+                                            const TopologyIndex& index) {
+    const std::string& format = settings.format;
     const bool all = format == "all";
-    // One format refused (a Topology of a hierarchy without labels) leaves the others in "all".
-    auto add = [&](const std::string& name, Result<std::string> text) -> Status {
-        if (text) files.push_back({name, std::move(*text)});
-        else if (all) printWarning(name + " left out: " + text.error().message);
-        else return text.error();
-        return {};
-    };
-    if (all || format == "kueue")
-        if (Status s = add("kueue-topology.yaml", kueueTopologyYaml(state, index, settings.kueue)); !s) return s.error();
-    if (all || format == "kai")
-        if (Status s = add("kai-topology.yaml", kaiTopologyYaml(index, settings.kaiName)); !s) return s.error();
-    if (all || format == "hypernodes") files.push_back({"hypernodes.yaml", hyperNodesYaml(hyperNodesFromIndex(state, index))});
-    const SlurmTopology slurm = settings.blocks ? slurmBlocksFromIndex(state, index) : slurmTreeFromIndex(state, index);
-    if (all || format == "topology.conf") files.push_back({"topology.conf", writeTopologyConf(slurm)});
-    if (all || format == "topology.yaml") files.push_back({"topology.yaml", writeTopologyYaml({slurm})});
+    std::vector<ExportFile> files;
+    if (format != "labels" && format != "gang") {
+        TopologyExportFiles exports = topologyExportFiles(state, index, settings.topology, format);
+        // One format refused (a Topology of a hierarchy without labels) leaves the others in "all".
+        if (!all && exports.files.empty() && !exports.leftOut.empty()) return Error{exports.leftOut.front()};
+        for (const std::string& why : exports.leftOut) printWarning(why);
+        files = std::move(exports.files);
+    }
     if (all || format == "labels") {
         std::optional<ChangePlan> plan;
         if (!settings.plan.empty()) {
-            auto text = readTextFile(settings.plan);
-            if (!text) return text.error();
-            auto read = readChangePlan(*text, settings.plan);
+            auto read = readPlanFile(settings.plan);
             if (!read) return read.error();
             plan = std::move(*read);
         }
@@ -67,37 +92,110 @@ Result<std::vector<ExportFile>> exportFiles(const std::string& format, const Exp
         files.push_back({"node-labels.yaml", labels.objects});
         files.push_back({"kubectl-label.sh", labels.kubectlLines});
     }
+    if (format == "gang") {
+        auto gang = planGang(*settings.gang);
+        if (!gang) return gang.error();
+        auto text = gangText(*gang, settings, index);
+        if (!text) return text.error();
+        files.push_back({"gang", std::move(*text)});
+    }
     return files;
 }
 
+constexpr std::string_view kFormatList =
+    "kueue, kai, hypernodes, topology.conf, topology.yaml, labels, gang, all or bundle";
+
 Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
     ExportSettings s;
-    if (args.positionals().size() != 1)
-        return Error{"name one FORMAT: kueue, kai, hypernodes, topology.conf, topology.yaml, labels or all"};
+    if (args.positionals().size() != 1) return Error{"name one FORMAT: " + std::string(kFormatList)};
     s.format = args.positionals().front();
     if (std::find(formats().begin(), formats().end(), s.format) == formats().end())
-        return Error{"unknown FORMAT \"" + s.format + "\": kueue, kai, hypernodes, topology.conf, topology.yaml, labels or all"};
+        return Error{"unknown FORMAT \"" + s.format + "\": " + std::string(kFormatList)};
     if (const std::string* output = args.value("output"); output && *output != "-") {
         if (output->empty()) return Error{"-o needs a file or folder name"};
         s.output = *output;
     }
-    if (s.format == "all" && s.output.empty()) return Error{"all writes several files: give -o FOLDER"};
-    if (const std::string* version = args.value("api-version")) s.kueue.apiVersion = *version;
-    if (const std::string* name = args.value("name")) s.kueue.topologyName = s.kaiName = *name;
-    if (const std::string* flavor = args.value("flavor")) s.kueue.flavorName = *flavor;
+    if ((s.format == "all" || s.format == "bundle") && s.output.empty())
+        return Error{s.format + " writes several files: give -o FOLDER"};
+    KueueExportOptions& kueue = s.topology.kueue;
+    if (const std::string* version = args.value("api-version")) kueue.apiVersion = *version;
+    if (const std::string* name = args.value("name")) kueue.topologyName = s.topology.kaiName = *name;
+    if (const std::string* flavor = args.value("flavor")) kueue.flavorName = *flavor;
     if (const std::string* labels = args.value("flavor-labels")) {
         for (const std::string& pair : splitList(*labels)) {
             const std::size_t equals = pair.find('=');
             if (equals == std::string::npos) return Error{"--flavor-labels: expected KEY=VALUE, not \"" + pair + '"'};
-            s.kueue.flavorLabels.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
+            kueue.flavorLabels.emplace_back(pair.substr(0, equals), pair.substr(equals + 1));
         }
         auto edits = parseLabelEdits(splitList(*labels));
         if (!edits) return Error{"--flavor-labels: " + edits.error().message};
-        std::sort(s.kueue.flavorLabels.begin(), s.kueue.flavorLabels.end());
+        std::sort(kueue.flavorLabels.begin(), kueue.flavorLabels.end());
     }
-    if (const std::string* plan = args.value("plan")) s.plan = *plan;
-    s.blocks = args.has("blocks");
+    if (const std::string* plan = args.value("plan")) {
+        if (s.format != "labels" && s.format != "all" && s.format != "bundle")
+            return Error{"--plan goes with labels, all or bundle"};
+        s.plan = *plan;
+    }
+    s.topology.blocks = args.has("blocks");
+
+    const bool gangGiven = std::any_of(gangFlags().begin(), gangFlags().end(),
+                                       [&](const FlagSpec& flag) { return args.has(flag.name); });
+    const bool takesGang = s.format == "gang" || s.format == "bundle";
+    if (gangGiven && !takesGang) return Error{"a gang (--pods, --manifest, --sbatch, ...) goes with gang or bundle"};
+    if (s.format == "gang" && !gangGiven)
+        return Error{"gang needs the gang: --pods N --request RES=QTY [...], --manifest FILE or --sbatch \"ARGS\""};
+    if (gangGiven) {
+        auto query = readPlanQuery(args);
+        if (!query) return query.error();
+        if (query->engines.size() > 1) return Error{"--engine: a manifest is for one scheduler"};
+        if (!query->manifest.empty()) {
+            auto text = query->manifest == "-" ? readAll(stdin) : readTextFile(query->manifest);
+            if (!text) return text.error();
+            query->manifestText = std::move(*text);
+        }
+        s.gang = std::move(*query);
+    }
+    if (const std::string* kind = args.value("kind")) {
+        const std::optional<GangWorkload> workload = gangWorkloadNamed(*kind);
+        if (!workload)
+            return Error{"--kind: want job, jobset, pytorchjob, leaderworkerset or volcanojob, not \"" + *kind + '"'};
+        s.gangOptions.workload = *workload;
+        s.kindGiven = true;
+    }
+    if (const std::string* queue = args.value("queue")) s.gangOptions.queue = *queue;
+    if (const std::string* image = args.value("image")) s.gangOptions.image = *image;
     return s;
+}
+
+int writeFolder(const std::string& folder, const std::vector<ExportFile>& files, bool mustBeEmpty) {
+    auto written = writeExportFolder(folder, files, mustBeEmpty);
+    if (!written) return runtimeError(written.error().message);
+    for (const std::string& path : *written) writeStdout(path + "\n");
+    return kExitOk;
+}
+
+int runBundle(const ExportSettings& settings, const ClusterSource& source, const IndexedCluster& loaded,
+              const HierarchyChoice& hierarchy) {
+    // Refused before the work, not after it; writeExportFolder checks again.
+    std::error_code error;
+    if (std::filesystem::exists(settings.output, error) && !std::filesystem::is_empty(settings.output, error))
+        return usageError(settings.output + " is not empty: a review bundle goes into a new or empty folder");
+    std::optional<ChangePlan> plan;
+    if (!settings.plan.empty()) {
+        auto read = readPlanFile(settings.plan);
+        if (!read) return usageError(read.error().message);
+        plan = std::move(*read);
+    }
+    ReviewBundleRequest request;
+    request.source = source.describe(loaded.loaded->demo, true, loaded.loaded->live.get());
+    request.plan = plan ? &*plan : nullptr;
+    request.dryRun = settings.gang ? &*settings.gang : nullptr;
+    request.exports = settings.topology;
+    request.gpus = hierarchy.gpus;
+    auto bundle = reviewBundle(loaded.loaded->state, loaded.index, request);
+    if (!bundle) return usageError(bundle.error().message);
+    for (const std::string& warning : bundle->warnings) printWarning(warning);
+    return writeFolder(settings.output, bundle->files, true);
 }
 
 } // namespace
@@ -106,10 +204,10 @@ const CommandSpec& exportCommandSpec() {
     static const CommandSpec spec = [] {
         CommandSpec s;
         s.name = "export";
-        s.summary = "Write the hierarchy as scheduler manifests or Slurm files, for review";
+        s.summary = "Write the hierarchy, a change or a gang as manifests and files, for review";
         s.description =
-            "Writes the cluster's hierarchy, as topodeck reads it, in the form each scheduler takes, from\n"
-            "any source (a live cluster, a snapshot, a demo):\n"
+            "Writes what topodeck reads, in the form each scheduler takes, from any source (a live\n"
+            "cluster, a snapshot, a demo):\n"
             "  kueue          a Kueue Topology (v1beta2; --api-version v1beta1) and its ResourceFlavor\n"
             "  kai            a KAI Topology\n"
             "  hypernodes     Volcano HyperNodes, one per domain, tier 1 holding the nodes\n"
@@ -117,27 +215,40 @@ const CommandSpec& exportCommandSpec() {
             "  topology.yaml  the same in Slurm 25.05's topology.yaml\n"
             "  labels         partial Nodes for kubectl apply --server-side, and kubectl label lines:\n"
             "                 the hierarchy's labels, or with --plan the labels a change plan sets\n"
-            "  all            every one of these into the folder -o names\n"
+            "  gang           the gang plan's flags describe (--pods/--request/--required..., --manifest,\n"
+            "                 --sbatch) as the manifest for -e's scheduler: kueue-tas (default) or kai as\n"
+            "                 --kind job, jobset, pytorchjob or leaderworkerset; volcano as a Volcano Job;\n"
+            "                 slurm-tree or slurm-block as an sbatch script\n"
+            "  all            every hierarchy form and the labels into the folder -o names\n"
+            "  bundle         a review bundle into a new folder: with --plan the plan, its preview, the\n"
+            "                 labels it sets, the hierarchy after it in every form, SVG maps before and\n"
+            "                 after and a README.md of what it changes and risks; with a gang, the gang's\n"
+            "                 dry-run under every scheduler before and after, and its manifests\n"
             "Kueue and KAI Topologies name label keys, so a hierarchy read from HyperNodes or Slurm is\n"
             "refused for them. Everything written reads back through topodeck's own readers.";
         s.usage = "topodeckctl export FORMAT (--demo NAME | -f FILE | --context NAME | --slurm URL|cli ...) [-o FILE|DIR]";
         s.examples = "  topodeckctl export kueue --demo gb200\n"
                      "  topodeckctl export topology.conf --context prod -o topology.conf\n"
                      "  topodeckctl export labels --context prod --plan move.yaml -o move-labels.yaml\n"
-                     "  topodeckctl export all --demo gb200 -o review/\n";
+                     "  topodeckctl export gang --demo gb200 --pods 16 --request nvidia.com/gpu=4 --required rack -e kai\n"
+                     "  topodeckctl export bundle --context prod --plan move.yaml --manifest train.yaml -o review/\n";
         s.flags = clusterSourceFlags();
         s.flags.insert(s.flags.end(),
                        {
-                           {"output", 'o', "FILE|DIR", "write here (default: stdout; all: a folder)"},
+                           {"output", 'o', "FILE|DIR", "write here (default: stdout; all, bundle: a folder)"},
                            {"api-version", 0, "VERSION", "kueue: v1beta2 (default) or v1beta1"},
                            {"name", 0, "NAME", "kueue, kai: the Topology's name (default: the hierarchy's, else default)"},
                            {"flavor", 0, "NAME", "kueue: the ResourceFlavor's name (default: the Topology's)"},
                            {"flavor-labels", 0, "K=V,...",
                             "kueue: the flavor's nodeLabels (default: one label every node carries\nalike, the hardware's name where there is one)"},
                            {"blocks", 0, "", "topology.conf, topology.yaml: Slurm's block topology (NVLink domains)"},
-                           {"plan", 0, "PLAN", "labels: the labels this change plan sets and removes"},
+                           {"plan", 0, "PLAN", "labels, bundle: the change plan"},
+                           {"kind", 0, "KIND", "gang: job (default), jobset, pytorchjob, leaderworkerset or volcanojob"},
+                           {"queue", 0, "NAME", "gang: the Kueue LocalQueue, KAI or Volcano queue (default: default)"},
+                           {"image", 0, "IMAGE", "gang: the container image (default: a placeholder to replace)"},
                            gpuResourcesFlag(),
                        });
+        s.flags.insert(s.flags.end(), gangFlags().begin(), gangFlags().end());
         return s;
     }();
     return spec;
@@ -156,28 +267,20 @@ int runExportCommand(std::span<const std::string> args) {
     auto cluster = loadIndexedCluster(*source, *hierarchy);
     if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
     const IndexedCluster& loaded = std::get<IndexedCluster>(cluster);
+    if (settings->format == "bundle") return runBundle(*settings, *source, loaded, *hierarchy);
 
-    auto files = exportFiles(settings->format, *settings, loaded.loaded->state, loaded.index);
+    auto files = exportFiles(*settings, loaded.loaded->state, loaded.index);
     if (!files) return usageError(files.error().message);
-    if (settings->format != "all") {
-        std::string text;
-        for (const ExportFile& file : *files) text += (text.empty() ? "" : "\n") + file.text;
-        if (settings->output.empty()) {
-            writeStdout(text);
-            return kExitOk;
-        }
-        if (Status written = writeFileAtomically(settings->output, text); !written)
-            return runtimeError(written.error().message);
+    if (settings->format == "all") {
+        return writeFolder(settings->output, *files, false);
+    }
+    std::string text;
+    for (const ExportFile& file : *files) text += (text.empty() ? "" : "\n") + file.text;
+    if (settings->output.empty()) {
+        writeStdout(text);
         return kExitOk;
     }
-    std::error_code error;
-    std::filesystem::create_directories(settings->output, error);
-    if (error) return runtimeError(settings->output + ": " + error.message());
-    for (const ExportFile& file : *files) {
-        const std::string path = (std::filesystem::path(settings->output) / file.name).string();
-        if (Status written = writeFileAtomically(path, file.text); !written) return runtimeError(written.error().message);
-        writeStdout(path + "\n");
-    }
+    if (Status written = writeFileAtomically(settings->output, text); !written) return runtimeError(written.error().message);
     return kExitOk;
 }
 

@@ -73,7 +73,7 @@ const CommandSpec& labelCommandSpec() {
                   "                   (--demo NAME | -f FILE | --context NAME | ...) [-o PLAN]";
         s.examples =
             "  # Move a rack of the demo to a new rack label value, and keep the plan\n"
-            "  topodeckctl label --demo gb200 --domain su-1/rack-1-03 topology.kubernetes.io/rack=rack-1-03b \\\n"
+            "  topodeckctl label --demo gb200 --domain su-1/rack-1-03 fabric.topograph.run/tier-0=rack-1-03b \\\n"
             "      -o move-rack.yaml\n"
             "  # Rename a label key: set the new one, remove the old, on every node that has it\n"
             "  topodeckctl label --context prod -l network.topology.nvidia.com/spine \\\n"

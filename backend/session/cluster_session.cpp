@@ -25,6 +25,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<PlanAnswerPtr>("topodeck::PlanAnswerPtr");
     qRegisterMetaType<NodePodsPtr>("topodeck::NodePodsPtr");
     qRegisterMetaType<WhatIfAnswerPtr>("topodeck::WhatIfAnswerPtr");
+    qRegisterMetaType<ExportAnswerPtr>("topodeck::ExportAnswerPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -37,6 +38,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
                 if (request != m_latestGangsRequest.load()) return; // a newer request is on its way
                 Q_EMIT gangsReportReady(report, report->generation);
             });
+    connect(m_worker, &SessionWorker::exportComputed, this, &ClusterSession::exportFinished);
     connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
         if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
     });
@@ -139,6 +141,11 @@ void ClusterSession::requestNodePods(NodeId node) {
     onWorker(m_worker, [request, node, latest = &m_latestNodePodsRequest](SessionWorker& worker) {
         if (request == latest->load()) worker.computeNodePods(request, node);
     });
+}
+
+void ClusterSession::requestExport(const ExportRequest& request) {
+    // Every export asked for is written: each names its own folder.
+    onWorker(m_worker, [request](SessionWorker& worker) { worker.computeExport(request); });
 }
 
 void ClusterSession::requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/exports/topology_exports.h"
 #include "core/live_target.h"
 #include "core/placement/gangs_report.h"
 #include "core/placement/plan_query.h"
@@ -53,6 +54,26 @@ struct WhatIfAnswer {
 };
 using WhatIfAnswerPtr = std::shared_ptr<const WhatIfAnswer>;
 
+// Files for review from the current state (the export dialog's choice), made and written on the
+// worker thread: a review bundle, or some of the hierarchy's forms.
+struct ExportRequest {
+    std::string folder;
+    bool bundle = false;
+    // Without bundle: any of "kueue", "kai", "hypernodes", "topology.conf", "topology.yaml",
+    // "labels", "map" (map.svg).
+    std::vector<std::string> formats;
+    std::string planFile;          // bundle: a change plan file to bundle, read on the worker; "" none
+    std::optional<PlanQuery> gang; // bundle: a gang to dry-run before and after
+    std::string source;            // bundle: where the cluster was read, for its README
+    TopologyExportOptions options;
+};
+struct ExportAnswer {
+    std::vector<std::string> written; // paths, in order
+    std::vector<std::string> warnings; // forms left out, and why
+    std::string error;                 // why nothing was written; else ""
+};
+using ExportAnswerPtr = std::shared_ptr<const ExportAnswer>;
+
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
 // caller's thread: on a worker thread the session owns (and, for a live cluster, the source's own
@@ -103,6 +124,8 @@ public:
     // The pods on one node, on the worker thread (O(pods on the node)); nodePodsReady follows. A
     // newer request supersedes one not yet answered.
     void requestNodePods(NodeId node);
+    // Writes files for review from the current state, on the worker thread; exportFinished follows.
+    void requestExport(const ExportRequest& request);
 
     // A what-if on the current state, on the worker thread: the steps applied in order to a copy
     // (applyWhatIfSteps); whatIfAnswered follows with a snapshot marked hypothetical, and again
@@ -125,6 +148,7 @@ Q_SIGNALS:
     void gangsReportReady(topodeck::GangsReportPtr report, quint64 generation);
     void planAnswered(topodeck::PlanAnswerPtr answer);
     void nodePodsReady(topodeck::NodePodsPtr answer);
+    void exportFinished(topodeck::ExportAnswerPtr answer);
     void whatIfAnswered(topodeck::WhatIfAnswerPtr answer);
     void whatIfCleared();
 
@@ -155,3 +179,4 @@ Q_DECLARE_METATYPE(topodeck::GangsReportPtr)
 Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::NodePodsPtr)
 Q_DECLARE_METATYPE(topodeck::WhatIfAnswerPtr)
+Q_DECLARE_METATYPE(topodeck::ExportAnswerPtr)

@@ -3,7 +3,11 @@
 #include "core/placement/placement_report.h"
 #include "session/cluster_session.h"
 
+#include "core/changes/change_plan_file.h"
+#include "core/exports/map_svg.h"
 #include "core/hierarchy_sources.h"
+#include "core/placement/review_bundle.h"
+#include "core/text_file.h"
 #include "core/natural_order.h"
 
 #include "core/snapshot_reader.h"
@@ -372,6 +376,61 @@ void SessionWorker::computePlan(std::uint64_t request, PlanQuery query) {
                                       &(*inputs)->failures);
     }
     Q_EMIT planComputed(std::move(answer), request);
+}
+
+namespace {
+
+Result<std::vector<ExportFile>> exportFilesOf(const ClusterState& state, const TopologyIndex& index,
+                                              const ExportRequest& request, std::vector<std::string>& warnings) {
+    if (request.bundle) {
+        std::optional<ChangePlan> plan;
+        if (!request.planFile.empty()) {
+            auto text = readTextFile(request.planFile);
+            if (!text) return text.error();
+            auto read = readChangePlan(*text, request.planFile);
+            if (!read) return read.error();
+            plan = std::move(*read);
+        }
+        ReviewBundleRequest bundle;
+        bundle.source = request.source;
+        bundle.plan = plan ? &*plan : nullptr;
+        bundle.dryRun = request.gang ? &*request.gang : nullptr;
+        bundle.exports = request.options;
+        bundle.gpus = index.gpuResources();
+        auto made = reviewBundle(state, index, bundle);
+        if (!made) return made.error();
+        warnings = std::move(made->warnings);
+        return std::move(made->files);
+    }
+    std::vector<ExportFile> files;
+    for (const std::string& format : request.formats) {
+        if (format == "labels") {
+            NodeLabelsExport labels = nodeLabelsExport(state, index);
+            files.push_back({"node-labels.yaml", std::move(labels.objects)});
+            files.push_back({"kubectl-label.sh", std::move(labels.kubectlLines)});
+        } else if (format == "map") {
+            files.push_back({"map.svg", topologyMapSvg(state, index, {request.source, {}, {}})});
+        } else {
+            TopologyExportFiles exports = topologyExportFiles(state, index, request.options, format);
+            warnings.insert(warnings.end(), exports.leftOut.begin(), exports.leftOut.end());
+            for (ExportFile& file : exports.files) files.push_back(std::move(file));
+        }
+    }
+    if (files.empty()) return Error{warnings.empty() ? std::string("nothing to export") : warnings.front()};
+    return files;
+}
+
+} // namespace
+
+void SessionWorker::computeExport(const ExportRequest& request) {
+    auto answer = std::make_shared<ExportAnswer>();
+    auto files = m_hasSource ? exportFilesOf(m_state, m_index, request, answer->warnings)
+                             : Result<std::vector<ExportFile>>(Error{"no cluster is open"});
+    auto written = files ? writeExportFolder(request.folder, *files, request.bundle)
+                         : Result<std::vector<std::string>>(files.error());
+    if (written) answer->written = std::move(*written);
+    else answer->error = written.error().message;
+    Q_EMIT exportComputed(std::move(answer));
 }
 
 void SessionWorker::computeNodePods(std::uint64_t request, NodeId node) {

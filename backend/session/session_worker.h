@@ -27,6 +27,8 @@ namespace topodeck {
 struct PlanAnswer;
 struct NodePodsAnswer;
 struct WhatIfAnswer;
+struct ExportRequest;
+struct ExportAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -61,6 +63,8 @@ public:
     void computePlan(std::uint64_t request, PlanQuery query);
     // The pods on one node now, sent with the request number.
     void computeNodePods(std::uint64_t request, NodeId node);
+    // Files for review from the current state, written; exportComputed follows.
+    void computeExport(const ExportRequest& request);
     // Applies these steps to a copy of the current state now and after every publish, sending the
     // answers with the request number, until clearWhatIf().
     void setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options);
@@ -71,6 +75,7 @@ Q_SIGNALS:
     void planComputed(std::shared_ptr<const topodeck::PlanAnswer> answer, quint64 request);
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
     void nodePodsComputed(std::shared_ptr<const topodeck::NodePodsAnswer> answer, quint64 request);
+    void exportComputed(std::shared_ptr<const topodeck::ExportAnswer> answer);
     void whatIfComputed(std::shared_ptr<const topodeck::WhatIfAnswer> answer, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 

@@ -4,7 +4,10 @@
 //  - BM_RelabelPreview: the preview of a relabel that moves every node to a renamed rack: the
 //    topology diff (domains, moves, capacity), drift against the cluster, and the preview text;
 //  - BM_ExportAll: every export format: Kueue and KAI Topology, HyperNodes, topology.conf,
-//    topology.yaml, and the node labels as partial Nodes and kubectl lines.
+//    topology.yaml, and the node labels as partial Nodes and kubectl lines;
+//  - BM_ReviewBundle: `export bundle` of that relabel with a gang: the preview, the labels, every
+//    hierarchy form after it, the gang's dry-run under every engine before and after, its
+//    manifests, two maps and the README (in memory: the disk is not what is measured).
 // Figures go in the README and the closing note.
 #include "bench_cluster.h"
 
@@ -12,7 +15,7 @@
 #include "core/changes/plan_preview.h"
 #include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
-#include "core/slurm/slurm_topology_from_index.h"
+#include "core/placement/review_bundle.h"
 
 #include <benchmark/benchmark.h>
 
@@ -67,24 +70,42 @@ void BM_RelabelPreview(benchmark::State& state) {
 
 void BM_ExportAll(benchmark::State& state) {
     const bench::LoadedDemo& demo = scale();
-    KueueExportOptions kueue;
-    kueue.flavorLabels = {{"nvidia.com/gpu.present", "true"}};
+    TopologyExportOptions options;
+    options.kueue.flavorLabels = {{"nvidia.com/gpu.present", "true"}};
     std::size_t bytes = 0;
     for (auto _ : state) {
-        bytes = 0;
-        Result<std::string> kueueText = kueueTopologyYaml(demo.state, demo.index, kueue);
-        Result<std::string> kaiText = kaiTopologyYaml(demo.index);
-        if (!kueueText || !kaiText) state.SkipWithError("a Topology export failed");
-        bytes += kueueText ? kueueText->size() : 0;
-        bytes += kaiText ? kaiText->size() : 0;
-        bytes += hyperNodesYaml(hyperNodesFromIndex(demo.state, demo.index)).size();
-        const SlurmTopology tree = slurmTreeFromIndex(demo.state, demo.index);
-        bytes += writeTopologyConf(tree).size() + writeTopologyYaml({tree}).size();
+        TopologyExportFiles exports = topologyExportFiles(demo.state, demo.index, options);
+        if (!exports.leftOut.empty()) state.SkipWithError(exports.leftOut.front().c_str());
         const NodeLabelsExport labels = nodeLabelsExport(demo.state, demo.index);
-        bytes += labels.objects.size() + labels.kubectlLines.size();
+        bytes = labels.objects.size() + labels.kubectlLines.size();
+        for (const ExportFile& file : exports.files) bytes += file.text.size();
         benchmark::DoNotOptimize(bytes);
     }
     state.counters["MiB"] = double(bytes) / (1024.0 * 1024.0);
+}
+
+void BM_ReviewBundle(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    const ChangePlan plan = renameEveryRack(demo);
+    Result<PlanQuery> gang = parsePlanQuery("--pods 64 --request nvidia.com/gpu=4 --required " +
+                                            demo.index.spec().levels.front().name);
+    if (!gang) return state.SkipWithError(gang.error().message.c_str());
+    ReviewBundleRequest request;
+    request.source = "demo scale:65536";
+    request.plan = &plan;
+    request.dryRun = &*gang;
+    request.gpus = demo.index.gpuResources();
+    std::size_t bytes = 0, files = 0;
+    for (auto _ : state) {
+        auto bundle = reviewBundle(demo.state, demo.index, request);
+        if (!bundle) return state.SkipWithError(bundle.error().message.c_str());
+        bytes = 0;
+        for (const ExportFile& file : bundle->files) bytes += file.text.size();
+        files = bundle->files.size();
+        benchmark::DoNotOptimize(bytes);
+    }
+    state.counters["MiB"] = double(bytes) / (1024.0 * 1024.0);
+    state.counters["files"] = double(files);
 }
 
 } // namespace
@@ -92,4 +113,5 @@ void BM_ExportAll(benchmark::State& state) {
 BENCHMARK(BM_RelabelPlan)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RelabelPreview)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExportAll)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReviewBundle)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -94,6 +94,79 @@ private Q_SLOTS:
         }
     }
 
+    // A gang for each scheduler, read back by plan itself: the same verdict and the same nodes.
+    void gangsPlanAsTheirFlags_data() {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("kueue job") << QStringLiteral("kueue-tas") << QString() << QByteArray("podset-required-topology");
+        QTest::newRow("kai pytorchjob") << QStringLiteral("kai") << QStringLiteral("pytorchjob") << QByteArray("kai.scheduler/topology-required-placement");
+        QTest::newRow("volcano") << QStringLiteral("volcano") << QString() << QByteArray("highestTierName: \"rack\"");
+        QTest::newRow("slurm-tree") << QStringLiteral("slurm-tree") << QString() << QByteArray("#SBATCH --switches=1");
+    }
+    void gangsPlanAsTheirFlags() {
+        QFETCH(QString, engine);
+        QFETCH(QString, kind);
+        QFETCH(QByteArray, expected);
+        const QStringList gang = {QStringLiteral("--pods=12"), QStringLiteral("--request=nvidia.com/gpu=4"),
+                                  QStringLiteral("--required=rack"), QStringLiteral("-e"), engine};
+        const QStringList demo = {QStringLiteral("--demo=gb200")};
+        QTemporaryDir dir;
+        const QString manifest = dir.filePath(QStringLiteral("gang.yaml"));
+        QStringList args = QStringList{QStringLiteral("export"), QStringLiteral("gang")} + demo + gang +
+                           QStringList{QStringLiteral("-o"), manifest};
+        if (!kind.isEmpty()) args << QStringLiteral("--kind") << kind;
+        const ctl::Run exported = runCtl(args);
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        QVERIFY2(fileText(manifest).contains(expected), fileText(manifest).constData());
+        auto plan = [&](const QStringList& request) {
+            return runCtl(QStringList{QStringLiteral("plan")} + demo + request + QStringList{QStringLiteral("-o"), QStringLiteral("json")});
+        };
+        const ctl::Run asked = plan(gang);
+        QVERIFY2(asked.exitCode == 0, asked.err.constData());
+        const ctl::Run read = plan({QStringLiteral("--manifest"), manifest, QStringLiteral("-e"), engine});
+        QVERIFY2(read.exitCode == 0, read.err.constData());
+        const QJsonObject before = QJsonDocument::fromJson(asked.out).object();
+        const QJsonObject after = QJsonDocument::fromJson(read.out).object();
+        QCOMPARE(after.value(QLatin1String("feasible")), before.value(QLatin1String("feasible")));
+        if (engine.startsWith(QLatin1String("slurm"))) return; // --switches=1 is Slurm's own phrasing of one rack
+        QCOMPARE(after.value(QLatin1String("nodes")), before.value(QLatin1String("nodes")));
+    }
+
+    // The review bundle: a relabel planned with label, bundled with a gang, into a new
+    // folder; a folder in use is refused.
+    void aBundleOfAPlan() {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("move.yaml"));
+        const ctl::Run labelled = runCtl({QStringLiteral("label"), QStringLiteral("--demo=gb200"), QStringLiteral("--domain"),
+                                          QStringLiteral("su-1/rack-1-03"),
+                                          QStringLiteral("fabric.topograph.run/tier-0=rack-1-02"), QStringLiteral("-o"), plan});
+        QVERIFY2(labelled.exitCode == 0, labelled.err.constData());
+        const QString folder = dir.filePath(QStringLiteral("review"));
+        const QStringList args = {QStringLiteral("export"), QStringLiteral("bundle"), QStringLiteral("--demo=gb200"),
+                                  QStringLiteral("--plan"), plan, QStringLiteral("--pods=8"),
+                                  QStringLiteral("--request=nvidia.com/gpu=4"), QStringLiteral("--required=rack"),
+                                  QStringLiteral("-o"), folder};
+        const ctl::Run bundled = runCtl(args);
+        QVERIFY2(bundled.exitCode == 0, bundled.err.constData());
+        const QStringList files = QDir(folder).entryList(QDir::Files, QDir::Name);
+        for (const char* name : {"README.md", "change-plan.yaml", "map-before.svg", "map-after.svg", "gang-kueue.yaml",
+                                 "gang.sbatch", "hypernodes.yaml", "kubectl-label.sh"})
+            QVERIFY2(files.contains(QLatin1String(name)), qPrintable(files.join(QLatin1Char(' '))));
+        const QByteArray readme = fileText(folder + QStringLiteral("/README.md"));
+        QVERIFY(readme.contains("18 label changes on 18 nodes"));
+        QVERIFY(readme.contains("| kueue-tas | fits on 8 nodes"));
+        // The bundle's plan is the plan: diff reads it as it reads the original.
+        const ctl::Run diff = runCtl({QStringLiteral("diff"), QStringLiteral("-f"), folder + QStringLiteral("/change-plan.yaml"),
+                                      QStringLiteral("--demo=gb200")});
+        QCOMPARE(diff.exitCode, 1);
+        QVERIFY2(diff.out.contains("18 nodes"), diff.out.constData());
+
+        const ctl::Run again = runCtl(args);
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains("is not empty"), again.err.constData());
+    }
+
     void refusals_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("message");
@@ -105,6 +178,14 @@ private Q_SLOTS:
                                  << QByteArray("v1beta2 or v1beta1");
         QTest::newRow("bad flavor label") << QStringList{QStringLiteral("kueue"), demo, QStringLiteral("--flavor-labels=a")}
                                           << QByteArray("expected KEY=VALUE");
+        QTest::newRow("gang without a gang") << QStringList{QStringLiteral("gang"), demo} << QByteArray("gang needs the gang");
+        QTest::newRow("a gang for kueue's topology")
+            << QStringList{QStringLiteral("kueue"), demo, QStringLiteral("--pods=2")} << QByteArray("goes with gang or bundle");
+        QTest::newRow("unknown kind") << QStringList{QStringLiteral("gang"), demo, QStringLiteral("--pods=2"), QStringLiteral("--kind=deployment")}
+                                      << QByteArray("--kind: want job, jobset");
+        QTest::newRow("bundle to stdout") << QStringList{QStringLiteral("bundle"), demo} << QByteArray("give -o FOLDER");
+        QTest::newRow("plan with a topology")
+            << QStringList{QStringLiteral("kai"), demo, QStringLiteral("--plan=p.yaml")} << QByteArray("--plan goes with");
     }
     void refusals() {
         QFETCH(QStringList, args);

@@ -15,6 +15,7 @@
 #include "net/kubeconfig.h"
 #include "net/label_patch_sender.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QJsonArray>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -243,6 +244,42 @@ private Q_SLOTS:
         QCOMPARE(result.journal.count(ChangeOutcome::Applied), std::size_t(330 - 1 - 100));
         QCOMPARE(result.journal.count(ChangeOutcome::NotAttempted), std::size_t(100));
         QCOMPARE(labels().at("node-120"), m_original.at("node-120"));
+    }
+
+    // A review bundle of a live plan, as a colleague applies it without topodeck: the server takes
+    // its gang's batch/v1 Job and its partial Nodes (server-side apply), in a dry run that
+    // changes nothing.
+    void aBundleIsWhatTheServerTakes() {
+        const QString plan = planRack01(QStringLiteral("bundled"));
+        const QString folder = m_dir.filePath(QStringLiteral("review"));
+        const CtlRun run = runCtl(live({QStringLiteral("export"), QStringLiteral("bundle"), QStringLiteral("--plan"), plan,
+                                        QStringLiteral("--pods=4"), QStringLiteral("--request=nvidia.com/gpu=1"),
+                                        QStringLiteral("--required=rack"), QStringLiteral("-o"), folder}));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        Result<std::string> readme = readTextFile(QDir(folder).filePath(QStringLiteral("README.md")).toStdString());
+        QVERIFY(readme.ok());
+        QVERIFY2(readme->find("30 label changes on 30 nodes") != std::string::npos, readme->c_str());
+
+        Result<std::string> job = readTextFile(QDir(folder).filePath(QStringLiteral("gang-kueue.yaml")).toStdString());
+        QVERIFY(job.ok());
+        const Status created =
+            m_cluster->expect("POST", "/apis/batch/v1/namespaces/default/jobs?dryRun=All", *job, "application/yaml");
+        QVERIFY2(created.ok(), created.ok() ? "" : created.error().message.c_str());
+
+        Result<std::string> nodes = readTextFile(QDir(folder).filePath(QStringLiteral("node-labels.yaml")).toStdString());
+        QVERIFY(nodes.ok());
+        const std::string first = nodes->substr(0, nodes->find("---\n"));
+        QVERIFY(first.find("name: \"node-001\"") != std::string::npos);
+        // The rack label was set by another manager, so server-side apply takes it over only when
+        // forced, as the file's header says.
+        const std::string apply = "/api/v1/nodes/node-001?dryRun=All&fieldManager=topodeck";
+        const Status unforced = m_cluster->expect("PATCH", apply, first, "application/apply-patch+yaml");
+        QVERIFY(!unforced.ok());
+        QVERIFY2(unforced.error().message.find("409") != std::string::npos, unforced.error().message.c_str());
+        QVERIFY(first.find("--force-conflicts") != std::string::npos);
+        const Status forced = m_cluster->expect("PATCH", apply + "&force=true", first, "application/apply-patch+yaml");
+        QVERIFY2(forced.ok(), forced.ok() ? "" : forced.error().message.c_str());
+        QCOMPARE(labels(), m_original);
     }
 
     // Files that are not journals, and flags that do not fit, are refused with what is wrong.

@@ -139,7 +139,12 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
 
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan) {
     const ClusterState changed = withPlanApplied(state, plan);
-    const TopologyIndex after = TopologyIndex::build(changed, before.spec(), before.gpuResources());
+    return diffPlanTopology(state, before, changed, TopologyIndex::build(changed, before.spec(), before.gpuResources()),
+                            plan);
+}
+
+TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ClusterState& changed,
+                              const TopologyIndex& after, const ChangePlan& plan) {
     TopologyDiff diff = diffTopology(state, before, after);
     diff.stranded = strandedWorkloads(state, changed, plan);
     return diff;

@@ -70,6 +70,9 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
 // What the plan's label changes do to `before` (the state's index): the same spec read over the
 // state with them made.
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan);
+// The same, for a caller that already holds the state with the plan made and its index.
+TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ClusterState& changed,
+                              const TopologyIndex& after, const ChangePlan& plan);
 // The running workloads the plan strands (TopologyDiff::stranded): `after` is `before` with the
 // plan's changes made.
 std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,

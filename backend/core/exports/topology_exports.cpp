@@ -3,8 +3,11 @@
 #include "core/hostlist.h"
 #include "core/json_text.h"
 #include "core/label_selector.h"
+#include "core/slurm/slurm_topology_from_index.h"
+#include "core/text_file.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -16,7 +19,7 @@ namespace {
 constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 
 // JSON string literals are YAML double-quoted scalars: one escaping for every value written.
-std::string quoted(std::string_view text) {
+std::string jsonQuoted(std::string_view text) {
     std::string out;
     appendJsonString(out, text);
     return out;
@@ -33,7 +36,7 @@ bool fromLabels(const TopologyIndex& index, std::string& why) {
 
 std::string levelsYaml(const TopologySpec& spec) {
     std::string out = "  levels:\n";
-    for (const TopologyLevel& level : spec.levels) out += "  - nodeLabel: " + quoted(level.nodeLabel) + "\n";
+    for (const TopologyLevel& level : spec.levels) out += "  - nodeLabel: " + jsonQuoted(level.nodeLabel) + "\n";
     return out;
 }
 
@@ -126,12 +129,12 @@ Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyI
                       " levels topodeck reads. Levels are immutable once created" +
                       (options.apiVersion == "v1beta1" ? " (v1beta1)" : "") +
                       "; a flavor's topologyName too.\n";
-    out += "apiVersion: " + quoted(apiVersion) + "\nkind: \"Topology\"\nmetadata:\n  name: " + quoted(name) + "\n";
+    out += "apiVersion: " + jsonQuoted(apiVersion) + "\nkind: \"Topology\"\nmetadata:\n  name: " + jsonQuoted(name) + "\n";
     out += "spec:\n" + levelsYaml(spec);
-    out += "---\napiVersion: " + quoted(apiVersion) + "\nkind: \"ResourceFlavor\"\nmetadata:\n  name: " + quoted(flavor) +
+    out += "---\napiVersion: " + jsonQuoted(apiVersion) + "\nkind: \"ResourceFlavor\"\nmetadata:\n  name: " + jsonQuoted(flavor) +
            "\nspec:\n  nodeLabels:\n";
-    for (const auto& [key, value] : labels) out += "    " + quoted(key) + ": " + quoted(value) + "\n";
-    out += "  topologyName: " + quoted(name) + "\n";
+    for (const auto& [key, value] : labels) out += "    " + jsonQuoted(key) + ": " + jsonQuoted(value) + "\n";
+    out += "  topologyName: " + jsonQuoted(name) + "\n";
     return out;
 }
 
@@ -143,7 +146,7 @@ Result<std::string> kaiTopologyYaml(const TopologyIndex& index, const std::strin
         return Error{"KAI Topology: the name \"" + object + "\": " + problem};
     return "# KAI Topology, top level first.\napiVersion: \"kai.scheduler/v1alpha1\"\nkind: \"Topology\"\nmetadata:\n"
            "  name: " +
-           quoted(object) + "\nspec:\n" + levelsYaml(index.spec());
+           jsonQuoted(object) + "\nspec:\n" + levelsYaml(index.spec());
 }
 
 std::vector<HyperNode> hyperNodesFromIndex(const ClusterState& state, const TopologyIndex& index) {
@@ -205,12 +208,12 @@ std::string hyperNodesYaml(const std::vector<HyperNode>& hyperNodes) {
         const HyperNode& hyperNode = hyperNodes[i];
         if (i) out += "---\n";
         out += "apiVersion: \"topology.volcano.sh/v1alpha1\"\nkind: \"HyperNode\"\nmetadata:\n  name: " +
-               quoted(hyperNode.name) + "\nspec:\n  tier: " + std::to_string(hyperNode.tier) + "\n";
-        if (!hyperNode.tierName.empty()) out += "  tierName: " + quoted(hyperNode.tierName) + "\n";
+               jsonQuoted(hyperNode.name) + "\nspec:\n  tier: " + std::to_string(hyperNode.tier) + "\n";
+        if (!hyperNode.tierName.empty()) out += "  tierName: " + jsonQuoted(hyperNode.tierName) + "\n";
         out += "  members:\n";
         for (const HyperNodeMember& member : hyperNode.members)
             out += std::string("  - {type: ") + (member.type == HyperNodeMember::Type::Node ? "Node" : "HyperNode") +
-                   ", selector: {exactMatch: {name: " + quoted(member.value) + "}}}\n";
+                   ", selector: {exactMatch: {name: " + jsonQuoted(member.value) + "}}}\n";
     }
     return out;
 }
@@ -219,7 +222,7 @@ std::string writeTopologyYaml(const std::vector<SlurmTopology>& topologies) {
     std::string out = "# Slurm topology.yaml (Slurm 25.05 and later).\n";
     for (std::size_t i = 0; i < topologies.size(); ++i) {
         const SlurmTopology& topology = topologies[i];
-        out += "- topology: " + quoted(topology.name) + "\n  cluster_default: " + (i == 0 ? "true" : "false") + "\n";
+        out += "- topology: " + jsonQuoted(topology.name) + "\n  cluster_default: " + (i == 0 ? "true" : "false") + "\n";
         switch (topology.kind) {
         case SlurmTopology::Kind::Flat:
             out += "  flat: true\n";
@@ -227,9 +230,9 @@ std::string writeTopologyYaml(const std::vector<SlurmTopology>& topologies) {
         case SlurmTopology::Kind::Tree:
             out += "  tree:\n    switches:\n";
             for (const SlurmSwitch& sw : topology.switches) {
-                out += "    - switch: " + quoted(sw.name) + "\n";
-                if (!sw.switches.empty()) out += "      children: " + quoted(compressHostlist(sw.switches)) + "\n";
-                if (!sw.nodes.empty()) out += "      nodes: " + quoted(compressHostlist(sw.nodes)) + "\n";
+                out += "    - switch: " + jsonQuoted(sw.name) + "\n";
+                if (!sw.switches.empty()) out += "      children: " + jsonQuoted(compressHostlist(sw.switches)) + "\n";
+                if (!sw.nodes.empty()) out += "      nodes: " + jsonQuoted(compressHostlist(sw.nodes)) + "\n";
             }
             break;
         case SlurmTopology::Kind::Block:
@@ -242,7 +245,7 @@ std::string writeTopologyYaml(const std::vector<SlurmTopology>& topologies) {
             }
             out += "    blocks:\n";
             for (const SlurmBlock& block : topology.blocks)
-                out += "    - block: " + quoted(block.name) + "\n      nodes: " + quoted(compressHostlist(block.nodes)) + "\n";
+                out += "    - block: " + jsonQuoted(block.name) + "\n      nodes: " + jsonQuoted(compressHostlist(block.nodes)) + "\n";
             break;
         }
     }
@@ -267,25 +270,64 @@ NodeLabelsExport nodeLabelsExport(const ClusterState& state, const TopologyIndex
         }
     }
     NodeLabelsExport out;
-    out.objects = "# Partial Nodes for kubectl apply --server-side --field-manager=topodeck (names and labels only).\n";
+    out.objects =
+        "# Partial Nodes (names and labels only) for\n"
+        "#   kubectl apply --server-side --force-conflicts --field-manager=topodeck -f FILE\n"
+        "# A label another manager set (kubectl label, a controller) is a conflict without --force-conflicts;\n"
+        "# with it, topodeck's manager takes the label over.\n";
     out.kubectlLines = "#!/bin/sh\n# The same labels with kubectl label.\nset -e\n";
     bool first = true;
     for (const auto& [node, changes] : labels) {
         std::string set, removed, line;
         for (const auto& [key, value] : changes) {
-            if (value) set += "    " + quoted(key) + ": " + quoted(*value) + "\n";
+            if (value) set += "    " + jsonQuoted(key) + ": " + jsonQuoted(*value) + "\n";
             else removed += " " + key;
             line += " " + key + (value ? "=" + *value : "-");
         }
         out.kubectlLines += "kubectl label node " + node + " --overwrite" + line + "\n";
         if (set.empty() && removed.empty()) continue;
         out.objects += std::string(first ? "" : "---\n") + "apiVersion: \"v1\"\nkind: \"Node\"\nmetadata:\n  name: " +
-                       quoted(node) + "\n";
+                       jsonQuoted(node) + "\n";
         if (!removed.empty()) out.objects += "  # Removed, which apply cannot say:" + removed + " (see the kubectl lines)\n";
         out.objects += set.empty() ? "  labels: {}\n" : "  labels:\n" + set;
         first = false;
     }
     return out;
+}
+
+TopologyExportFiles topologyExportFiles(const ClusterState& state, const TopologyIndex& index,
+                                        const TopologyExportOptions& options, std::string_view format) {
+    TopologyExportFiles out;
+    const bool all = format == "all";
+    auto add = [&](const char* name, Result<std::string> text) {
+        if (text) out.files.push_back({name, std::move(*text)});
+        else out.leftOut.push_back(std::string(name) + " left out: " + text.error().message);
+    };
+    if (all || format == "kueue") add("kueue-topology.yaml", kueueTopologyYaml(state, index, options.kueue));
+    if (all || format == "kai") add("kai-topology.yaml", kaiTopologyYaml(index, options.kaiName));
+    if (all || format == "hypernodes") add("hypernodes.yaml", hyperNodesYaml(hyperNodesFromIndex(state, index)));
+    if (all || format == "topology.conf" || format == "topology.yaml") {
+        const SlurmTopology slurm = options.blocks ? slurmBlocksFromIndex(state, index) : slurmTreeFromIndex(state, index);
+        if (all || format == "topology.conf") add("topology.conf", writeTopologyConf(slurm));
+        if (all || format == "topology.yaml") add("topology.yaml", writeTopologyYaml({slurm}));
+    }
+    return out;
+}
+
+Result<std::vector<std::string>> writeExportFolder(const std::string& folder, const std::vector<ExportFile>& files,
+                                                   bool mustBeEmpty) {
+    std::error_code error;
+    if (mustBeEmpty && std::filesystem::exists(folder, error) && !std::filesystem::is_empty(folder, error))
+        return Error{folder + " is not empty: a review bundle goes into a new or empty folder"};
+    std::filesystem::create_directories(folder, error);
+    if (error) return Error{folder + ": " + error.message()};
+    std::vector<std::string> written;
+    for (const ExportFile& file : files) {
+        const std::string path = (std::filesystem::path(folder) / file.name).string();
+        if (Status status = writeFileAtomically(path, file.text); !status) return status.error();
+        written.push_back(path);
+    }
+    return written;
 }
 
 } // namespace topodeck

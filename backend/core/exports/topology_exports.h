@@ -61,4 +61,34 @@ struct NodeLabelsExport {
 NodeLabelsExport nodeLabelsExport(const ClusterState& state, const TopologyIndex& index,
                                   const ChangePlan* plan = nullptr);
 
+// One file of an export: its name in a folder, and its text.
+struct ExportFile {
+    std::string name;
+    std::string text;
+    friend bool operator==(const ExportFile&, const ExportFile&) = default;
+};
+
+struct TopologyExportOptions {
+    KueueExportOptions kueue;
+    std::string kaiName;
+    bool blocks = false; // Slurm: the block topology (NVLink domains), not the tree
+};
+
+// The hierarchy in every scheduler's form (kueue-topology.yaml, kai-topology.yaml,
+// hypernodes.yaml, topology.conf, topology.yaml), or in one `format` ("kueue", "kai",
+// "hypernodes", "topology.conf", "topology.yaml"). A form the hierarchy cannot take (a Topology
+// of levels that are not labels) is left out, and why is in leftOut.
+struct TopologyExportFiles {
+    std::vector<ExportFile> files;
+    std::vector<std::string> leftOut; // "kueue-topology.yaml left out: ..."
+};
+// Writes the files into `folder` (made if missing), each atomically; the paths written, in order.
+// `mustBeEmpty`: a folder that holds anything is refused, as a bundle read as a whole must not mix
+// with an older one's files.
+Result<std::vector<std::string>> writeExportFolder(const std::string& folder, const std::vector<ExportFile>& files,
+                                                   bool mustBeEmpty);
+
+TopologyExportFiles topologyExportFiles(const ClusterState& state, const TopologyIndex& index,
+                                        const TopologyExportOptions& options, std::string_view format = "all");
+
 } // namespace topodeck
