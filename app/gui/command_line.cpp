@@ -188,7 +188,7 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
         QStringLiteral("flags"));
     const QCommandLineOption pageOption(
         QStringLiteral("page"),
-        QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs, charts or what-if."),
+        QCoreApplication::translate("CommandLine", "Raise this page: planner, gangs, charts, what-if or changes."),
         QStringLiteral("page"));
     const QCommandLineOption zoomOption(
         QStringLiteral("zoom"),
@@ -310,10 +310,10 @@ CommandLine::Outcome CommandLine::parse(const QStringList& arguments) {
     m_options.plan = parser.value(planOption).trimmed();
     m_options.page = parser.value(pageOption).trimmed();
     if (!m_options.page.isEmpty() && !QStringList{QStringLiteral("planner"), QStringLiteral("gangs"),
-                                                  QStringLiteral("charts"), QStringLiteral("what-if")}
+                                                  QStringLiteral("charts"), QStringLiteral("what-if"), QStringLiteral("changes")}
                                           .contains(m_options.page)) {
         m_message =
-            QCoreApplication::translate("CommandLine", "--page wants planner, gangs, charts or what-if, not \"%1\"")
+            QCoreApplication::translate("CommandLine", "--page wants planner, gangs, charts, what-if or changes, not \"%1\"")
                 .arg(m_options.page);
         return Outcome::Error;
     }

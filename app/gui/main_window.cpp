@@ -7,6 +7,7 @@
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
 #include "views/app_settings.h"
+#include "views/changes_page.h"
 #include "views/charts_page.h"
 #include "views/cluster_totals_label.h"
 #include "views/command_palette.h"
@@ -114,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildActions();
     buildWhatIf();
+    buildChanges();
     buildPalette();
     buildStatusBar();
     connect(m_session, &ClusterSession::snapshotPublished, this, &MainWindow::showSnapshot);
@@ -631,7 +633,12 @@ void MainWindow::buildDocks() {
     QDockWidget* whatIf = addDock(m_whatIf, tr("What-If"), QStringLiteral("whatIfDock"), Qt::RightDockWidgetArea,
                                   QKeySequence(Qt::Key_F5));
     tabifyDockWidget(planner, whatIf);
-    for (QDockWidget* dock : {planner, gangs, charts, whatIf}) dock->hide();
+    m_changes = new ChangesPage(m_session, this);
+    m_changes->setGangFlagsProvider([this] { return m_planner->flags(); });
+    QDockWidget* changes = addDock(m_changes, tr("Changes"), QStringLiteral("changesDock"), Qt::RightDockWidgetArea,
+                                   QKeySequence(Qt::Key_F6));
+    tabifyDockWidget(whatIf, changes);
+    for (QDockWidget* dock : {planner, gangs, charts, whatIf, changes}) dock->hide();
 
     connect(m_planner, &PlannerPanel::placementShown, m_map, &TopologyMapView::setHighlight);
     connect(m_planner, &PlannerPanel::pathActivated, this, [this](const QString& path) { selectPath(path); });
@@ -650,6 +657,12 @@ void MainWindow::buildDocks() {
         for (NodeId id : nodes) highlight.emplace_back(id, 0);
         m_map->setHighlight(highlight,
                             nodes.empty() ? QString() : tr("gang %1 (%2 nodes)").arg(name).arg(nodes.size()));
+    });
+    connect(m_changes, &ChangesPage::nodesChanged, this, [this](const std::vector<NodeId>& nodes, const QString& meaning) {
+        std::vector<std::pair<NodeId, std::int32_t>> highlight;
+        highlight.reserve(nodes.size());
+        for (NodeId id : nodes) highlight.emplace_back(id, 0);
+        m_map->setHighlight(highlight, meaning);
     });
 }
 
@@ -698,6 +711,7 @@ bool MainWindow::showPage(const QString& page) {
                             : page == QLatin1String("gangs")   ? static_cast<QWidget*>(m_gangs)
                             : page == QLatin1String("charts")  ? static_cast<QWidget*>(m_charts)
                             : page == QLatin1String("what-if") ? static_cast<QWidget*>(m_whatIf)
+                            : page == QLatin1String("changes") ? static_cast<QWidget*>(m_changes)
                                                                : nullptr;
     if (!widget) return false;
     auto* dock = qobject_cast<QDockWidget*>(widget->parentWidget());
@@ -763,6 +777,8 @@ void MainWindow::buildWhatIf() {
         QMenu contextMenu(this);
         contextMenu.addAction(fail);
         contextMenu.addAction(drain);
+        contextMenu.addSeparator();
+        contextMenu.addAction(m_editLabels);
         contextMenu.exec(m_map->mapToGlobal(pos));
     });
 
@@ -793,20 +809,39 @@ void MainWindow::buildWhatIf() {
     });
 }
 
-void MainWindow::markSelected(int whatIfStepKind) {
+std::optional<std::pair<QString, bool>> MainWindow::selectedTarget() {
     const QModelIndex current = m_tree->currentIndex();
     if (!current.isValid() || !m_shown) {
         statusBar()->showMessage(tr("Select a node or a domain first"), 4000);
-        return;
+        return std::nullopt;
     }
-    // Nodes go by name, domains by path: what the what-if's targets take.
-    QString target = current.siblingAtColumn(0).data(TopologyTreeModel::PathRole).toString();
     if (current.data(TopologyTreeModel::IsNodeRole).toBool())
         if (const Node* node = m_shown->node(current.data(TopologyTreeModel::NodeIdRole).value<NodeId>()))
-            target = QString::fromStdString(node->name);
+            return std::pair{QString::fromStdString(node->name), true};
+    return std::pair{current.siblingAtColumn(0).data(TopologyTreeModel::PathRole).toString(), false};
+}
+
+void MainWindow::markSelected(int whatIfStepKind) {
+    const auto target = selectedTarget();
+    if (!target) return;
     showPage(QStringLiteral("what-if"));
-    m_whatIf->addTargetStep(static_cast<WhatIfStep::Kind>(whatIfStepKind), target);
+    m_whatIf->addTargetStep(static_cast<WhatIfStep::Kind>(whatIfStepKind), target->first);
     m_whatIf->apply();
+}
+
+void MainWindow::buildChanges() {
+    // Before Help, which stays last.
+    auto* menu = new QMenu(tr("&Changes"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), menu);
+    m_editLabels = menu->addAction(tr("Edit &Labels of Selected…"), this, [this] {
+        const auto target = selectedTarget();
+        if (!target) return;
+        showPage(QStringLiteral("changes"));
+        m_changes->setTarget(target->first, target->second);
+    });
+    m_editLabels->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_editLabels->setToolTip(tr("A change plan for the selected node, or every node of the selected domain"));
+    m_tree->addAction(m_editLabels);
 }
 
 void MainWindow::whatIfOnceShown(const QString& steps) {

@@ -21,6 +21,7 @@ class QTreeView;
 
 namespace topodeck {
 
+class ChangesPage;
 class ChartsPage;
 class CommandPalette;
 class ClusterSession;
@@ -57,7 +58,7 @@ public:
     void connectTo(const ConnectChoice& choice);
     // Selects the domain ("su-1/rack-3") or node ("su-1/rack-3/gb200-0042") at path; false if absent.
     bool selectPath(const QString& path);
-    // Raises a page: "planner", "gangs", "charts" or "what-if"; false for another name.
+    // Raises a page: "planner", "gangs", "charts", "what-if" or "changes"; false for another name.
     bool showPage(const QString& page);
     // Puts topodeckctl plan's flags in the planner and runs them once data is shown.
     void planOnceShown(const QString& flags);
@@ -79,6 +80,7 @@ public:
     GangsPage* gangsPage() const { return m_gangs; }
     ChartsPage* chartsPage() const { return m_charts; }
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
+    ChangesPage* changesPage() const { return m_changes; }
     WhatIfBanner* whatIfBanner() const { return m_whatIfBanner; }
 
     ClusterSession* session() const { return m_session; }
@@ -127,6 +129,9 @@ private:
     void buildPalette();
     void buildWhatIf(); // its menu, the selection's actions and the band over a hypothetical cluster
     void markSelected(int whatIfStepKind);
+    // The tree's selection as targets name it: a node's name (true) or a domain's path (false).
+    std::optional<std::pair<QString, bool>> selectedTarget();
+    void buildChanges(); // its menu and the selection's Edit Labels
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
     void exportMapDialog();
     void openExportDialog();
@@ -155,6 +160,8 @@ private:
     CommandPalette* m_palette = nullptr;
     QString m_pendingGang; // chosen in the palette before the gangs page had its report
     WhatIfPanel* m_whatIf = nullptr;
+    ChangesPage* m_changes = nullptr;
+    QAction* m_editLabels = nullptr;
     WhatIfBanner* m_whatIfBanner = nullptr;
     QToolBar* m_whatIfBar = nullptr;
 

@@ -151,29 +151,17 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
     journal.cluster = where;
     journal.fieldManager = settings.patch.fieldManager;
     journal.started = formatUtc(std::chrono::system_clock::now());
-    // The journal is written before anything is sent: a plan that cannot leave a record is not applied.
-    if (!dryRunOnly) {
-        for (const LabelChange& change : plan.labelChanges)
-            journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
-        if (Status written = writeFileAtomically(settings.journal, writeChangeJournal(journal)); !written)
-            return runtimeError(written.error().message + " (the journal: nothing was sent)");
-    }
-    std::string journalProblem;
     ApplyOptions options;
     options.batchSize = settings.batchSize;
     options.dryRunOnly = dryRunOnly;
-    options.progress = [&](const ChangeJournal& sofar) {
-        if (Status written = writeFileAtomically(settings.journal, writeChangeJournal(sofar)); !written)
-            journalProblem = written.error().message;
-    };
-    options.cancelled = [&] { return !journalProblem.empty(); }; // no record, no further writes
     const PatchSender send = kubePatchSender(kubeCredentials(loaded.live->kubeConnection()), settings.patch);
-    ApplyResult result = applyPlan(plan, journal, send, options);
+    auto applied = applyPlanJournaled(plan, std::move(journal), settings.journal, send, options);
+    if (!applied) return runtimeError(applied.error().message);
+    ApplyResult& result = applied->result;
+    const std::string& journalProblem = applied->journalProblem;
     const std::vector<NodePatch> patches = nodePatches(plan);
 
-    if (result.stage == ApplyResult::Stage::DryRunRefused) {
-        std::error_code ignored; // nothing was applied: there is nothing to undo
-        if (!dryRunOnly) std::filesystem::remove(settings.journal, ignored);
+    if (result.stage == ApplyResult::Stage::DryRunRefused) { // nothing was applied: no journal
         std::vector<std::pair<std::string, std::string>> refusals;
         for (const auto& [index, answer] : result.dryRunRefusals)
             refusals.emplace_back(patches[index].node,
@@ -189,9 +177,7 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
         writeStdout(text + "Nothing was changed (--dry-run=server).\n");
         return kExitOk;
     }
-    result.journal.finished = formatUtc(std::chrono::system_clock::now());
-    options.progress(result.journal);
-    const std::size_t applied = result.journal.count(ChangeOutcome::Applied);
+    const std::size_t appliedChanges = result.journal.count(ChangeOutcome::Applied);
     const std::string undoHint = "journal: " + settings.journal + " (undo: topodeckctl undo " + settings.journal + ")\n";
     if (result.stage == ApplyResult::Stage::Applied && journalProblem.empty()) {
         writeStdout(text + "applied " + changesOnNodes(plan) + " in " + plural(result.batchesSent, "batch", "batches") +
@@ -206,7 +192,7 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
             refusals.emplace_back(entry.change.node, std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
     std::string failure = "stopped after " + plural(result.batchesSent, "batch", "batches");
     if (!journalProblem.empty()) failure += ": the journal could not be written (" + journalProblem + ")";
-    failure += "; " + std::to_string(applied) + " of " + std::to_string(plan.labelChanges.size()) +
+    failure += "; " + std::to_string(appliedChanges) + " of " + std::to_string(plan.labelChanges.size()) +
                " label changes applied, " + std::to_string(result.journal.count(ChangeOutcome::NotAttempted)) +
                " not attempted; nothing was overwritten.\n" + refusalLines(refusals);
     std::fputs(failure.c_str(), stderr);

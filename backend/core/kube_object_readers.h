@@ -41,6 +41,48 @@ struct ObjectLabel {
 // Label text as read, before it is copied into the node once, sorted and at its final size.
 using LabelViews = std::vector<std::pair<std::string_view, std::string_view>>;
 
+// metadata.managedFields: for every entry, the labels its fieldsV1 names ("f:metadata" →
+// "f:labels" → "f:KEY"), each with the entry's manager. Entries of another shape are skipped.
+template <class V> Status readLabelManagers(V& value, const Path& path, Node& node) {
+    bool present = false;
+    if (Status s = expectArray(value, path, present); !s || !present) return s;
+    node.labelManagers.clear();
+    std::vector<std::string_view> keys;
+    std::size_t index = 0;
+    Status read = value.forEachElement([&](V& entry) -> Status {
+        const Path at = path.index(index++);
+        bool isObject = false;
+        if (Status s = expectObject(entry, at, "a managedFields entry", isObject); !s || !isObject) return s;
+        std::string_view manager;
+        keys.clear();
+        // Nested maps of which only the label keys matter: f:metadata → f:labels → f:KEY.
+        const auto inside = [](V& map, std::string_view name, const auto& then) -> Status {
+            if (map.type() != ValueType::Object) return {};
+            return map.forEachField([&](std::string_view key, V& field) -> Status { return key == name ? then(field) : Status{}; });
+        };
+        Status s = entry.forEachField([&](std::string_view key, V& field) -> Status {
+            if (key == "manager") return field.type() == ValueType::String ? readScalar(field, at.field(key), manager) : Status{};
+            if (key != "fieldsV1") return {};
+            return inside(field, "f:metadata", [&](V& metadata) {
+                return inside(metadata, "f:labels", [&](V& labelsField) -> Status {
+                    if (labelsField.type() != ValueType::Object) return {};
+                    return labelsField.forEachField([&](std::string_view labelKey, V&) -> Status {
+                        if (labelKey.starts_with("f:")) keys.push_back(labelKey.substr(2));
+                        return {};
+                    });
+                });
+            });
+        });
+        if (!s) return s;
+        for (std::string_view key : keys) node.labelManagers.emplace_back(key, manager);
+        return {};
+    });
+    if (!read) return read;
+    std::sort(node.labelManagers.begin(), node.labelManagers.end());
+    node.labelManagers.erase(std::unique(node.labelManagers.begin(), node.labelManagers.end()), node.labelManagers.end());
+    return {};
+}
+
 template <class V>
 Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& label, LabelViews& labels) {
     bool present = false;
@@ -53,6 +95,8 @@ Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& lab
             label.name = node.name;
         } else if (key == "resourceVersion") {
             return readScalar(field, path.field(key), label.resourceVersion);
+        } else if (key == "managedFields") {
+            return readLabelManagers(field, path.field(key), node);
         } else if (key == "labels") {
             Status s = readStringMap(field, path.field(key),
                                      [&](std::string_view k, std::string_view v) { labels.emplace_back(k, v); });

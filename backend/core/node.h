@@ -30,6 +30,10 @@ struct NodeCondition {
 struct Node {
     std::string name;
     std::vector<std::pair<std::string, std::string>> labels; // sorted by key
+    // Which field managers own which labels (metadata.managedFields): label key, manager, sorted,
+    // each pair once. A controller that owns a label (feature discovery, Topograph, a cloud's node
+    // controller) puts it back when someone else changes it. Empty where the source has none.
+    std::vector<std::pair<std::string, std::string>> labelManagers;
     std::vector<Taint> taints;
     bool ready = true;
     bool unschedulable = false; // spec.unschedulable (cordoned)

@@ -26,6 +26,8 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<NodePodsPtr>("topodeck::NodePodsPtr");
     qRegisterMetaType<WhatIfAnswerPtr>("topodeck::WhatIfAnswerPtr");
     qRegisterMetaType<ExportAnswerPtr>("topodeck::ExportAnswerPtr");
+    qRegisterMetaType<ChangePreviewPtr>("topodeck::ChangePreviewPtr");
+    qRegisterMetaType<ApplyAnswerPtr>("topodeck::ApplyAnswerPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -39,6 +41,12 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
                 Q_EMIT gangsReportReady(report, report->generation);
             });
     connect(m_worker, &SessionWorker::exportComputed, this, &ClusterSession::exportFinished);
+    connect(m_worker, &SessionWorker::changePreviewComputed, this,
+            [this](const ChangePreviewPtr& preview, quint64 request) {
+                if (request == m_latestChangeRequest.load()) Q_EMIT changePreviewReady(preview);
+            });
+    connect(m_worker, &SessionWorker::applyProgressed, this, &ClusterSession::applyProgressed);
+    connect(m_worker, &SessionWorker::applyFinished, this, &ClusterSession::applyFinished);
     connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
         if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
     });
@@ -146,6 +154,22 @@ void ClusterSession::requestNodePods(NodeId node) {
 void ClusterSession::requestExport(const ExportRequest& request) {
     // Every export asked for is written: each names its own folder.
     onWorker(m_worker, [request](SessionWorker& worker) { worker.computeExport(request); });
+}
+
+void ClusterSession::requestChangePreview(const ChangePreviewRequest& request) {
+    const std::uint64_t number = ++m_latestChangeRequest;
+    onWorker(m_worker, [this, number, request](SessionWorker& worker) {
+        if (number == m_latestChangeRequest.load()) worker.computeChangePreview(number, request);
+    });
+}
+
+void ClusterSession::requestApply(const ApplyRequest& request) {
+    m_applyCancel = std::make_shared<std::atomic<bool>>(false);
+    onWorker(m_worker, [request, cancel = m_applyCancel](SessionWorker& worker) { worker.startApply(request, cancel); });
+}
+
+void ClusterSession::cancelApply() {
+    if (m_applyCancel) m_applyCancel->store(true);
 }
 
 void ClusterSession::requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options) {

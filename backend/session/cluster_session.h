@@ -1,9 +1,14 @@
 #pragma once
 
+#include "core/changes/change_journal.h"
+#include "core/changes/change_plan.h"
+#include "core/changes/plan_apply.h"
+#include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
 #include "core/live_target.h"
 #include "core/placement/gangs_report.h"
 #include "core/placement/plan_query.h"
+#include "core/placement/review_bundle.h"
 #include "core/placement/what_if_sequence.h"
 #include "core/topology_presets.h"
 #include "session/cluster_snapshot.h"
@@ -74,6 +79,50 @@ struct ExportAnswer {
 };
 using ExportAnswerPtr = std::shared_ptr<const ExportAnswer>;
 
+// A change plan seen against the current state (the changes page's preview), on the worker thread.
+struct ChangePreviewRequest {
+    ChangePlan plan;
+    // Resolve the plan's operations again on the current state, new preconditions and all (a
+    // plan being made); otherwise the plan keeps the values it found (a file's, an undo's).
+    bool resolve = true;
+    std::string planFile;          // read the plan from this file instead (not resolved); "" none
+    std::string undoJournal;       // or preview the plan that undoes this journal's apply; "" none
+    std::string saveTo;            // also write the plan there; "" none
+    std::optional<PlanQuery> gang; // dry-run before and after
+};
+struct ChangePreview {
+    std::string error;          // the plan does not read, resolve or save: nothing else is set
+    std::string saved;          // the file written, if asked
+    ChangePlan plan;            // as resolved
+    TopologyDiff diff;
+    std::vector<std::string> drift; // planDrift: what an apply now would refuse
+    std::string text;               // what `topodeckctl diff` prints
+    std::optional<GangDryRuns> gang;
+    std::string gangError;          // the gang's request is wrong; else ""
+    std::vector<NodeId> nodes;      // the nodes it changes, for the map
+    std::string target;             // where an apply goes ("context prod"); "" when it cannot
+    std::string cannotApply;        // why this source takes no apply ("a demo"), else ""
+};
+using ChangePreviewPtr = std::shared_ptr<const ChangePreview>;
+
+// An apply of a change plan to the current Kubernetes cluster: the drift check on the state the
+// worker holds, then the server's dry run and the batches on a thread of their own.
+struct ApplyRequest {
+    ChangePlan plan;
+    bool dryRunOnly = false;
+    std::string journalFile; // required unless dryRunOnly
+    std::size_t batchSize = 200;
+};
+struct ApplyAnswer {
+    std::string target;  // "context prod"
+    std::string refused; // refused before anything was sent (drift, no cluster, the journal); else ""
+    ApplyResult result;
+    std::vector<std::pair<std::string, std::string>> refusals; // node, outcome: what the server said
+    std::string journalFile;                                    // written (not for a dry run)
+    std::string journalProblem;
+};
+using ApplyAnswerPtr = std::shared_ptr<const ApplyAnswer>;
+
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
 // caller's thread: on a worker thread the session owns (and, for a live cluster, the source's own
@@ -127,6 +176,16 @@ public:
     // Writes files for review from the current state, on the worker thread; exportFinished follows.
     void requestExport(const ExportRequest& request);
 
+    // A change plan resolved on and compared with the current state, on the worker thread;
+    // changePreviewReady follows. A newer request supersedes one not yet answered.
+    void requestChangePreview(const ChangePreviewRequest& request);
+    // Applies a plan to the current Kubernetes cluster (writing: the caller has the operator's
+    // word for it); applyProgressed after each batch, applyFinished at the end. One at a time:
+    // another request while one runs is refused in its answer.
+    void requestApply(const ApplyRequest& request);
+    // Stops a running apply before its next batch; what was applied stays in the journal.
+    void cancelApply();
+
     // A what-if on the current state, on the worker thread: the steps applied in order to a copy
     // (applyWhatIfSteps); whatIfAnswered follows with a snapshot marked hypothetical, and again
     // whenever a newer live snapshot is published, until clearWhatIf(). snapshotPublished keeps
@@ -149,6 +208,9 @@ Q_SIGNALS:
     void planAnswered(topodeck::PlanAnswerPtr answer);
     void nodePodsReady(topodeck::NodePodsPtr answer);
     void exportFinished(topodeck::ExportAnswerPtr answer);
+    void changePreviewReady(topodeck::ChangePreviewPtr preview);
+    void applyProgressed(quint64 changesDone, quint64 changesTotal);
+    void applyFinished(topodeck::ApplyAnswerPtr answer);
     void whatIfAnswered(topodeck::WhatIfAnswerPtr answer);
     void whatIfCleared();
 
@@ -161,6 +223,8 @@ private:
     std::atomic<std::uint64_t> m_latestPlanRequest{0};  // and for dry-runs
     std::atomic<std::uint64_t> m_latestNodePodsRequest{0}; // and for a node's pods
     std::atomic<std::uint64_t> m_latestWhatIfRequest{0}; // and for what-ifs (a clear counts as one)
+    std::atomic<std::uint64_t> m_latestChangeRequest{0}; // and for change previews
+    std::shared_ptr<std::atomic<bool>> m_applyCancel;    // the running apply's
     bool m_whatIfActive = false;
     QThread m_thread;
     SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
@@ -180,3 +244,5 @@ Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::NodePodsPtr)
 Q_DECLARE_METATYPE(topodeck::WhatIfAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::ExportAnswerPtr)
+Q_DECLARE_METATYPE(topodeck::ChangePreviewPtr)
+Q_DECLARE_METATYPE(topodeck::ApplyAnswerPtr)

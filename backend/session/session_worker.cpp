@@ -4,17 +4,19 @@
 #include "session/cluster_session.h"
 
 #include "core/changes/change_plan_file.h"
+#include "core/changes/plan_preview.h"
 #include "core/exports/map_svg.h"
 #include "core/hierarchy_sources.h"
-#include "core/placement/review_bundle.h"
-#include "core/text_file.h"
+#include "core/live_status.h"
 #include "core/natural_order.h"
-
+#include "core/placement/review_bundle.h"
 #include "core/snapshot_reader.h"
+#include "core/text_file.h"
 #include "core/text_format.h"
 #include "core/topology_presets.h"
 #include "net/kube_source.h"
 #include "net/kubeconfig.h"
+#include "net/label_patch_sender.h"
 #include "net/slurm_source.h"
 
 #include <QFile>
@@ -23,6 +25,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 namespace topodeck {
@@ -41,6 +44,8 @@ SessionWorker::SessionWorker(const std::atomic<std::uint64_t>& latestRequest) : 
 
 // The sources stop (joining their threads) before the object their callbacks point at goes.
 SessionWorker::~SessionWorker() {
+    if (m_applyCancel) m_applyCancel->store(true); // stops after the batch in flight
+    if (m_applyThread.joinable()) m_applyThread.join();
     m_connecting.reset();
     m_live.reset();
 }
@@ -133,6 +138,7 @@ void SessionWorker::openKubernetes(std::uint64_t request, const KubeTarget& targ
             },
             Qt::QueuedConnection);
     };
+    connecting->loaded.kube = *connection;
     connecting->loaded.live = std::make_unique<KubeSource>(std::move(*connection), std::move(exec), m_liveOptions);
     m_connecting = std::move(connecting);
     m_pluginMessage.clear();
@@ -287,6 +293,7 @@ void SessionWorker::install(std::uint64_t request, Loaded loaded) {
     m_index = std::move(loaded.index);
     m_simulator = std::move(loaded.simulator);
     m_live = std::move(loaded.live);
+    m_kube = std::move(loaded.kube);
     m_liveChoice = std::move(loaded.choice);
     m_title = std::move(loaded.title);
     m_status = std::move(loaded.status);
@@ -431,6 +438,127 @@ void SessionWorker::computeExport(const ExportRequest& request) {
     if (written) answer->written = std::move(*written);
     else answer->error = written.error().message;
     Q_EMIT exportComputed(std::move(answer));
+}
+
+void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePreviewRequest& change) {
+    auto preview = std::make_shared<ChangePreview>();
+    const auto answer = [&](std::string error) {
+        preview->error = std::move(error);
+        Q_EMIT changePreviewComputed(std::move(preview), request);
+    };
+    if (!m_hasSource) return answer("no cluster is open");
+    ChangePlan plan = change.plan;
+    if (!change.planFile.empty()) {
+        auto text = readTextFile(change.planFile);
+        if (!text) return answer(text.error().message);
+        auto read = readChangePlan(*text, change.planFile);
+        if (!read) return answer(read.error().message);
+        plan = std::move(*read);
+    } else if (!change.undoJournal.empty()) {
+        auto text = readTextFile(change.undoJournal);
+        if (!text) return answer(text.error().message);
+        auto journal = readChangeJournal(*text, change.undoJournal);
+        if (!journal) return answer(journal.error().message);
+        plan = undoPlan(*journal);
+    } else if (change.resolve) {
+        // Every operation again, on the cluster as it is now.
+        std::vector<LabelOperation> operations = std::move(plan.operations);
+        plan.operations.clear();
+        plan.labelChanges.clear();
+        plan.cluster = m_status.sourceName.toStdString();
+        for (std::size_t i = 0; i < operations.size(); ++i)
+            if (Status added = addLabelOperation(plan, m_state, m_index, operations[i]); !added)
+                return answer("operation " + std::to_string(i + 1) + " (" + operations[i].target.describe() +
+                              "): " + added.error().message);
+    }
+    if (!change.saveTo.empty()) {
+        if (Status written = writeFileAtomically(change.saveTo, writeChangePlan(plan)); !written)
+            return answer(written.error().message);
+        preview->saved = change.saveTo;
+    }
+    const ClusterState after = withPlanApplied(m_state, plan);
+    const TopologyIndex afterIndex = TopologyIndex::build(after, m_index.spec(), m_index.gpuResources());
+    preview->diff = diffPlanTopology(m_state, m_index, after, afterIndex, plan);
+    preview->drift = planDrift(m_state, plan);
+    preview->text = planPreviewText(plan, preview->diff, preview->drift);
+    if (change.gang) {
+        auto runs = gangDryRuns(m_state, &after, m_index, m_index.gpuResources(), *change.gang);
+        if (runs) preview->gang = std::move(*runs);
+        else preview->gangError = runs.error().message;
+    }
+    for (const LabelChange& labelChange : plan.labelChanges)
+        if (const std::optional<NodeId> id = m_state.findNode(labelChange.node);
+            id && (preview->nodes.empty() || preview->nodes.back() != *id))
+            preview->nodes.push_back(*id);
+    if (m_kube) preview->target = "context " + m_kube->contextName;
+    else preview->cannotApply = m_simulator ? "a demo cluster has no API server to write to"
+                                            : m_live ? "a Slurm cluster's topology is not node labels"
+                                                     : "a snapshot file has no API server to write to";
+    preview->plan = std::move(plan);
+    Q_EMIT changePreviewComputed(std::move(preview), request);
+}
+
+void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std::atomic<bool>> cancel) {
+    auto answer = std::make_shared<ApplyAnswer>();
+    const auto refuse = [&](std::string why) {
+        answer->refused = std::move(why);
+        Q_EMIT applyFinished(std::move(answer));
+    };
+    if (m_applying.load()) return refuse("another apply is still running");
+    if (!m_hasSource || !m_kube) return refuse("the cluster shown is not a Kubernetes cluster");
+    answer->target = "context " + m_kube->contextName;
+    if (const std::vector<std::string> drift = planDrift(m_state, request.plan); !drift.empty())
+        return refuse(answer->target + " no longer holds what the plan found (" + drift.front() +
+                      (drift.size() > 1 ? " and " + std::to_string(drift.size() - 1) + " more" : std::string()) +
+                      "): preview it again");
+    if (request.plan.labelChanges.empty()) return refuse("the plan changes nothing");
+    if (!request.dryRunOnly && request.journalFile.empty()) return refuse("no journal file");
+    if (m_applyThread.joinable()) m_applyThread.join(); // the last one, finished
+    m_applying.store(true);
+    m_applyCancel = cancel;
+    m_applyThread = std::thread([this, request, cancel, answer, connection = *m_kube]() mutable {
+        ExecEnvironment exec;
+        exec.cancelled = cancel.get(); // the thread keeps `cancel` alive
+        KubePatchOptions patch;
+        const PatchSender send = kubePatchSender(std::make_shared<KubeCredentials>(std::move(connection), std::move(exec)), patch);
+        ChangeJournal journal;
+        journal.plan = request.plan.name;
+        journal.cluster = answer->target;
+        journal.fieldManager = patch.fieldManager;
+        journal.started = formatUtc(std::chrono::system_clock::now());
+        ApplyOptions options;
+        options.batchSize = request.batchSize;
+        options.dryRunOnly = request.dryRunOnly;
+        options.cancelled = [&cancel] { return cancel->load(); };
+        const auto total = static_cast<quint64>(request.plan.labelChanges.size());
+        options.progress = [this, total](const ChangeJournal& sofar) {
+            Q_EMIT applyProgressed(total - sofar.count(ChangeOutcome::NotAttempted), total);
+        };
+        if (!request.dryRunOnly) {
+            std::error_code ignored; // an unwritable folder is the journal's error, below
+            std::filesystem::create_directories(std::filesystem::path(request.journalFile).parent_path(), ignored);
+        }
+        auto applied = applyPlanJournaled(request.plan, std::move(journal), request.journalFile, send, options);
+        if (!applied) {
+            answer->refused = applied.error().message;
+        } else {
+            answer->result = std::move(applied->result);
+            answer->journalProblem = std::move(applied->journalProblem);
+            if (!request.dryRunOnly && answer->result.stage != ApplyResult::Stage::DryRunRefused)
+                answer->journalFile = request.journalFile;
+            const std::vector<NodePatch> patches = nodePatches(request.plan);
+            for (const auto& [index, said] : answer->result.dryRunRefusals)
+                answer->refusals.emplace_back(patches[index].node,
+                                              std::string(changeOutcomeName(outcomeOf(said))) + ": " + said.message);
+            for (const JournalChange& entry : answer->result.journal.changes)
+                if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted &&
+                    (answer->refusals.empty() || answer->refusals.back().first != entry.change.node))
+                    answer->refusals.emplace_back(entry.change.node,
+                                                  std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
+        }
+        m_applying.store(false);
+        Q_EMIT applyFinished(std::move(answer));
+    });
 }
 
 void SessionWorker::computeNodePods(std::uint64_t request, NodeId node) {

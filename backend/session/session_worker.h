@@ -8,6 +8,7 @@
 #include "core/placement/plan_query.h"
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
+#include "net/kubeconfig.h"
 #include "net/live_source.h"
 #include "session/cluster_snapshot.h"
 
@@ -19,7 +20,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace topodeck {
@@ -29,6 +32,10 @@ struct NodePodsAnswer;
 struct WhatIfAnswer;
 struct ExportRequest;
 struct ExportAnswer;
+struct ChangePreviewRequest;
+struct ChangePreview;
+struct ApplyRequest;
+struct ApplyAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -65,6 +72,11 @@ public:
     void computeNodePods(std::uint64_t request, NodeId node);
     // Files for review from the current state, written; exportComputed follows.
     void computeExport(const ExportRequest& request);
+    // A change plan against the current state, sent with the request number.
+    void computeChangePreview(std::uint64_t request, const ChangePreviewRequest& change);
+    // Checks the plan against the current state, then sends it on a thread of its own (the
+    // worker keeps following the cluster meanwhile); applyFinished follows, always.
+    void startApply(const ApplyRequest& request, std::shared_ptr<std::atomic<bool>> cancel);
     // Applies these steps to a copy of the current state now and after every publish, sending the
     // answers with the request number, until clearWhatIf().
     void setWhatIf(std::uint64_t request, std::vector<WhatIfStep> steps, EngineOptions options);
@@ -76,6 +88,10 @@ Q_SIGNALS:
     void gangsReportComputed(std::shared_ptr<const topodeck::GangsReport> report, quint64 request);
     void nodePodsComputed(std::shared_ptr<const topodeck::NodePodsAnswer> answer, quint64 request);
     void exportComputed(std::shared_ptr<const topodeck::ExportAnswer> answer);
+    void changePreviewComputed(std::shared_ptr<const topodeck::ChangePreview> preview, quint64 request);
+    // From the apply's thread.
+    void applyProgressed(quint64 changesDone, quint64 changesTotal);
+    void applyFinished(std::shared_ptr<const topodeck::ApplyAnswer> answer);
     void whatIfComputed(std::shared_ptr<const topodeck::WhatIfAnswer> answer, quint64 request);
     void statusChanged(const topodeck::SourceStatus& status);
 
@@ -86,6 +102,7 @@ private:
         TopologyIndex index;
         std::unique_ptr<DemoSimulator> simulator;
         std::unique_ptr<LiveSource> live;
+        std::optional<KubeConnection> kube; // a Kubernetes cluster's, for applies
         HierarchyChoice choice; // kept for a live source, whose Topology objects may change
         QString title;
         SourceStatus status;
@@ -121,6 +138,10 @@ private:
     TopologyIndex m_index;
     std::unique_ptr<DemoSimulator> m_simulator; // demo sources only
     std::unique_ptr<LiveSource> m_live;         // live sources only
+    std::optional<KubeConnection> m_kube;       // a Kubernetes source's: where applies go
+    std::thread m_applyThread;
+    std::atomic<bool> m_applying{false};
+    std::shared_ptr<std::atomic<bool>> m_applyCancel;
     HierarchyChoice m_liveChoice;
     std::vector<std::string> m_liveWarnings;    // the kubeconfig's
     std::unique_ptr<Connecting> m_connecting;   // a live cluster still listing

@@ -10,6 +10,7 @@
 #include "core/cluster_state.h"
 #include "net/kube_source.h"
 
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
@@ -18,6 +19,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <thread>
 
 namespace kubetest {
@@ -113,6 +115,38 @@ inline std::unique_ptr<KubeTestCluster> startPopulated(QString& why) {
 inline std::unique_ptr<FaultProxy> proxyFor(const KubeTestCluster& cluster) {
     return std::make_unique<FaultProxy>(FaultProxy::Options{cluster.port(), cluster.value("CA"),
                                                            cluster.value("SERVER_CERT"), cluster.value("SERVER_KEY")});
+}
+
+// Every node's labels as the server holds them: node -> key -> value.
+using NodeLabels = std::map<std::string, std::map<std::string, std::string>>;
+inline NodeLabels serverNodeLabels(KubeTestCluster& cluster) {
+    NodeLabels out;
+    topodeck::Result<topodeck::HttpResponse> response = cluster.call("GET", "/api/v1/nodes");
+    if (!response) return out;
+    const QJsonArray items = QJsonDocument::fromJson(QByteArray::fromStdString(response->body)).object()[QLatin1String("items")].toArray();
+    for (const QJsonValue node : items) {
+        auto& labels = out[node[QLatin1String("metadata")][QLatin1String("name")].toString().toStdString()];
+        const QJsonObject map = node[QLatin1String("metadata")][QLatin1String("labels")].toObject();
+        for (auto it = map.begin(); it != map.end(); ++it) labels[it.key().toStdString()] = it.value().toString().toStdString();
+    }
+    return out;
+}
+
+// Puts every node's labels back as `original` has them (a merge patch per node that differs).
+inline bool restoreNodeLabels(KubeTestCluster& cluster, const NodeLabels& original) {
+    const NodeLabels now = serverNodeLabels(cluster);
+    for (const auto& [node, labels] : original) {
+        const auto current = now.find(node);
+        if (current == now.end()) return false;
+        if (current->second == labels) continue;
+        QJsonObject patch;
+        for (const auto& [key, value] : labels) patch[QString::fromStdString(key)] = QString::fromStdString(value);
+        for (const auto& [key, value] : current->second)
+            if (!labels.contains(key)) patch[QString::fromStdString(key)] = QJsonValue::Null;
+        const QJsonObject body{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), patch}}}};
+        if (!cluster.patch("/api/v1/nodes/" + node, QJsonDocument(body).toJson().toStdString()).ok()) return false;
+    }
+    return serverNodeLabels(cluster) == original;
 }
 
 // The start of every Kubernetes integration test (in initTestCase): the populated cluster, or the

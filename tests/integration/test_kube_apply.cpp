@@ -42,7 +42,7 @@ std::string applyRackOf(int i) {
     return name;
 }
 
-using LabelMap = std::map<std::string, std::map<std::string, std::string>>; // node -> labels
+using LabelMap = NodeLabels;
 
 } // namespace
 
@@ -369,15 +369,7 @@ private:
         return response.ok() ? QJsonDocument::fromJson(QByteArray::fromStdString(response->body)).object() : QJsonObject();
     }
     QJsonArray nodeItems() { return object("/api/v1/nodes")[QLatin1String("items")].toArray(); }
-    LabelMap labels() {
-        LabelMap out;
-        for (const QJsonValue node : nodeItems()) {
-            auto& nodeLabels = out[node[QLatin1String("metadata")][QLatin1String("name")].toString().toStdString()];
-            const QJsonObject map = node[QLatin1String("metadata")][QLatin1String("labels")].toObject();
-            for (auto it = map.begin(); it != map.end(); ++it) nodeLabels[it.key().toStdString()] = it.value().toString().toStdString();
-        }
-        return out;
-    }
+    LabelMap labels() { return serverNodeLabels(*m_cluster); }
     std::map<std::string, std::string> resourceVersions() {
         std::map<std::string, std::string> out;
         for (const QJsonValue node : nodeItems())
@@ -385,25 +377,7 @@ private:
                 node[QLatin1String("metadata")][QLatin1String("resourceVersion")].toString().toStdString();
         return out;
     }
-    // Puts every node's labels back as they were at the start (a merge patch per node that differs).
-    bool restoreOriginal() {
-        const LabelMap now = labels();
-        std::vector<std::pair<std::string, std::string>> patches;
-        for (const auto& [node, original] : m_original) {
-            const auto& current = now.at(node);
-            if (current == original) continue;
-            QJsonObject labelPatch;
-            for (const auto& [key, value] : original) labelPatch[QString::fromStdString(key)] = QString::fromStdString(value);
-            for (const auto& [key, value] : current)
-                if (!original.contains(key)) labelPatch[QString::fromStdString(key)] = QJsonValue::Null;
-            QJsonObject metadata{{QStringLiteral("labels"), labelPatch}};
-            patches.emplace_back("/api/v1/nodes/" + node,
-                                 QJsonDocument(QJsonObject{{QStringLiteral("metadata"), metadata}}).toJson().toStdString());
-        }
-        for (const auto& [path, body] : patches)
-            if (!m_cluster->patch(path, body).ok()) return false;
-        return labels() == m_original;
-    }
+    bool restoreOriginal() { return restoreNodeLabels(*m_cluster, m_original); }
 
     std::unique_ptr<KubeTestCluster> m_cluster;
     std::unique_ptr<FaultProxy> m_proxy;

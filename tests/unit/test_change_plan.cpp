@@ -329,6 +329,62 @@ private Q_SLOTS:
         QVERIFY2(plan.error().message.find(error.toStdString()) != std::string::npos, plan.error().message.c_str());
     }
 
+    // Nodes as the API server lists them, managedFields and all: the labels a controller owns
+    // (feature discovery's GPU labels, the kubelet's hostname) are risks when the plan changes
+    // them; labels a person set with kubectl, and our own earlier apply's, are not. The status
+    // subresource's entry and fields other than labels name no label; an entry of another shape
+    // is skipped, a managedFields that is not a list is an error naming it.
+    void labelsAControllerOwnsAreRisks() {
+        const auto entry = [](const char* manager, const char* fields, const char* extra = "") {
+            return std::string("{\"manager\":\"") + manager + "\",\"operation\":\"Update\",\"apiVersion\":\"v1\"," +
+                   R"("time":"2026-11-01T10:00:00Z","fieldsType":"FieldsV1",)" + extra + R"("fieldsV1":)" + fields + "}";
+        };
+        const auto node = [&](const char* name, const char* rack) {
+            return std::string("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"") + name +
+                   "\",\"labels\":{\"kubernetes.io/hostname\":\"" + name + "\",\"example.com/block\":\"b1\",\"example.com/rack\":\"" + rack +
+                   "\",\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\",\"team\":\"ml\"},\"managedFields\":[" +
+                   entry("kubelet", R"({"f:metadata":{"f:annotations":{".":{},"f:node.alpha.kubernetes.io/ttl":{}},)"
+                                    R"("f:labels":{".":{},"f:kubernetes.io/hostname":{}}}})") +
+                   "," + entry("nfd-master", R"({"f:metadata":{"f:labels":{"f:nvidia.com/gpu.product":{}}}})") + "," +
+                   entry("kubectl-label", R"({"f:metadata":{"f:labels":{"f:example.com/rack":{}}}})") + "," +
+                   entry("topodeck", R"({"f:metadata":{"f:labels":{"f:team":{}}}})") + "," +
+                   entry("kubelet", R"({"f:status":{"f:allocatable":{"f:nvidia.com/gpu":{}}}})", R"("subresource":"status",)") +
+                   "," + entry("odd", "\"not a map\"") + R"(]},"status":{"allocatable":{"nvidia.com/gpu":"8"}}})";
+        };
+        const std::string list = R"({"apiVersion":"v1","kind":"List","items":[)" + node("gpu-1", "r1") + "," +
+                                 node("gpu-2", "r1") + "," + node("gpu-3", "r2") + "]}";
+        Result<Snapshot> read = readSnapshotText(list, "nodes.json");
+        QVERIFY2(read.ok(), read.ok() ? "" : read.error().message.c_str());
+        QCOMPARE(read->nodes.size(), std::size_t(3));
+        using Managers = std::vector<std::pair<std::string, std::string>>;
+        QCOMPARE(read->nodes[0].labelManagers,
+                 (Managers{{"example.com/rack", "kubectl-label"}, {"kubernetes.io/hostname", "kubelet"},
+                           {"nvidia.com/gpu.product", "nfd-master"}, {"team", "topodeck"}}));
+        ClusterState state;
+        for (ClusterEvent& event : read->takeEvents()) (void)state.apply(std::move(event));
+
+        const ChangePlan plan = planned(state, {setOn({{}, "example.com/rack=r1", {}},
+                                                      {{"nvidia.com/gpu.product", "H100"}, {kRack, "r9"}, {"team", "infra"}}),
+                                                setOn({{"gpu-3"}, {}, {}}, {{"kubernetes.io/hostname", std::nullopt}})});
+        const TopologyDiff diff = diffPlanTopology(state, indexOf(state), plan);
+        QCOMPARE(diff.ownedElsewhere.size(), std::size_t(2));
+        QCOMPARE(diff.ownedElsewhere[0], (TopologyDiff::OwnedElsewhere{"kubernetes.io/hostname", "kubelet", 1, "gpu-3"}));
+        QCOMPARE(diff.ownedElsewhere[1], (TopologyDiff::OwnedElsewhere{"nvidia.com/gpu.product", "nfd-master", 2, "gpu-1"}));
+        const std::string text = planPreviewText(plan, diff, {}, {});
+        QVERIFY2(text.find("nvidia.com/gpu.product on 2 nodes (gpu-1, ...): managed by nfd-master") != std::string::npos,
+                 text.c_str());
+        // Labels nobody else owns: no such risk.
+        QVERIFY(diffPlanTopology(state, indexOf(state), planned(state, {setOn({{"gpu-1"}, {}, {}}, {{"new", "x"}})}))
+                    .ownedElsewhere.empty());
+
+        for (const char* wrong : {R"("managedFields":{"manager":"x"})", R"("managedFields":["x"])"}) {
+            const std::string text2 = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n",)" + std::string(wrong) + "}}";
+            Result<Snapshot> refused = readSnapshotText(text2, "node.json");
+            QVERIFY(!refused);
+            QVERIFY2(refused.error().message.find("metadata.managedFields") != std::string::npos, refused.error().message.c_str());
+        }
+    }
+
     // A running gang whose pods carry Kueue's injected nodeSelector on the rack label: renaming
     // the rack strands it; a pod whose selector the change leaves alone, a finished pod and a pod
     // whose selector did not match anyway are not risks. The selector survives a snapshot.

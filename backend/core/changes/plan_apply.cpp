@@ -1,6 +1,11 @@
 #include "core/changes/plan_apply.h"
 
+#include "core/live_status.h"
+#include "core/text_file.h"
+
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 
 namespace topodeck {
 
@@ -78,6 +83,37 @@ ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const Patch
     }
     result.journal = std::move(journal);
     return result;
+}
+
+Result<JournaledApply> applyPlanJournaled(const ChangePlan& plan, ChangeJournal journal, const std::string& journalFile,
+                                          const PatchSender& send, ApplyOptions options) {
+    const bool recorded = !options.dryRunOnly;
+    if (recorded) {
+        journal.changes.clear();
+        for (const LabelChange& change : plan.labelChanges)
+            journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
+        if (Status written = writeFileAtomically(journalFile, writeChangeJournal(journal)); !written)
+            return Error{written.error().message + " (the journal: nothing was sent)"};
+    }
+    JournaledApply out;
+    const auto progress = options.progress;
+    const auto cancelled = options.cancelled;
+    options.progress = [&](const ChangeJournal& sofar) {
+        if (Status written = writeFileAtomically(journalFile, writeChangeJournal(sofar)); !written)
+            out.journalProblem = written.error().message;
+        if (progress) progress(sofar);
+    };
+    // No record, no further writes.
+    options.cancelled = [&] { return !out.journalProblem.empty() || (cancelled && cancelled()); };
+    out.result = applyPlan(plan, journal, send, options);
+    if (out.result.stage == ApplyResult::Stage::DryRunRefused && recorded) {
+        std::error_code ignored;
+        std::filesystem::remove(journalFile, ignored);
+    } else if (recorded) {
+        out.result.journal.finished = formatUtc(std::chrono::system_clock::now());
+        options.progress(out.result.journal);
+    }
+    return out;
 }
 
 } // namespace topodeck

@@ -7,6 +7,7 @@
 
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan.h"
+#include "core/result.h"
 
 #include <cstddef>
 #include <functional>
@@ -63,5 +64,17 @@ struct ApplyResult {
 // `journal` brings the header (plan, cluster, fieldManager, started); its changes are filled in.
 ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const PatchSender& send,
                       const ApplyOptions& options = {});
+
+// applyPlan with its journal kept in a file, as `topodeckctl apply` and the console keep it:
+// written before anything is sent (a plan that cannot leave a record is not applied: the error),
+// after every batch and at the end (with `finished`); a journal that cannot be written stops the
+// apply before its next batch. A dry run writes none; a refused server dry run removes it, since
+// nothing was applied. `options.cancelled` and `options.progress` are kept and called too.
+struct JournaledApply {
+    ApplyResult result;
+    std::string journalProblem; // why the journal could not be written after some batch; else ""
+};
+Result<JournaledApply> applyPlanJournaled(const ChangePlan& plan, ChangeJournal journal, const std::string& journalFile,
+                                          const PatchSender& send, ApplyOptions options);
 
 } // namespace topodeck

@@ -147,6 +147,19 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
         if (diff.stranded.size() > options.maxGroups)
             out += "  ... and " + std::to_string(diff.stranded.size() - options.maxGroups) + " more\n";
     }
+    if (!diff.ownedElsewhere.empty()) {
+        out += "\n" +
+               paint(kYellow, "Risks: labels another field manager owns (managedFields); the controller that set "
+                              "them is likely to put them back:") +
+               "\n";
+        for (std::size_t i = 0; i < diff.ownedElsewhere.size() && i < options.maxGroups; ++i) {
+            const TopologyDiff::OwnedElsewhere& o = diff.ownedElsewhere[i];
+            out += "  " + visibleText(o.key) + " on " + plural(o.nodes, "node", "nodes") + " (" + visibleText(o.example) +
+                   (o.nodes > 1 ? ", ...): " : "): ") + "managed by " + visibleText(o.manager) + "\n";
+        }
+        if (diff.ownedElsewhere.size() > options.maxGroups)
+            out += "  ... and " + std::to_string(diff.ownedElsewhere.size() - options.maxGroups) + " more\n";
+    }
     if (!drift.empty()) {
         out += "\n" +
                paint(kYellow, "Drift: the cluster no longer holds what the plan found (" +

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
 
 namespace topodeck {
 
@@ -147,7 +149,47 @@ TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& be
                               const TopologyIndex& after, const ChangePlan& plan) {
     TopologyDiff diff = diffTopology(state, before, after);
     diff.stranded = strandedWorkloads(state, changed, plan);
+    diff.ownedElsewhere = labelsOwnedElsewhere(state, plan);
     return diff;
+}
+
+namespace {
+
+// Whether a field manager is something that may set the label again: not an earlier apply of ours
+// ("topodeck…") and not a person's kubectl ("kubectl", "kubectl-label", "kubectl-edit", ...).
+bool isController(std::string_view manager) {
+    return !manager.starts_with("topodeck") && manager != "kubectl" && !manager.starts_with("kubectl-");
+}
+
+} // namespace
+
+std::vector<TopologyDiff::OwnedElsewhere> labelsOwnedElsewhere(const ClusterState& state, const ChangePlan& plan) {
+    std::map<std::pair<std::string, std::string>, TopologyDiff::OwnedElsewhere> byKeyAndManager;
+    std::optional<NodeId> id;
+    std::string_view lastNode;
+    for (const LabelChange& change : plan.labelChanges) { // sorted by node, then key
+        if (change.node != lastNode) {
+            lastNode = change.node;
+            id = state.findNode(change.node);
+            if (id && !state.record(*id).present) id.reset();
+        }
+        if (!id) continue;
+        const auto& managers = state.record(*id).node->labelManagers; // sorted by key
+        auto it = std::lower_bound(managers.begin(), managers.end(), std::pair<std::string, std::string>(change.key, {}));
+        for (; it != managers.end() && it->first == change.key; ++it) {
+            if (!isController(it->second)) continue;
+            TopologyDiff::OwnedElsewhere& entry = byKeyAndManager[*it];
+            if (entry.nodes++ == 0) {
+                entry.key = change.key;
+                entry.manager = it->second;
+                entry.example = change.node;
+            }
+        }
+    }
+    std::vector<TopologyDiff::OwnedElsewhere> out;
+    out.reserve(byKeyAndManager.size());
+    for (auto& [key, entry] : byKeyAndManager) out.push_back(std::move(entry));
+    return out;
 }
 
 std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,

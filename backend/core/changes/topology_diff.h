@@ -54,6 +54,16 @@ struct TopologyDiff {
         friend bool operator==(const Stranded&, const Stranded&) = default;
     };
     std::vector<Stranded> stranded;
+    // Labels the plan changes that a controller owns (the nodes' managedFields): it is likely to
+    // put them back. One per label key and manager.
+    struct OwnedElsewhere {
+        std::string key;
+        std::string manager;
+        std::size_t nodes = 0;
+        std::string example; // a node's name
+        friend bool operator==(const OwnedElsewhere&, const OwnedElsewhere&) = default;
+    };
+    std::vector<OwnedElsewhere> ownedElsewhere;
 
     // Whether the hierarchy is unchanged (risks to workloads aside).
     bool empty() const {
@@ -73,6 +83,9 @@ TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& be
 // The same, for a caller that already holds the state with the plan made and its index.
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ClusterState& changed,
                               const TopologyIndex& after, const ChangePlan& plan);
+// The labels the plan changes that a controller owns, by key, then manager: any field manager but
+// ours ("topodeck…", an earlier apply) and a person's kubectl ("kubectl", "kubectl-label", ...).
+std::vector<TopologyDiff::OwnedElsewhere> labelsOwnedElsewhere(const ClusterState& state, const ChangePlan& plan);
 // The running workloads the plan strands (TopologyDiff::stranded): `after` is `before` with the
 // plan's changes made.
 std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,

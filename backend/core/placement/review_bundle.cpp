@@ -37,50 +37,6 @@ std::string cell(std::string text, std::size_t limit = 160) {
     return text;
 }
 
-std::string verdict(const PlacementResult* result) {
-    if (!result) return "not run";
-    if (result->invalidRequest) return "cannot ask: " + cell(result->message);
-    if (!result->feasible) return "**does not fit**: " + cell(result->message);
-    std::string out = "fits on " + plural(result->nodes.size(), "node", "nodes");
-    // The domains the engine settled on, top level first, as plan prints them.
-    for (std::size_t i = 0; i < result->chosen.size() && i < 3; ++i)
-        out += std::string(i ? ", " : ": ") + result->chosen[i].level + " `" + result->chosen[i].domain + '`';
-    if (result->chosen.size() > 3) out += " and " + std::to_string(result->chosen.size() - 3) + " more";
-    return out;
-}
-
-const PlacementResult* resultOf(const std::vector<PlacementResult>& results, const std::string& engine) {
-    for (const PlacementResult& result : results)
-        if (result.engine == engine) return &result;
-    return nullptr;
-}
-
-struct DryRuns {
-    GangRequest gang;
-    std::vector<PlacementResult> before, after;
-    std::vector<std::pair<std::string, std::string>> skipped;
-};
-
-Result<PlanOutcome> dryRun(const ClusterState& state, const TopologyIndex& index, const GpuResources& gpus,
-                           const PlanQuery& query) {
-    auto inputs = preparePlan(state, index.spec(), gpus, query);
-    if (!inputs) return inputs.error();
-    return runPlanQuery(**inputs, query);
-}
-
-// Every engine that applies, unless the query names its own: the bundle asks the gang's question
-// of each scheduler a reviewer may run it under.
-Result<DryRuns> dryRuns(const ClusterState& before, const ClusterState& after, const TopologyIndex& index,
-                        const GpuResources& gpus, PlanQuery query) {
-    if (query.engines.empty()) query.compare = true;
-    auto first = dryRun(before, index, gpus, query);
-    if (!first) return first.error();
-    auto second = dryRun(after, index, gpus, query);
-    if (!second) return second.error();
-    return DryRuns{std::move(first->gang), std::move(first->results), std::move(second->results),
-                   std::move(first->skipped)};
-}
-
 // The gang as each scheduler's manifest; one a scheduler cannot take is left out, with why.
 void gangFiles(const GangRequest& gang, const TopologySpec& spec, const GpuResources& gpus, bool blocks,
                ReviewBundle& bundle, std::vector<std::pair<std::string, std::string>>& described) {
@@ -178,9 +134,9 @@ void writeImpactSection(std::string& out, const TopologyDiff& diff) {
 
 void writeRiskSection(std::string& out, const TopologyDiff& diff) {
     out += "## Risks\n\n";
-    if (diff.stranded.empty() && diff.nvlinkSplit.empty()) {
-        out += "None found: no running workload's nodeSelector stops matching its node, and no NVLink domain is split "
-               "across racks.\n\n";
+    if (diff.stranded.empty() && diff.nvlinkSplit.empty() && diff.ownedElsewhere.empty()) {
+        out += "None found: no running workload's nodeSelector stops matching its node, no NVLink domain is split "
+               "across racks, and no label it changes is owned by another field manager.\n\n";
         return;
     }
     for (const TopologyDiff::Stranded& stranded : diff.stranded)
@@ -189,17 +145,21 @@ void writeRiskSection(std::string& out, const TopologyDiff& diff) {
     if (!diff.nvlinkSplit.empty())
         out += "- " + plural(diff.nvlinkSplit.size(), "NVLink domain is", "NVLink domains are") +
                " split across racks: " + listed(diff.nvlinkSplit) + '\n';
+    for (const TopologyDiff::OwnedElsewhere& owned : diff.ownedElsewhere)
+        out += "- **`" + owned.key + "` is managed by `" + owned.manager + "`** on " + plural(owned.nodes, "node", "nodes") +
+               " (`" + owned.example + "`" + (owned.nodes > 1 ? ", ..." : "") +
+               "): that controller is likely to put it back; change it at its source.\n";
     out += '\n';
 }
 
-void writeDryRunSection(std::string& out, const DryRuns& runs, bool withPlan) {
+void writeDryRunSection(std::string& out, const GangDryRuns& runs, bool withPlan) {
     out += "## The gang " + std::string(withPlan ? "before and after" : "now") + "\n\n`" + runs.gang.name + "`: " +
            describeGang(runs.gang) + ", as every scheduler that applies would place it" +
            (withPlan ? " on the cluster as it is and with the plan applied" : "") + ".\n\n";
     out += withPlan ? "| engine | before | after |\n|---|---|---|\n" : "| engine | now |\n|---|---|\n";
     for (const PlacementResult& result : runs.before) {
-        out += "| " + result.engine + " | " + verdict(&result);
-        if (withPlan) out += " | " + verdict(resultOf(runs.after, result.engine));
+        out += "| " + result.engine + " | " + cell(placementVerdict(&result, true));
+        if (withPlan) out += " | " + cell(placementVerdict(runs.afterOf(result.engine), true));
         out += " |\n";
     }
     for (const auto& [engine, why] : runs.skipped) out += "| " + engine + " | not run: " + cell(why) + (withPlan ? " | |\n" : " |\n");
@@ -226,9 +186,9 @@ Result<ReviewBundle> reviewBundle(const ClusterState& state, const TopologyIndex
     const TopologyIndex afterIndex = plan ? TopologyIndex::build(after, index.spec(), request.gpus) : TopologyIndex();
     const TopologyIndex& targetIndex = plan ? afterIndex : index;
 
-    std::optional<DryRuns> runs;
+    std::optional<GangDryRuns> runs;
     if (request.dryRun) {
-        auto ran = dryRuns(state, target, index, request.gpus, *request.dryRun);
+        auto ran = gangDryRuns(state, plan ? &after : nullptr, index, request.gpus, *request.dryRun);
         if (!ran) return ran.error();
         runs = std::move(*ran);
     }
@@ -315,6 +275,44 @@ Result<ReviewBundle> reviewBundle(const ClusterState& state, const TopologyIndex
     }
     bundle.files.insert(bundle.files.begin(), ExportFile{"README.md", std::move(readme)});
     return bundle;
+}
+
+const PlacementResult* GangDryRuns::afterOf(const std::string& engine) const {
+    for (const PlacementResult& result : after)
+        if (result.engine == engine) return &result;
+    return nullptr;
+}
+
+std::string placementVerdict(const PlacementResult* result, bool markdown) {
+    const auto code = [markdown](const std::string& name) { return markdown ? '`' + name + '`' : name; };
+    if (!result) return "not run";
+    if (result->invalidRequest) return "cannot ask: " + result->message;
+    if (!result->feasible) return (markdown ? "**does not fit**: " : "does not fit: ") + result->message;
+    std::string out = "fits on " + plural(result->nodes.size(), "node", "nodes");
+    // The domains the engine settled on, top level first, as plan prints them.
+    for (std::size_t i = 0; i < result->chosen.size() && i < 3; ++i)
+        out += std::string(i ? ", " : ": ") + result->chosen[i].level + ' ' + code(result->chosen[i].domain);
+    if (result->chosen.size() > 3) out += " and " + std::to_string(result->chosen.size() - 3) + " more";
+    return out;
+}
+
+Result<GangDryRuns> gangDryRuns(const ClusterState& before, const ClusterState* after, const TopologyIndex& index,
+                                const GpuResources& gpus, PlanQuery query) {
+    if (query.engines.empty()) query.compare = true;
+    const auto run = [&](const ClusterState& state) -> Result<PlanOutcome> {
+        auto inputs = preparePlan(state, index.spec(), gpus, query);
+        if (!inputs) return inputs.error();
+        return runPlanQuery(**inputs, query);
+    };
+    auto first = run(before);
+    if (!first) return first.error();
+    GangDryRuns runs{std::move(first->gang), std::move(first->results), {}, std::move(first->skipped)};
+    if (after) {
+        auto second = run(*after);
+        if (!second) return second.error();
+        runs.after = std::move(second->results);
+    }
+    return runs;
 }
 
 } // namespace topodeck

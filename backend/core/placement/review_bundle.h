@@ -28,6 +28,21 @@ struct ReviewBundle {
     std::vector<std::string> warnings; // what was left out, and why
 };
 
+// A gang's dry-run under every engine that applies (or the query's own engines) on the cluster as
+// it is and, when `after` is given, on the cluster with a change made (`index` is `before`'s).
+struct GangDryRuns {
+    GangRequest gang;
+    std::vector<PlacementResult> before, after;
+    std::vector<std::pair<std::string, std::string>> skipped; // engine, why it was not run
+    const PlacementResult* afterOf(const std::string& engine) const; // null: not run after
+};
+Result<GangDryRuns> gangDryRuns(const ClusterState& before, const ClusterState* after, const TopologyIndex& index,
+                                const GpuResources& gpus, PlanQuery query);
+
+// "fits on 16 nodes: su su-1, rack su-1/rack-1-05", "does not fit: ...", "not run" for null; in
+// Markdown, domain names as code.
+std::string placementVerdict(const PlacementResult* result, bool markdown = false);
+
 // `index` is the state's, in the hierarchy shown. Errors: the dry-run's request is wrong (as
 // `topodeckctl plan` would say).
 Result<ReviewBundle> reviewBundle(const ClusterState& state, const TopologyIndex& index,
