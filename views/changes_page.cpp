@@ -186,6 +186,9 @@ ChangesPage::ChangesPage(ClusterSession* session, QWidget* parent)
     layout->addWidget(m_status);
 
     connect(m_add, &QPushButton::clicked, this, &ChangesPage::addOperation);
+    connect(m_relabel, &QPushButton::clicked, this, &ChangesPage::makeRelabelPlan);
+    for (QLineEdit* field : {m_relabelKeys, m_relabelRemove})
+        connect(field, &QLineEdit::returnPressed, this, &ChangesPage::makeRelabelPlan);
     for (QLineEdit* field : {m_target, m_labels}) connect(field, &QLineEdit::returnPressed, this, &ChangesPage::addOperation);
     connect(m_writes, &QCheckBox::toggled, this, [this](bool allowed) {
         if (!m_sourceName.isEmpty()) m_writesByCluster[m_sourceName] = allowed;
@@ -225,6 +228,24 @@ QWidget* ChangesPage::buildPlanArea() {
     auto* labelsLabel = new QLabel(tr("La&bels:"));
     labelsLabel->setBuddy(m_labels);
     form->addRow(labelsLabel, labelsRow);
+    auto* relabelRow = new QHBoxLayout;
+    m_relabelKeys = new QLineEdit;
+    m_relabelKeys->setPlaceholderText(tr("a key per level, top first: example.com/block,example.com/rack"));
+    m_relabelKeys->setToolTip(tr("Labels every node with the domains it sits in under the hierarchy shown (a topology.conf, "
+                                 "HyperNodes, a Topology, other keys), as topodeckctl relabel --to does; - leaves a level out"));
+    m_relabel = new QPushButton(tr("Ma&ke Plan"));
+    m_relabel->setToolTip(tr("Replaces the plan with the relabel, and previews it"));
+    relabelRow->addWidget(m_relabelKeys, 1);
+    relabelRow->addWidget(m_relabel);
+    auto* relabelLabel = new QLabel(tr("Relabel from &hierarchy:"));
+    relabelLabel->setBuddy(m_relabelKeys);
+    form->addRow(relabelLabel, relabelRow);
+    m_relabelRemove = new QLineEdit;
+    m_relabelRemove->setPlaceholderText(tr("KEY or PREFIX*, ... (optional)"));
+    m_relabelRemove->setToolTip(tr("Keys of an old scheme taken off every node in the same plan (the keys above are kept)"));
+    auto* removeLabel = new QLabel(tr("Remove old ke&ys:"));
+    removeLabel->setBuddy(m_relabelRemove);
+    form->addRow(removeLabel, m_relabelRemove);
     layout->addLayout(form);
 
     m_operations = new QListWidget;
@@ -341,6 +362,22 @@ bool ChangesPage::addOperation() {
     return true;
 }
 
+void ChangesPage::makeRelabelPlan() {
+    RelabelRequest relabel;
+    relabel.keys = splitList(m_relabelKeys->text().toStdString());
+    relabel.remove = splitList(m_relabelRemove->text().toStdString());
+    if (relabel.keys.empty()) {
+        setStatus(tr("Relabel: give the label key of each level, top level first."), true);
+        return;
+    }
+    ChangePreviewRequest request = planRequest();
+    request.plan = ChangePlan{};
+    request.plan.name = "relabel-" + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
+    request.resolve = true;
+    request.relabel = std::move(relabel);
+    requestPreview(std::move(request), Pending::Made);
+}
+
 void ChangesPage::removeOperation() {
     const int row = m_operations->currentRow();
     if (row < 0 || m_planFromFile || row >= int(m_plan.operations.size())) return;
@@ -445,13 +482,14 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
         risk(tr("Drift: %1 (an apply is refused until the plan is previewed again)").arg(qs(drift)), true);
     const TopologyDiff& diff = preview->diff;
     for (const TopologyDiff::Stranded& stranded : diff.stranded)
-        risk(tr("Strands %1: %n running pod(s) no longer match their nodeSelector (%2)", nullptr, int(stranded.pods))
+        risk(tr("Strands %1: %n running pod(s) no longer match their nodeSelector or node affinity (%2)", nullptr, int(stranded.pods))
                  .arg(qs(stranded.workload), qs(stranded.example)),
              true);
     for (const TopologyDiff::OwnedElsewhere& owned : diff.ownedElsewhere)
         risk(tr("Label %1 on %n node(s) is managed by %2, which is likely to put it back (node %3)", nullptr, int(owned.nodes))
                  .arg(qs(owned.key), qs(owned.manager), qs(owned.example)),
              true);
+    if (!preview->relabelFaithful) risk(qs(preview->relabelCheck), true);
     for (const std::string& domain : diff.nvlinkSplit)
         risk(tr("NVLink domain %1 would span more than one rack").arg(qs(domain)), true);
     if (!diff.leftLevelCapacity.empty())
@@ -470,7 +508,8 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
         risk(tr("No risk found: no running workload loses its nodes' labels, no label another manager owns is changed, "
                 "no NVLink domain crosses racks, no node leaves Kueue TAS capacity."),
              false);
-    const auto risks = int(preview->drift.size() + diff.stranded.size() + diff.ownedElsewhere.size() + diff.nvlinkSplit.size()) + (diff.leftLevelCapacity.empty() ? 0 : 1);
+    const auto risks = int(preview->drift.size() + diff.stranded.size() + diff.ownedElsewhere.size() + diff.nvlinkSplit.size()) +
+                       (diff.leftLevelCapacity.empty() ? 0 : 1) + (preview->relabelFaithful ? 0 : 1);
     m_tabs->setTabText(m_tabs->indexOf(m_risks), risks ? tr("&Risks (%1)").arg(risks) : tr("&Risks"));
 
     m_gang->setRowCount(0);
@@ -535,6 +574,7 @@ void ChangesPage::updateActions() {
     m_cancel->setEnabled(m_applying);
     m_previewAgain->setEnabled(!m_applying && (!m_plan.operations.empty() || !m_plan.labelChanges.empty()));
     m_add->setEnabled(!m_applying);
+    m_relabel->setEnabled(!m_applying);
     m_undo->setEnabled(!m_applying && m_journals->currentRow() >= 0);
 }
 

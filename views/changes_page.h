@@ -27,7 +27,8 @@ class LabelChangesModel;
 Result<NodeTarget> parseNodeTarget(const QString& words);
 
 // The changes page: a change plan of node-label edits made here (kubectl label's syntax on the
-// selection, a domain, a selector or names) or opened from a file, previewed against the live
+// selection, a domain, a selector or names), made by the relabel generator, or opened from a file,
+// previewed against the live
 // cluster (the label diff, the hierarchy's diff with GPUs per domain, the risks, the planner's
 // gang before and after), then dry-run on the server and applied in batches with progress and
 // Cancel. Writing is off for every cluster until the operator turns it on for that cluster.
@@ -52,6 +53,8 @@ public:
 
     QLineEdit* targetEdit() const { return m_target; }
     QLineEdit* labelsEdit() const { return m_labels; }
+    QLineEdit* relabelKeysEdit() const { return m_relabelKeys; }
+    QLineEdit* relabelRemoveEdit() const { return m_relabelRemove; }
     QCheckBox* writesAllowed() const { return m_writes; }
     QPushButton* addButton() const { return m_add; }
     QPushButton* dryRunButton() const { return m_dryRun; }
@@ -71,6 +74,9 @@ public:
 public Q_SLOTS:
     // Adds the Nodes and Labels fields as one operation, and previews the plan.
     bool addOperation();
+    // A new plan from the relabel generator: every node labelled with its domains under the
+    // hierarchy shown, one key per level (the Relabel fields), the old keys removed if asked.
+    void makeRelabelPlan();
     void removeOperation();
     void clearPlan();
     // Opens a plan file (its preconditions kept), or saves the plan.
@@ -132,6 +138,9 @@ private:
     QLineEdit* m_target = nullptr;
     QLineEdit* m_labels = nullptr;
     QPushButton* m_add = nullptr;
+    QLineEdit* m_relabelKeys = nullptr;
+    QLineEdit* m_relabelRemove = nullptr;
+    QPushButton* m_relabel = nullptr;
     QListWidget* m_operations = nullptr;
     QTabWidget* m_tabs = nullptr;
     LabelChangesModel* m_model = nullptr;

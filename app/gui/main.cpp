@@ -1,5 +1,6 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
+#include "translations/translations.h"
 #include "views/app_settings.h"
 #include "app/gui/screenshot_capture.h"
 #include "views/planner_panel.h"
@@ -131,6 +132,7 @@ int main(int argc, char** argv) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     Q_INIT_RESOURCE(resources); // the qrc lives in a static library
     QApplication app(argc, argv);
+    if (!topodeck::installTranslations(app)) spdlog::warn("the English catalogue is missing: counts read \"(s)\"");
     QApplication::setDesktopFileName(QStringLiteral("topodeck"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/topodeck/icons/topodeck.svg")));
     QApplication::setStyle(QStringLiteral("Fusion"));

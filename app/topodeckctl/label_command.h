@@ -12,4 +12,9 @@ namespace topodeck::cli {
 const CommandSpec& labelCommandSpec();
 int runLabelCommand(std::span<const std::string> args);
 
+// `topodeckctl relabel`: a change plan that labels every node with the domains it sits in under
+// any hierarchy (a Slurm topology, HyperNodes, a Topology object, other label keys).
+const CommandSpec& relabelCommandSpec();
+int runRelabelCommand(std::span<const std::string> args);
+
 } // namespace topodeck::cli

@@ -282,6 +282,15 @@ std::vector<std::string> splitList(std::string_view commaSeparated) {
     return out;
 }
 
+std::string joinList(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) {
+        if (!out.empty()) out += ',';
+        out += item;
+    }
+    return out;
+}
+
 namespace {
 
 // shellLineWords, also noting where each word was written in `text` (when `spans` is not null).

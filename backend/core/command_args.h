@@ -77,6 +77,8 @@ std::string helpText(const CommandSpec& spec);
 Result<int> parseIntValue(std::string_view flag, std::string_view text, int min, int max);
 Result<double> parseSecondsValue(std::string_view flag, std::string_view text);
 std::vector<std::string> splitList(std::string_view commaSeparated);
+// The inverse: "a,b,c".
+std::string joinList(const std::vector<std::string>& items);
 
 // The words of one shell command line (quotes, backslashes, continuations and comments as sh
 // reads them), up to an unescaped newline; `consumed` says where it ended.

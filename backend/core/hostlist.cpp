@@ -11,11 +11,11 @@ namespace {
 constexpr std::uint64_t kMaxHostsPerRange = 65536;             // hostlist.c MAX_RANGE
 // Keeps a typo from eating memory and time: 4 times the largest cluster topodeck models (the
 // scale demo's 65,536 nodes), checked before names are made, not after.
-constexpr std::size_t kMaxHostsPerList = std::size_t{1} << 18;
+constexpr std::size_t kMaxHostsPerList = HostlistBounds{}.hosts;
 constexpr std::size_t kMaxNumberDigits = 19;                   // always fits an unsigned 64-bit value
 // The names' bytes are bounded too: that many hosts of HOST_NAME_MAX (64) characters. A list of
 // few but long names ("x{{{…}[2-4]…[2-4]") would otherwise take seconds and tens of MB.
-constexpr std::size_t kMaxHostlistBytes = kMaxHostsPerList * 64;
+constexpr std::size_t kMaxHostlistBytes = HostlistBounds{}.bytes;
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
@@ -35,8 +35,8 @@ Error hostlistError(std::string_view hostlist, std::string_view why) {
 }
 
 // "1-3,07,10-12" -> the numbers, formatted with the width of each range's low end; at most
-// kMaxHostsPerList of them.
-bool expandRanges(std::string_view text, std::vector<std::string>& out, std::string& why) {
+// `limit` of them.
+bool expandRanges(std::string_view text, std::vector<std::string>& out, std::size_t limit, std::string& why) {
     std::size_t start = 0;
     while (true) {
         const std::size_t comma = text.find(',', start);
@@ -63,8 +63,8 @@ bool expandRanges(std::string_view text, std::vector<std::string>& out, std::str
             why = "too many hosts in range '" + std::string(item) + "'";
             return false;
         }
-        if (out.size() + (high - low + 1) > kMaxHostsPerList) {
-            why = "too many hosts (more than " + std::to_string(kMaxHostsPerList) + ")";
+        if (out.size() + (high - low + 1) > limit) {
+            why = "too many hosts (more than " + std::to_string(limit) + ")";
             return false;
         }
         for (std::uint64_t n = low; n <= high; ++n) out.push_back(formatNumber(n, lo.size()));
@@ -74,9 +74,10 @@ bool expandRanges(std::string_view text, std::vector<std::string>& out, std::str
 }
 
 // One entry without top-level separators: "gpu-[001-004]", "r[1-2]n[1-3]" or "login1", appended
-// to `out` as long as it stays within kMaxHostsPerList names and `bytes` (the names' length so
-// far) within kMaxHostlistBytes.
-bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::size_t& bytes, std::string& why) {
+// to `out` as long as it stays within `limit` names and `bytes` (the names' length so far)
+// within `maxBytes`.
+bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::size_t& bytes, std::size_t limit,
+                 std::size_t maxBytes, std::string& why) {
     std::vector<std::string> texts;               // P0, P1, ..., text between and before brackets
     std::vector<std::vector<std::string>> values; // the numbers of each bracket
     std::size_t pos = 0;
@@ -110,20 +111,20 @@ bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::siz
         }
         texts.emplace_back(entry.substr(pos, open - pos));
         values.emplace_back();
-        if (!expandRanges(entry.substr(open + 1, close - open - 1), values.back(), why)) return false;
+        if (!expandRanges(entry.substr(open + 1, close - open - 1), values.back(), limit, why)) return false;
         pos = close + 1;
     }
     const auto tooMany = [&] {
-        why = "too many hosts (more than " + std::to_string(kMaxHostsPerList) + ")";
+        why = "too many hosts (more than " + std::to_string(limit) + ")";
         return false;
     };
     const auto tooLong = [&] {
-        why = "the names it expands to are too long (more than " + std::to_string(kMaxHostlistBytes >> 20) + " MiB)";
+        why = "the names it expands to are too long (more than " + std::to_string(maxBytes) + " bytes)";
         return false;
     };
     if (values.empty()) {
-        if (out.size() >= kMaxHostsPerList) return tooMany();
-        if (entry.size() > kMaxHostlistBytes - bytes) return tooLong();
+        if (out.size() >= limit) return tooMany();
+        if (entry.size() > maxBytes - bytes) return tooLong();
         bytes += entry.size();
         out.emplace_back(entry);
         return true;
@@ -133,12 +134,12 @@ bool expandEntry(std::string_view entry, std::vector<std::string>& out, std::siz
     for (const std::string& text : texts) nameLength += text.size();
     for (const auto& v : values) {
         total *= v.size();
-        if (total > kMaxHostsPerList - out.size()) return tooMany();
+        if (total > limit - out.size()) return tooMany();
         std::size_t longest = 0;
         for (const std::string& number : v) longest = std::max(longest, number.size());
         nameLength += longest;
     }
-    if (nameLength > 0 && total > (kMaxHostlistBytes - bytes) / nameLength) return tooLong();
+    if (nameLength > 0 && total > (maxBytes - bytes) / nameLength) return tooLong();
     bytes += total * nameLength;
     // Slurm's order: the last bracket is the innermost loop; the others turn over like an
     // odometer read from the first bracket (fastest) to the last but one (slowest).
@@ -185,7 +186,9 @@ struct NumberRange {
 
 } // namespace
 
-Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
+Result<std::vector<std::string>> expandHostlist(std::string_view hostlist, HostlistBounds bounds) {
+    const std::size_t limit = std::min(bounds.hosts, kMaxHostsPerList);
+    const std::size_t maxBytes = std::min(bounds.bytes, kMaxHostlistBytes);
     std::vector<std::string> names;
     std::size_t bytes = 0;
     std::string why;
@@ -198,7 +201,7 @@ Result<std::vector<std::string>> expandHostlist(std::string_view hostlist) {
         if (depth < 0) return hostlistError(hostlist, "unbalanced ']'");
         if (!end && (depth > 0 || (hostlist[i] != ',' && !isSpace(hostlist[i])))) continue;
         if (end && depth > 0) return hostlistError(hostlist, "missing ']'");
-        if (i > start && !expandEntry(hostlist.substr(start, i - start), names, bytes, why))
+        if (i > start && !expandEntry(hostlist.substr(start, i - start), names, bytes, limit, maxBytes, why))
             return hostlistError(hostlist, why);
         start = i + 1;
     }

@@ -2,6 +2,7 @@
 
 #include "core/result.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,12 @@ namespace topodeck {
 // others from the first (faster) to the last but one (slowest): r[1-2]n[1-3] -> r1n1 r1n2 r1n3
 // r2n1 ... Errors quote the input. Compression merges neighbours with the same prefix the way
 // `scontrol show hostlist` does, keeping the input order: "n9,n10,n09" -> "n[9-10,09]".
-Result<std::vector<std::string>> expandHostlist(std::string_view hostlist);
+// `bounds` lowers them, for a file whose hostlists share one (a topology.conf).
+struct HostlistBounds {
+    std::size_t hosts = std::size_t{1} << 18;
+    std::size_t bytes = std::size_t{16} << 20; // of all the names
+};
+Result<std::vector<std::string>> expandHostlist(std::string_view hostlist, HostlistBounds bounds = {});
 std::string compressHostlist(const std::vector<std::string>& names);
 
 } // namespace topodeck

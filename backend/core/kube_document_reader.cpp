@@ -235,6 +235,7 @@ private:
             pod.nodeSelector.assign(scratch.nodeSelector.begin(), scratch.nodeSelector.end());
             std::sort(pod.nodeSelector.begin(), pod.nodeSelector.end());
         }
+        pod.requiredNodeAffinity = std::move(scratch.requiredNodeAffinity);
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];

@@ -9,6 +9,7 @@
 #include "core/field_readers.h"
 #include "core/hypernode.h"
 #include "core/node.h"
+#include "core/node_affinity_readers.h"
 #include "core/pod.h"
 #include "core/pod_requests.h"
 #include "core/resource_flavor.h"
@@ -231,6 +232,7 @@ struct PodScratch {
     std::string_view schedulerName;
     std::string_view kueueRequired, kueuePreferred, kueueUnconstrained; // podset-*-topology
     std::vector<std::pair<std::string_view, std::string_view>> nodeSelector;
+    std::vector<NodeSelectorTerm> requiredNodeAffinity; // rare: owned, not viewed
     bool ownerIsController = false;
     bool ownerIsJob = false; // the owner kWorkloadSources[kOwner] names is a batch Job
     // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
@@ -372,6 +374,7 @@ template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& po
         if (key == "nodeSelector")
             return readStringMap(field, path.field(key),
                                  [&](std::string_view k, std::string_view v) { pod.nodeSelector.emplace_back(k, v); });
+        if (key == "affinity") return readRequiredNodeAffinity(field, path.field(key), pod.requiredNodeAffinity);
         if (key == "containers")
             return readContainers(field, path.field(key), pod.resources.containers, pod.containersUsed);
         if (key == "initContainers")

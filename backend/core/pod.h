@@ -77,6 +77,22 @@ struct PodTopologyRequest {
     friend bool operator==(const PodTopologyRequest&, const PodTopologyRequest&) = default;
 };
 
+// One requirement of a node selector term (spec.affinity.nodeAffinity), as Kubernetes writes it.
+struct NodeSelectorRequirement {
+    enum class Operator : std::uint8_t { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+    std::string key;
+    Operator op = Operator::In;
+    std::vector<std::string> values; // In, NotIn: at least one; Gt, Lt: one integer; else none
+    friend bool operator==(const NodeSelectorRequirement&, const NodeSelectorRequirement&) = default;
+};
+
+// A node matches a term when it meets every requirement of it; an empty term matches no node.
+struct NodeSelectorTerm {
+    std::vector<NodeSelectorRequirement> matchExpressions; // on the node's labels
+    std::vector<NodeSelectorRequirement> matchFields;      // on its fields: metadata.name, the one there is
+    friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
+};
+
 // A pod as the occupancy views need it: where it runs and what it holds there.
 struct Pod {
     std::string nameSpace;
@@ -91,6 +107,10 @@ struct Pod {
     // spec.nodeSelector, sorted by key: what its node must carry. Kueue TAS injects one naming the
     // domain it placed the pod in, so a relabel that breaks it strands the running gang.
     std::vector<std::pair<std::string, std::string>> nodeSelector;
+    // spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms:
+    // its node matches one of them. Ignored during execution, so a relabel does not evict the pod,
+    // but the gang cannot come back to the same nodes once one of its pods is restarted.
+    std::vector<NodeSelectorTerm> requiredNodeAffinity;
 
     // Pods bound to a node and not terminated hold resources there (as kube-scheduler counts).
     bool holdsResources() const {

@@ -1,5 +1,7 @@
 #include "core/snapshot_writer.h"
 
+#include "core/node_affinity.h"
+
 #include "core/json_writer.h"
 
 #include <algorithm>
@@ -179,6 +181,27 @@ void writeGangMetadata(JsonWriter& json, const Pod& pod) {
     }
 }
 
+void writeRequiredNodeAffinity(JsonWriter& json, const std::vector<NodeSelectorTerm>& terms) {
+    json.key("affinity").beginObject().key("nodeAffinity").beginObject();
+    json.key("requiredDuringSchedulingIgnoredDuringExecution").beginObject().key("nodeSelectorTerms").beginArray();
+    for (const NodeSelectorTerm& term : terms) {
+        json.beginObject();
+        for (const auto& [name, requirements] : {std::pair{"matchExpressions", &term.matchExpressions},
+                                                 std::pair{"matchFields", &term.matchFields}}) {
+            if (requirements->empty()) continue;
+            json.key(name).beginArray();
+            for (const NodeSelectorRequirement& requirement : *requirements) {
+                json.beginObject().field("key", requirement.key).field("operator", nodeSelectorOperatorName(requirement.op));
+                if (!requirement.values.empty()) json.key("values").stringArray(requirement.values);
+                json.endObject();
+            }
+            json.endArray();
+        }
+        json.endObject();
+    }
+    json.endArray().endObject().endObject().endObject();
+}
+
 void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     json.beginObject().field("apiVersion", "v1").field("kind", "Pod");
     json.key("metadata").beginObject().field("namespace", pod.nameSpace).field("name", pod.name);
@@ -186,6 +209,7 @@ void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     json.endObject().key("spec").beginObject();
     if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
     if (!pod.nodeSelector.empty()) writeStringMap(json.key("nodeSelector"), pod.nodeSelector);
+    if (!pod.requiredNodeAffinity.empty()) writeRequiredNodeAffinity(json, pod.requiredNodeAffinity);
     if (pod.scheduler == PodScheduler::Volcano) json.field("schedulerName", "volcano");
     if (pod.scheduler == PodScheduler::Kai) json.field("schedulerName", "kai-scheduler");
     // One container holding the effective request gives the same effective request back.

@@ -3,6 +3,7 @@
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan.h"
 #include "core/changes/plan_apply.h"
+#include "core/changes/relabel_plan.h"
 #include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
 #include "core/live_target.h"
@@ -89,6 +90,8 @@ struct ChangePreviewRequest {
     std::string undoJournal;       // or preview the plan that undoes this journal's apply; "" none
     std::string saveTo;            // also write the plan there; "" none
     std::optional<PlanQuery> gang; // dry-run before and after
+    // The plan's operations made by the relabel generator on the hierarchy shown (then resolved).
+    std::optional<RelabelRequest> relabel;
 };
 struct ChangePreview {
     std::string error;          // the plan does not read, resolve or save: nothing else is set
@@ -99,6 +102,8 @@ struct ChangePreview {
     std::string text;               // what `topodeckctl diff` prints
     std::optional<GangDryRuns> gang;
     std::string gangError;          // the gang's request is wrong; else ""
+    std::string relabelCheck;       // for a relabel: whether its labels, read as levels, give the same tree
+    bool relabelFaithful = true;
     std::vector<NodeId> nodes;      // the nodes it changes, for the map
     std::string target;             // where an apply goes ("context prod"); "" when it cannot
     std::string cannotApply;        // why this source takes no apply ("a demo"), else ""

@@ -461,6 +461,12 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
         if (!journal) return answer(journal.error().message);
         plan = undoPlan(*journal);
     } else if (change.resolve) {
+        if (change.relabel) {
+            auto generated = relabelOperations(m_state, m_index, *change.relabel);
+            if (!generated) return answer(generated.error().message);
+            plan.operations = std::move(*generated);
+            plan.description = relabelDescription(*change.relabel, m_index.spec().origin);
+        }
         // Every operation again, on the cluster as it is now.
         std::vector<LabelOperation> operations = std::move(plan.operations);
         plan.operations.clear();
@@ -481,6 +487,12 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
     preview->diff = diffPlanTopology(m_state, m_index, after, afterIndex, plan);
     preview->drift = planDrift(m_state, plan);
     preview->text = planPreviewText(plan, preview->diff, preview->drift);
+    if (change.relabel) {
+        const std::vector<std::string> misplaced = relabelMismatches(after, m_index, *change.relabel);
+        preview->relabelFaithful = misplaced.empty();
+        preview->relabelCheck = relabelCheckText(misplaced, *change.relabel, m_index.spec().origin);
+        preview->text += "\n" + preview->relabelCheck + "\n";
+    }
     if (change.gang) {
         auto runs = gangDryRuns(m_state, &after, m_index, m_index.gpuResources(), *change.gang);
         if (runs) preview->gang = std::move(*runs);

@@ -1,6 +1,9 @@
 // Change plans and exports at the largest demo, scale:65536 (issue: change plans):
 //  - BM_RelabelPlan: a label operation over every node resolved into a plan (each node's
 //    precondition read), as `topodeckctl label` does;
+//  - BM_RelabelGenerate: `topodeckctl relabel` of every node onto new keys, the old ones removed:
+//    the operations, the plan they resolve into, and the check that the new labels, read as
+//    levels, give the same tree;
 //  - BM_RelabelPreview: the preview of a relabel that moves every node to a renamed rack: the
 //    topology diff (domains, moves, capacity), drift against the cluster, and the preview text;
 //  - BM_ExportAll: every export format: Kueue and KAI Topology, HyperNodes, topology.conf,
@@ -13,6 +16,7 @@
 
 #include "core/changes/change_plan.h"
 #include "core/changes/plan_preview.h"
+#include "core/changes/relabel_plan.h"
 #include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
 #include "core/placement/review_bundle.h"
@@ -52,6 +56,29 @@ void BM_RelabelPlan(benchmark::State& state) {
         if (!addLabelOperation(plan, demo.state, demo.index, operation)) state.SkipWithError("not planned");
         benchmark::DoNotOptimize(plan);
     }
+}
+
+void BM_RelabelGenerate(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    RelabelRequest request;
+    for (const TopologyLevel& level : demo.index.spec().levels) {
+        request.keys.push_back("example.com/" + level.name);
+        request.remove.push_back(level.nodeLabel);
+    }
+    std::size_t changes = 0;
+    for (auto _ : state) {
+        auto operations = relabelOperations(demo.state, demo.index, request);
+        if (!operations) {
+            state.SkipWithError(operations.error().message.c_str());
+            return;
+        }
+        ChangePlan plan;
+        for (LabelOperation& operation : *operations)
+            if (!addLabelOperation(plan, demo.state, demo.index, std::move(operation))) state.SkipWithError("not planned");
+        if (!relabelMismatches(withPlanApplied(demo.state, plan), demo.index, request).empty()) state.SkipWithError("not faithful");
+        changes = plan.labelChanges.size();
+    }
+    state.counters["changes"] = double(changes);
 }
 
 void BM_RelabelPreview(benchmark::State& state) {
@@ -111,6 +138,7 @@ void BM_ReviewBundle(benchmark::State& state) {
 } // namespace
 
 BENCHMARK(BM_RelabelPlan)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RelabelGenerate)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_RelabelPreview)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExportAll)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReviewBundle)->Unit(benchmark::kMillisecond);

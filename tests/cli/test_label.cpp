@@ -1,7 +1,8 @@
-// topodeckctl label and diff: kubectl label's syntax writes a change plan (each label's value
+// topodeckctl label, relabel and diff: kubectl label's syntax writes a change plan (each label's value
 // found, as its precondition) and previews what it does to the hierarchy; diff shows a plan against
 // the cluster now, with kubectl diff's exit codes, and names the labels that drifted; bad labels,
-// unknown nodes, missing targets and broken plan files are usage errors.
+// unknown nodes, missing targets and broken plan files are usage errors. relabel writes the labels
+// that say where each node sits under another hierarchy (a topology.conf, the current keys).
 
 #include "ctl_runner.h"
 
@@ -154,10 +155,70 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains(message), run.err.constData());
     }
 
+    // relabel: a node list with no topology labels and the topology.conf that places it become a
+    // plan of labels that, read as levels, give the same tree; the plan reloads, and diff shows it.
+    void relabelFromTopologyConf() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString plan = dir.filePath(QStringLiteral("from-slurm.yaml"));
+        const ctl::Run run = runCtl({QStringLiteral("relabel"), QStringLiteral("-f"), QStringLiteral("plan/nodes-unlabelled.yaml"),
+                                     QStringLiteral("--slurm-topology"), QStringLiteral("slurm/tree.conf"), QStringLiteral("--to"),
+                                     QStringLiteral("example.com/core,example.com/spine,example.com/leaf"), QStringLiteral("-o"), plan});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        for (const char* line :
+             {"Plan \"relabel\": 33 label changes on 11 nodes",
+              "nodes gpu-009, gpu-010, gpu-012: example.com/core=core example.com/spine=spine2 example.com/leaf=leaf3",
+              "Read as --levels example.com/core,example.com/spine,example.com/leaf, the labels place every node where the "
+              "slurm-topology hierarchy does."})
+            QVERIFY2(run.out.contains(line), run.out.constData());
+        QVERIFY(!run.out.contains("gpu-011")); // in no switch: nothing to set
+        const ctl::Run diff = runCtl({QStringLiteral("diff"), QStringLiteral("-f"), plan, QStringLiteral("--snapshot"),
+                                      QStringLiteral("plan/nodes-unlabelled.yaml")});
+        QVERIFY2(diff.exitCode == 1, diff.err.constData());
+        QVERIFY2(diff.out.contains("33 label changes on 11 nodes"), diff.out.constData());
+    }
+
+    // A rename of the demo's keys, the old ones removed: every node leaves the levels the cluster
+    // reads today (the preview says so), and the new keys give the same tree.
+    void relabelRenamesAScheme() {
+        const ctl::Run run = runCtl({QStringLiteral("relabel"), QStringLiteral("--demo"), QStringLiteral("gb200"), QStringLiteral("--to"),
+                                     QStringLiteral("example.com/su,example.com/rack"), QStringLiteral("--remove"),
+                                     QStringLiteral("fabric.topograph.run/*")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(run.out.count("key: \"fabric.topograph.run/tier-0\", before:"), 576);
+        for (const char* line : {"2,304 label changes on 576 nodes", "leave Kueue TAS capacity (a level label missing) (576)",
+                                 "the labels place every node where the demo hierarchy does."})
+            QVERIFY2(run.err.contains(line), run.err.constData());
+    }
+
+    void relabelUsageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("message");
+        const QString demo = QStringLiteral("--demo=gb200");
+        QTest::newRow("no keys") << QStringList{demo} << QByteArray("--to: give the label key of each level");
+        QTest::newRow("a key short") << QStringList{demo, QStringLiteral("--to=a.io/x")}
+                                     << QByteArray("it has 2 (su, rack), the keys are 1");
+        QTest::newRow("hostname") << QStringList{demo, QStringLiteral("--to=a.io/x,kubernetes.io/hostname")}
+                                  << QByteArray("the kubelet's own label");
+        QTest::newRow("aggregated blocks") << QStringList{QStringLiteral("-f"), QStringLiteral("plan/nodes-gb-unlabelled.yaml"),
+                                                          QStringLiteral("--slurm-topology"), QStringLiteral("slurm/block.conf"),
+                                                          QStringLiteral("--to=a.io/x,a.io/y")}
+                                           << QByteArray("give - for level");
+        QTest::newRow("positional") << QStringList{demo, QStringLiteral("--to=a.io/x,a.io/y"), QStringLiteral("node-1")}
+                                    << QByteArray("unexpected argument \"node-1\"");
+    }
+    void relabelUsageErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, message);
+        const ctl::Run run = runCtl(QStringList{QStringLiteral("relabel")} + args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+
     void listedInHelp() {
         const ctl::Run run = runCtl({QStringLiteral("--help")});
-        QVERIFY(run.out.contains("label"));
-        QVERIFY(run.out.contains("diff"));
+        for (const char* command : {"label", "relabel", "diff"}) QVERIFY(run.out.contains(command));
     }
 };
 

@@ -250,6 +250,35 @@ private Q_SLOTS:
         QVERIFY(m_page->statusText().contains(QStringLiteral("missing.journal.yaml")));
     }
 
+    // The relabel generator from the keyboard: the demo's hierarchy onto new keys, the old ones
+    // removed. Every node gets both new labels and loses both old ones; the preview says the new
+    // keys give the same tree, and that the levels read today lose every node. A key short is
+    // refused by the levels' names, and the plan is kept.
+    void relabelFromTheHierarchyShown() {
+        m_window->showPage(QStringLiteral("changes"));
+        QSignalSpy shown(m_page, &ChangesPage::previewShown);
+        m_page->relabelKeysEdit()->setFocus();
+        QTest::keyClicks(m_page->relabelKeysEdit(), QStringLiteral("example.com/su,example.com/rack"));
+        QTest::keyClicks(m_page->relabelRemoveEdit(), QStringLiteral("fabric.topograph.run/*"));
+        QTest::keyClick(m_page->relabelRemoveEdit(), Qt::Key_Return);
+        QVERIFY(shown.wait(30000));
+        const auto nodes = std::size_t(m_window->shownSnapshot()->index.root().totals.nodesTotal);
+        QCOMPARE(std::size_t(m_page->labelChanges()->rowCount()), 4 * nodes);
+        const ChangePreviewPtr& preview = m_page->preview();
+        QVERIFY(preview->relabelFaithful);
+        QVERIFY2(preview->text.find("place every node where the demo hierarchy does") != std::string::npos, preview->text.c_str());
+        QCOMPARE(preview->diff.leftLevelCapacity.size(), nodes);
+        QVERIFY(m_page->operationsList()->count() > 1); // one per rack
+        saveScreenshot(m_window.get(), "changes-relabel");
+
+        const std::size_t changes = preview->plan.labelChanges.size();
+        m_page->relabelKeysEdit()->setText(QStringLiteral("example.com/rack"));
+        QTest::keyClick(m_page->relabelKeysEdit(), Qt::Key_Return);
+        QTRY_VERIFY2_WITH_TIMEOUT(m_page->statusText().contains(QStringLiteral("it has 2 (su, rack)")),
+                                  qPrintable(m_page->statusText()), 30000);
+        QCOMPARE(m_page->preview()->plan.labelChanges.size(), changes);
+    }
+
 private:
     std::unique_ptr<MainWindow> m_window;
     ChangesPage* m_page = nullptr;

@@ -49,8 +49,8 @@ inline const std::string kHyperNodeB2 =
 // The CRDs, the nodes, the pods and the topology objects every Kubernetes test starts from.
 inline topodeck::Status populate(KubeTestCluster& cluster) {
     using topodeck::Status;
-    if (Status s = cluster.installCrd("kueue.x-k8s.io", "topologies", "Topology", {"v1beta1", "v1alpha1"}); !s) return s;
-    if (Status s = cluster.installCrd("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor", {"v1beta1"}); !s) return s;
+    if (Status s = cluster.installCrd("kueue.x-k8s.io", "topologies", "Topology", {"v1beta2", "v1beta1", "v1alpha1"}); !s) return s;
+    if (Status s = cluster.installCrd("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor", {"v1beta2", "v1beta1"}); !s) return s;
     if (Status s = cluster.installCrd("kai.scheduler", "topologies", "Topology", {"v1alpha1"}); !s) return s;
     if (Status s = cluster.installCrd("topology.volcano.sh", "hypernodes", "HyperNode", {"v1alpha1"}); !s) return s;
     for (int i = 1; i <= kNodes; ++i) {

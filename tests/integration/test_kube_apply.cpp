@@ -283,6 +283,41 @@ private Q_SLOTS:
     }
 
     // Files that are not journals, and flags that do not fit, are refused with what is wrong.
+    // A generated plan on the real server: labels from a topology.conf (the racks' leaf switches
+    // under two spines) with the old rack key removed, applied, then every node carries exactly the
+    // switch path the file gives it.
+    void relabelFromTopologyConfApplies() {
+        QString conf;
+        for (int rack = 1; rack <= kRacks; ++rack) {
+            const int first = (rack - 1) * (kApplyNodes / kRacks) + 1;
+            conf += QStringLiteral("SwitchName=leaf-%1 Nodes=node-[%2-%3]\n")
+                        .arg(rack, 2, 10, QLatin1Char('0'))
+                        .arg(first, 3, 10, QLatin1Char('0'))
+                        .arg(first + kApplyNodes / kRacks - 1, 3, 10, QLatin1Char('0'));
+        }
+        conf += QStringLiteral("SwitchName=spine-1 Switches=leaf-[01-05]\nSwitchName=spine-2 Switches=leaf-[06-10]\n");
+        const QString confFile = m_dir.filePath(QStringLiteral("topology.conf"));
+        QVERIFY(writeFileAtomically(confFile.toStdString(), conf.toStdString()).ok());
+        const QString plan = m_dir.filePath(QStringLiteral("relabel.yaml"));
+        const CtlRun relabel = runCtl({QStringLiteral("relabel"), QStringLiteral("--kubeconfig"), m_kubeconfig,
+                                       QStringLiteral("--context"), QStringLiteral("admin"), QStringLiteral("--slurm-topology"),
+                                       confFile, QStringLiteral("--to"), QStringLiteral("topodeck.test/spine,topodeck.test/leaf"),
+                                       QStringLiteral("--remove"), kRackKey, QStringLiteral("-o"), plan});
+        QVERIFY2(relabel.exitCode == 0, qPrintable(relabel.describe()));
+        QVERIFY2(relabel.out.contains("900 label changes on 300 nodes"), qPrintable(relabel.describe()));
+        const CtlRun run = runCtl(apply(plan));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const LabelMap after = labels();
+        for (int i = 1; i <= kApplyNodes; ++i) {
+            const int rack = (i - 1) / (kApplyNodes / kRacks) + 1;
+            std::map<std::string, std::string> expected = m_original.at(applyNodeName(i));
+            expected.erase(kRackKey.toStdString());
+            expected["topodeck.test/leaf"] = QStringLiteral("leaf-%1").arg(rack, 2, 10, QLatin1Char('0')).toStdString();
+            expected["topodeck.test/spine"] = rack <= 5 ? "spine-1" : "spine-2";
+            QCOMPARE(after.at(applyNodeName(i)), expected);
+        }
+    }
+
     void badInputIsRefused() {
         const QString bad = m_dir.filePath(QStringLiteral("bad.journal.yaml"));
         QVERIFY(writeFileAtomically(bad.toStdString(),

@@ -51,6 +51,16 @@ std::string pinnedPodJson(const std::string& name, const std::string& node) {
            R"("limits":{"nvidia.com/gpu":"2"}}}]}})";
 }
 
+// A pod that asks for rack r3 by required node affinity, as a hand-written training Job does.
+std::string affinePodJson() {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"default\",\"name\":\"affine-0\","
+           "\"labels\":{\"batch.kubernetes.io/job-name\":\"affine\"}},\"spec\":{\"nodeName\":\"gpu-10\",\"affinity\":"
+           "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+           "[{\"key\":\"example.com/rack\",\"operator\":\"In\",\"values\":[\"r3\",\"r5\"]}]}]}}},"
+           "\"containers\":[{\"name\":\"train\",\"image\":\"example.com/train:1\",\"resources\":{\"limits\":"
+           "{\"nvidia.com/gpu\":\"1\"}}}]}}";
+}
+
 } // namespace
 
 class TestKubeChanges : public QObject {
@@ -65,6 +75,8 @@ private Q_SLOTS:
                                      R"({"status":{"phase":"Running"}})")
                         .ok());
         }
+        QVERIFY(m_cluster->expect("POST", "/api/v1/namespaces/default/pods", affinePodJson()).ok());
+        QVERIFY(m_cluster->patch("/api/v1/namespaces/default/pods/affine-0/status", R"({"status":{"phase":"Running"}})").ok());
         m_proxy = proxyFor(*m_cluster);
         QVERIFY(m_proxy->ok());
         QVERIFY(m_dir.isValid());
@@ -111,6 +123,10 @@ private Q_SLOTS:
         const QStringList risks = listed(m_page->risksList());
         QVERIFY2(anyContains(risks, QStringLiteral("Strands default/pinned")), qPrintable(risks.join(QLatin1Char('\n'))));
         QVERIFY(anyContains(risks, QStringLiteral("2 running pod(s)")));
+        // The pod that asks for r3 by node affinity, read from the server's JSON, is stranded too.
+        QVERIFY2(anyContains(risks, QStringLiteral("Strands default/affine (Job)")) &&
+                     anyContains(risks, QStringLiteral("gpu-10 no longer matches the required node affinity example.com/rack In (r3, r5)")),
+                 qPrintable(risks.join(QLatin1Char('\n'))));
 
         // The operator changes the plan: the rack keeps its name, its nodes get a maintenance label.
         m_page->operationsList()->setCurrentRow(0);

@@ -226,7 +226,7 @@ private Q_SLOTS:
 
     // 403 for one resource: that resource says so, the rest is synced.
     void forbiddenResourceIsAState() {
-        m_proxy->failNext("GET /apis/kueue.x-k8s.io/v1beta1/resourceflavors?limit", 403, 1);
+        m_proxy->failNext("GET /apis/kueue.x-k8s.io/v1beta2/resourceflavors?limit", 403, 1);
         FollowedSource followed(m_proxied, fastOptions());
         QVERIFY(followed.waitForStatus(LinkState::Synced));
         const ResourceHealth flavors = followed.resource("resourceflavors.kueue.x-k8s.io");

@@ -9,6 +9,7 @@
 
 #include "kube_test_support.h"
 
+#include "core/snapshot_reader.h"
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
 #include "net/kube_client.h"
@@ -491,7 +492,93 @@ private Q_SLOTS:
         QVERIFY(m_cluster->patch("/api/v1/nodes/gpu-15", R"({"spec":{"unschedulable":false}})").ok());
     }
 
+    // Every object export writes is what the real CRDs take: the server's dry-run create (its
+    // structural schema: types, required fields, enums, bounds, pruning of unknown fields) gives
+    // back objects that read as the same topology objects as the file. The schema is live: what
+    // the CRDs refuse, the server refuses.
+    void exportsAreWhatTheServerTakes() {
+        const QString folder = m_dir.filePath(QStringLiteral("exports"));
+        const CtlRun run = runCtl({QStringLiteral("export"), QStringLiteral("all"), QStringLiteral("--kubeconfig"), m_kubeconfig,
+                                   QStringLiteral("--context"), QStringLiteral("admin"), QStringLiteral("--levels"),
+                                   QStringLiteral("example.com/block,example.com/rack"), QStringLiteral("--name"),
+                                   QStringLiteral("exported"), QStringLiteral("-o"), folder});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        for (const char* file : {"kueue-topology.yaml", "kai-topology.yaml", "hypernodes.yaml"}) {
+            const std::string path = QDir(folder).filePath(QLatin1String(file)).toStdString();
+            const std::string text = readAll(path);
+            QVERIFY2(!text.empty(), file);
+            std::string items;
+            std::size_t start = 0;
+            while (start < text.size()) {
+                std::size_t end = text.find("\n---\n", start);
+                if (end == std::string::npos) end = text.size();
+                const std::string document = text.substr(start, end - start);
+                start = end + 5;
+                const std::string collection = collectionPathOf(document);
+                QVERIFY2(!collection.empty(), document.c_str());
+                Result<HttpResponse> created = m_cluster->call("POST", collection + "?dryRun=All", document, "application/yaml");
+                QVERIFY(created.ok());
+                QVERIFY2(created->status == 201, (file + std::string(": ") + created->body).c_str());
+                items += (items.empty() ? "" : ",") + created->body;
+            }
+            Result<Snapshot> sent = readSnapshotFile(path);
+            Result<Snapshot> stored = readSnapshotText(R"({"apiVersion":"v1","kind":"List","items":[)" + items + "]}", "server");
+            QVERIFY2(sent.ok(), sent.ok() ? "" : sent.error().message.c_str());
+            QVERIFY2(stored.ok(), stored.ok() ? "" : stored.error().message.c_str());
+            QVERIFY(!sent->topologies.empty() || !sent->hyperNodes.empty());
+            QVERIFY2(sent->topologies == stored->topologies, file);
+            QVERIFY2(sent->hyperNodes == stored->hyperNodes, file);
+            QVERIFY2(sent->resourceFlavors == stored->resourceFlavors, file);
+        }
+
+        std::string seventeen;
+        for (int i = 0; i < 17; ++i) seventeen += (i ? "," : "") + std::string(R"({"nodeLabel":"example.com/l)") + std::to_string(i) + "\"}";
+        const std::vector<std::pair<std::string, std::string>> refused = {
+            {"/apis/kueue.x-k8s.io/v1beta2/topologies",
+             R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Topology","metadata":{"name":"deep"},"spec":{"levels":[)" + seventeen + "]}}"},
+            {"/apis/kueue.x-k8s.io/v1beta2/topologies",
+             R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Topology","metadata":{"name":"none"},"spec":{"levels":[]}})"},
+            {"/apis/kai.scheduler/v1alpha1/topologies",
+             R"({"apiVersion":"kai.scheduler/v1alpha1","kind":"Topology","metadata":{"name":"bad"},"spec":{"levels":[{"nodeLabel":"a/b/c"}]}})"},
+            {"/apis/topology.volcano.sh/v1alpha1/hypernodes",
+             R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":"below"},"spec":{"tier":-1}})"},
+            {"/apis/topology.volcano.sh/v1alpha1/hypernodes",
+             R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":"rack"},"spec":{"tier":1,)"
+             R"("members":[{"type":"Rack","selector":{"exactMatch":{"name":"gpu-01"}}}]}})"},
+            {"/apis/kueue.x-k8s.io/v1beta2/resourceflavors",
+             R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{"name":"wide"},"spec":{"nodeLabels":)"
+             R"({"a":"1","b":"1","c":"1","d":"1","e":"1","f":"1","g":"1","h":"1","i":"1"}}})"},
+        };
+        for (const auto& [collection, body] : refused) {
+            Result<HttpResponse> answer = m_cluster->call("POST", collection + "?dryRun=All", body);
+            QVERIFY(answer.ok());
+            QVERIFY2(answer->status == 422, (body + " -> " + std::to_string(answer->status) + " " + answer->body).c_str());
+        }
+        // A field the CRD does not have is pruned, not kept.
+        Result<HttpResponse> pruned = m_cluster->call(
+            "POST", "/apis/topology.volcano.sh/v1alpha1/hypernodes?dryRun=All",
+            R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":"odd"},"spec":{"tier":1,"rack":"r1"}})");
+        QVERIFY(pruned.ok() && pruned->status == 201);
+        QVERIFY2(pruned->body.find("\"rack\"") == std::string::npos, pruned->body.c_str());
+    }
+
 private:
+    // Where an exported document is created: its apiVersion and kind as the collection's path.
+    static std::string collectionPathOf(const std::string& document) {
+        const std::string text = "\n" + document;
+        const auto field = [&](const std::string& name) {
+            const std::size_t at = text.find("\n" + name + ": ");
+            if (at == std::string::npos) return std::string();
+            std::string value = text.substr(at + name.size() + 3, text.find('\n', at + 1) - at - name.size() - 3);
+            value.erase(std::remove(value.begin(), value.end(), '"'), value.end());
+            return value;
+        };
+        const std::string apiVersion = field("apiVersion"), kind = field("kind");
+        const std::string plural = kind == "Topology" ? "topologies" : kind == "ResourceFlavor" ? "resourceflavors"
+                                                                   : kind == "HyperNode"      ? "hypernodes"
+                                                                                              : "";
+        return apiVersion.empty() || plural.empty() ? std::string() : "/apis/" + apiVersion + "/" + plural;
+    }
     static std::string readAll(const std::string& path) {
         QFile file(QString::fromStdString(path));
         if (!file.open(QIODevice::ReadOnly)) return {};

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class Layer { Core, Placement, Net, Session, Models, Views, App };
+enum class Layer { Core, Placement, Net, Session, Models, Views, Translations, App };
 
 struct LayerInfo {
     Layer layer;
@@ -29,6 +29,7 @@ constexpr std::array kLayers = {
     LayerInfo{Layer::Session, "backend/session/", "session/", "session"},
     LayerInfo{Layer::Models, "models/", "models/", "models"},
     LayerInfo{Layer::Views, "views/", "views/", "views"},
+    LayerInfo{Layer::Translations, "translations/", "translations/", "translations"},
     LayerInfo{Layer::App, "app/", "app/", "app"},
 };
 
@@ -65,8 +66,9 @@ const std::vector<Rule>& rules() {
          {L::Core, L::Placement, L::Session, L::Models, L::Views},
          {Q::Core, Q::Gui, Q::Widgets, Q::Other},
          "views include no net and no app"},
+        {L::Translations, {L::Translations}, {Q::Core}, "translations include only translations and QtCore"},
         {L::App,
-         {L::Core, L::Placement, L::Net, L::Session, L::Models, L::Views, L::App},
+         {L::Core, L::Placement, L::Net, L::Session, L::Models, L::Views, L::Translations, L::App},
          {Q::Core, Q::Gui, Q::Widgets, Q::Other},
          ""},
     };
@@ -212,7 +214,7 @@ std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders
     std::vector<fs::path> sources;
     std::vector<fs::path> cmakeFiles;
     std::error_code error;
-    for (const char* top : {"backend", "models", "views", "app", "tests"}) {
+    for (const char* top : {"backend", "models", "views", "translations", "app", "tests"}) {
         if (!fs::is_directory(root / top, error)) continue;
         for (auto it = fs::recursive_directory_iterator(root / top, error); it != fs::recursive_directory_iterator();
              it.increment(error)) {

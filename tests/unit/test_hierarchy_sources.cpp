@@ -8,12 +8,15 @@
 #include "core/topology_index.h"
 #include "core/topology_presets.h"
 
+#include "unit_builders.h"
+
 #include <QtTest>
 
 #include <string>
 #include <vector>
 
 using namespace topodeck;
+using topodeck::testing::stateFromDataFile;
 
 namespace {
 
@@ -23,13 +26,6 @@ QString qs(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-ClusterState stateFrom(const std::string& file) {
-    ClusterState state;
-    Result<Snapshot> snapshot = readSnapshotFile(kData + "/" + file);
-    if (!snapshot) qFatal("%s", snapshot.error().message.c_str());
-    std::move(*snapshot).applyTo(state);
-    return state;
-}
 
 QStringList levelNames(const TopologySpec& spec) {
     QStringList names;
@@ -85,7 +81,7 @@ private Q_SLOTS:
 // Volcano's example tree: every selector kind places its nodes; s7 (tier 1) sits straight under
 // s6 (tier 3), so at tier 2 its nodes stay in s7; node-10 and -11 are in no HyperNode.
 void TestHierarchySources::hyperNodeTreeIsTheHierarchy() {
-    const ClusterState state = stateFrom("volcano/hypernodes-only.yaml");
+    const ClusterState state = stateFromDataFile("volcano/hypernodes-only.yaml");
     Result<TopologySpec> spec = resolveTopology(state, {}, {});
     QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
     QCOMPARE(qs(spec->origin), QStringLiteral("hypernodes"));
@@ -155,7 +151,7 @@ void TestHierarchySources::brokenHyperNodesAreNamed() {
 // A Kueue Topology the nodes are labelled for wins over the HyperNodes (the operator's own
 // object for the label levels); the HyperNode tree wins over a preset guess.
 void TestHierarchySources::hyperNodesYieldToTopologyObjects() {
-    ClusterState state = stateFrom("volcano/hypernodes-only.yaml");
+    ClusterState state = stateFromDataFile("volcano/hypernodes-only.yaml");
     TopologySpec kueue = TopologySpec::fromLabelKeys({"kubernetes.io/hostname"});
     kueue.name = "hosts";
     kueue.origin = "kueue";
@@ -164,7 +160,7 @@ void TestHierarchySources::hyperNodesYieldToTopologyObjects() {
     QVERIFY(spec.ok());
     QCOMPARE(qs(spec->name), QStringLiteral("hosts"));
 
-    ClusterState zoned = stateFrom("volcano/hypernodes-only.yaml");
+    ClusterState zoned = stateFromDataFile("volcano/hypernodes-only.yaml");
     for (NodeId id = 0; id < zoned.nodeSlots(); ++id) {
         Node node = *zoned.record(id).node;
         node.setLabel("topology.kubernetes.io/zone", "z1");
@@ -178,7 +174,7 @@ void TestHierarchySources::hyperNodesYieldToTopologyObjects() {
 // A Slurm operator's node list (no topology labels) with the topology.conf that places it: the
 // switch tree is the hierarchy, even when a preset's labels are on the nodes.
 void TestHierarchySources::slurmTreeBesideNodeList() {
-    ClusterState state = stateFrom("plan/nodes-unlabelled.yaml");
+    ClusterState state = stateFromDataFile("plan/nodes-unlabelled.yaml");
     std::vector<std::string> warnings;
     QVERIFY(addSlurmTopologyFile(kData + "/slurm/tree.conf", state, warnings).ok());
     Result<TopologySpec> spec = resolveTopology(state, {}, {});
@@ -220,7 +216,7 @@ void TestHierarchySources::slurmBlocksBesideNodeList() {
 // No topology: grouped by the node group and instance type most GPU nodes carry, with a notice
 // that names what was looked for and how to choose levels.
 void TestHierarchySources::noTopologyGroupsByPool() {
-    const ClusterState state = stateFrom("plan/nodes-nodegroups.yaml");
+    const ClusterState state = stateFromDataFile("plan/nodes-nodegroups.yaml");
     Result<TopologySpec> spec = resolveTopology(state, {}, {});
     QVERIFY(spec.ok());
     QCOMPARE(qs(spec->origin), QStringLiteral("none"));
@@ -234,7 +230,7 @@ void TestHierarchySources::noTopologyGroupsByPool() {
 }
 
 void TestHierarchySources::noTopologyIsFlat() {
-    const ClusterState state = stateFrom("plan/nodes-unlabelled.yaml");
+    const ClusterState state = stateFromDataFile("plan/nodes-unlabelled.yaml");
     Result<TopologySpec> spec = resolveTopology(state, {}, {});
     QVERIFY(spec.ok());
     // One instance type on 11 of 12 nodes: a grouping by it, nothing else.
@@ -264,7 +260,7 @@ void TestHierarchySources::emptyClusterIsEmpty() {
 // Kueue and KAI read node labels only: beside a HyperNode tree they see the label hierarchy the
 // cluster has, else none.
 void TestHierarchySources::labelHierarchyForEngines() {
-    ClusterState state = stateFrom("volcano/hypernodes-only.yaml");
+    ClusterState state = stateFromDataFile("volcano/hypernodes-only.yaml");
     const TopologySpec shown = *resolveTopology(state, {}, {});
     QCOMPARE(qs(labelHierarchyFor(shown, state).origin), QStringLiteral("none"));
     QCOMPARE(labelHierarchyFor(shown, state).depth(), 0);
@@ -276,7 +272,7 @@ void TestHierarchySources::labelHierarchyForEngines() {
     QCOMPARE(qs(labelHierarchyFor(byName, state).name), QStringLiteral("pools"));
     // A label hierarchy is its own, as is the grouping of a cluster without topology.
     QCOMPARE(labelHierarchyFor(kai, state), kai);
-    const ClusterState pools = stateFrom("plan/nodes-nodegroups.yaml");
+    const ClusterState pools = stateFromDataFile("plan/nodes-nodegroups.yaml");
     const TopologySpec grouped = *resolveTopology(pools, {}, {});
     QCOMPARE(labelHierarchyFor(grouped, pools), grouped);
 }
@@ -284,7 +280,7 @@ void TestHierarchySources::labelHierarchyForEngines() {
 // A node that arrives later is placed by name; one no HyperNode names stays outside until the
 // hierarchy is resolved again (the session and `show --watch` do that on arrivals).
 void TestHierarchySources::indexFollowsMembership() {
-    ClusterState state = stateFrom("volcano/hypernodes-only.yaml");
+    ClusterState state = stateFromDataFile("volcano/hypernodes-only.yaml");
     TopologyIndex index = TopologyIndex::build(state, *resolveTopology(state, {}, {}));
     Node node;
     node.name = "node-12";

@@ -1,9 +1,14 @@
 #pragma once
 // Nodes and pods for the unit tests of the index, the history and the capacity per level:
-// `example.com/block` / `example.com/rack` labels, an optional NVLink clique, GPUs as whole units.
+// `example.com/block` / `example.com/rack` labels, an optional NVLink clique, GPUs as whole units;
+// and clusters read from the test data.
 
+#include "core/cluster_state.h"
 #include "core/node.h"
 #include "core/pod.h"
+#include "core/snapshot_reader.h"
+
+#include <QtGlobal>
 
 #include <cstdint>
 #include <string>
@@ -34,6 +39,15 @@ inline Pod makePod(std::string name, std::string nodeName, std::int64_t gpus, Po
     if (gpus > 0) pod.requests.set("nvidia.com/gpu", Quantity::fromUnits(gpus));
     pod.requests.set("cpu", Quantity::fromMillis(500));
     return pod;
+}
+
+// A snapshot file of tests/data as a cluster; the test stops if it does not read.
+inline ClusterState stateFromDataFile(const std::string& file) {
+    ClusterState state;
+    Result<Snapshot> snapshot = readSnapshotFile(std::string(TOPODECK_TEST_DATA_DIR) + "/" + file);
+    if (!snapshot) qFatal("%s", snapshot.error().message.c_str());
+    std::move(*snapshot).applyTo(state);
+    return state;
 }
 
 } // namespace topodeck::testing

@@ -135,7 +135,7 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
     }
     if (!diff.stranded.empty()) {
         out += "\n" +
-               paint(kRed, "Risks: running workloads whose pods' nodeSelector stops matching their nodes (" +
+               paint(kRed, "Risks: running workloads whose pods' nodeSelector or node affinity stops matching their nodes (" +
                                plural(diff.stranded.size(), "workload", "workloads") +
                                "); a pod that restarts cannot come back:") +
                "\n";

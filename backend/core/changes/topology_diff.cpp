@@ -1,6 +1,7 @@
 #include "core/changes/topology_diff.h"
 
 #include "core/natural_order.h"
+#include "core/node_affinity.h"
 
 #include <algorithm>
 #include <map>
@@ -194,12 +195,15 @@ std::vector<TopologyDiff::OwnedElsewhere> labelsOwnedElsewhere(const ClusterStat
 
 std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before, const ClusterState& after,
                                                       const ChangePlan& plan) {
-    // The first unmet requirement of a selector on a node, or nullptr when it matches.
-    const auto unmet = [](const Pod& pod, const Node& node) -> const std::pair<std::string, std::string>* {
+    // The first nodeSelector entry the node does not meet, or nullptr.
+    const auto unmetSelector = [](const Pod& pod, const Node& node) -> const std::pair<std::string, std::string>* {
         for (const auto& requirement : pod.nodeSelector)
             if (const std::string* value = node.label(requirement.first); !value || *value != requirement.second)
                 return &requirement;
         return nullptr;
+    };
+    const auto fits = [&](const Pod& pod, const Node& node) {
+        return !unmetSelector(pod, node) && matchesNodeAffinity(pod.requiredNodeAffinity, node);
     };
     std::map<std::string, TopologyDiff::Stranded> byWorkload;
     std::string_view lastNode;
@@ -211,20 +215,23 @@ std::vector<TopologyDiff::Stranded> strandedWorkloads(const ClusterState& before
         const Node& was = *before.record(*id).node;
         const Node& becomes = *after.record(*id).node;
         before.forEachPodOn(*id, [&](const Pod& pod) {
-            if (!pod.holdsResources() || pod.nodeSelector.empty() || unmet(pod, was)) return;
-            const auto* broken = unmet(pod, becomes);
-            if (!broken) return;
+            if (!pod.holdsResources() || (pod.nodeSelector.empty() && pod.requiredNodeAffinity.empty())) return;
+            if (!fits(pod, was) || fits(pod, becomes)) return;
             const std::string name = pod.workload.empty() ? pod.key()
                                      : pod.nameSpace + "/" + pod.workload +
                                            (pod.workloadKind == WorkloadKind::None
                                                 ? std::string()
                                                 : " (" + std::string(workloadKindName(pod.workloadKind)) + ")");
             TopologyDiff::Stranded& entry = byWorkload[name];
-            if (entry.pods++ == 0) {
+            if (entry.pods++ != 0) return;
+            entry.workload = name;
+            if (const auto* broken = unmetSelector(pod, becomes)) {
                 const std::string* now = becomes.label(broken->first);
-                entry.workload = name;
                 entry.example = "node " + change.node + " needs " + broken->first + "=" + broken->second + ", which " +
                                 (now ? "becomes " + *now : std::string("it loses"));
+            } else {
+                entry.example = "node " + change.node + " no longer matches the required node affinity " +
+                                nodeAffinityText(pod.requiredNodeAffinity);
             }
         });
     }

@@ -45,7 +45,7 @@ struct TopologyDiff {
     // one NVLink gang would be told they cross racks.
     std::vector<std::string> nvlinkSplit;
     // Running workloads with pods whose nodeSelector (Kueue TAS injects one naming the domain it
-    // placed them in) matched their node before and does not after: a pod that restarts cannot
+    // placed them in) or required node affinity matched their node before and does not after: a pod that restarts cannot
     // come back, and the scheduler no longer sees the gang where it runs. One per workload.
     struct Stranded {
         std::string workload; // "team/train-a (JobSet)"; a pod's namespace/name when it has none

@@ -135,7 +135,7 @@ void writeImpactSection(std::string& out, const TopologyDiff& diff) {
 void writeRiskSection(std::string& out, const TopologyDiff& diff) {
     out += "## Risks\n\n";
     if (diff.stranded.empty() && diff.nvlinkSplit.empty() && diff.ownedElsewhere.empty()) {
-        out += "None found: no running workload's nodeSelector stops matching its node, no NVLink domain is split "
+        out += "None found: no running workload's nodeSelector or node affinity stops matching its node, no NVLink domain is split "
                "across racks, and no label it changes is owned by another field manager.\n\n";
         return;
     }

@@ -282,9 +282,25 @@ Status finishBlocks(SlurmTopology& topology, std::string_view source, const std:
     return {};
 }
 
-Result<std::vector<std::string>> expandAt(std::string_view value, std::string_view source, int line) {
-    auto names = expandHostlist(value);
-    if (!names) return Error{where(source, line) + names.error().message};
+// One file's hostlists share one bound, so that no file of a few hundred bytes expands to millions
+// of names, or to megabytes of them, over its lines; it is above the largest clusters (100,000
+// nodes of 32-character names, and their switches).
+constexpr HostlistBounds kTopologyFileBounds{std::size_t{1} << 17, std::size_t{4} << 20};
+
+Result<std::vector<std::string>> expandAt(std::string_view value, std::string_view source, int line,
+                                          HostlistBounds& left) {
+    auto names = expandHostlist(value, left);
+    if (!names) {
+        // Past the file's bound, or wrong by itself?
+        if (auto alone = expandHostlist(value))
+            return Error{where(source, line) + "the file's hostlists name more than " +
+                         std::to_string(kTopologyFileBounds.hosts) + " hosts or " +
+                         std::to_string(kTopologyFileBounds.bytes >> 20) + " MiB of names in all (this one " +
+                         std::to_string(alone->size()) + " hosts more)"};
+        return Error{where(source, line) + names.error().message};
+    }
+    left.hosts -= names->size();
+    for (const std::string& name : *names) left.bytes -= name.size();
     return names;
 }
 
@@ -330,11 +346,11 @@ int yamlLine(const YAML::Node& node) {
 }
 
 // A hostlist field: a string ("n[1-4]") or a list of them.
-Result<std::vector<std::string>> yamlHostlist(const YAML::Node& node, std::string_view source) {
+Result<std::vector<std::string>> yamlHostlist(const YAML::Node& node, std::string_view source, HostlistBounds& boundsLeft) {
     std::vector<std::string> names;
     const auto add = [&](const YAML::Node& item) -> Status {
         if (!item.IsScalar()) return Error{yamlWhere(source, item) + "expected a hostlist string"};
-        auto expanded = expandAt(item.Scalar(), source, yamlLine(item));
+        auto expanded = expandAt(item.Scalar(), source, yamlLine(item), boundsLeft);
         if (!expanded) return expanded.error();
         names.insert(names.end(), expanded->begin(), expanded->end());
         return {};
@@ -354,7 +370,7 @@ Result<std::string> yamlName(const YAML::Node& node, std::string_view source, st
     return node.Scalar();
 }
 
-Status yamlTree(const YAML::Node& tree, SlurmTopology& topology, std::string_view source) {
+Status yamlTree(const YAML::Node& tree, SlurmTopology& topology, std::string_view source, HostlistBounds& boundsLeft) {
     if (!tree.IsMap()) return Error{yamlWhere(source, tree) + "tree must be a mapping with switches"};
     std::vector<int> lines;
     for (const auto& field : tree) {
@@ -373,11 +389,11 @@ Status yamlTree(const YAML::Node& tree, SlurmTopology& topology, std::string_vie
                     sw.name = std::move(*value);
                     named = true;
                 } else if (name == "children") {
-                    auto value = yamlHostlist(item.second, source);
+                    auto value = yamlHostlist(item.second, source, boundsLeft);
                     if (!value) return value.error();
                     sw.switches = std::move(*value);
                 } else if (name == "nodes") {
-                    auto value = yamlHostlist(item.second, source);
+                    auto value = yamlHostlist(item.second, source, boundsLeft);
                     if (!value) return value.error();
                     sw.nodes = std::move(*value);
                 } else {
@@ -394,7 +410,7 @@ Status yamlTree(const YAML::Node& tree, SlurmTopology& topology, std::string_vie
     return finishTree(topology, source, [&lines](std::size_t i) { return lines[i]; });
 }
 
-Status yamlBlock(const YAML::Node& block, SlurmTopology& topology, std::string_view source) {
+Status yamlBlock(const YAML::Node& block, SlurmTopology& topology, std::string_view source, HostlistBounds& boundsLeft) {
     if (!block.IsMap()) return Error{yamlWhere(source, block) + "block must be a mapping with blocks"};
     std::vector<int> lines;
     for (const auto& field : block) {
@@ -428,7 +444,7 @@ Status yamlBlock(const YAML::Node& block, SlurmTopology& topology, std::string_v
                         b.name = std::move(*value);
                         named = true;
                     } else if (name == "nodes") {
-                        auto value = yamlHostlist(item.second, source);
+                        auto value = yamlHostlist(item.second, source, boundsLeft);
                         if (!value) return value.error();
                         b.nodes = std::move(*value);
                     } else {
@@ -464,7 +480,7 @@ Status checkNamesPrintable(const SlurmTopology& topology, const std::string& at)
     return {};
 }
 
-Result<SlurmTopology> yamlTopology(const YAML::Node& entry, std::string_view source) {
+Result<SlurmTopology> yamlTopology(const YAML::Node& entry, std::string_view source, HostlistBounds& boundsLeft) {
     if (!entry.IsMap()) return Error{yamlWhere(source, entry) + "a topology must be a mapping"};
     SlurmTopology topology;
     bool named = false;
@@ -509,9 +525,9 @@ Result<SlurmTopology> yamlTopology(const YAML::Node& entry, std::string_view sou
         return Error{yamlWhere(source, entry) + "topology " + topology.name +
                      " must define exactly one of tree, block or flat"};
     if (tree) {
-        if (Status s = yamlTree(*tree, topology, source); !s) return s.error();
+        if (Status s = yamlTree(*tree, topology, source, boundsLeft); !s) return s.error();
     } else if (block) {
-        if (Status s = yamlBlock(*block, topology, source); !s) return s.error();
+        if (Status s = yamlBlock(*block, topology, source, boundsLeft); !s) return s.error();
     }
     return topology;
 }
@@ -538,6 +554,7 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
     std::vector<int> switchLines;
     std::vector<int> blockLines;
     bool haveBlockSizes = false;
+    HostlistBounds boundsLeft = kTopologyFileBounds;
     for (const LogicalLine& line : logicalLines(text)) {
         // Names from here are shown on terminals: no control characters, nothing but UTF-8.
         if (const std::size_t bad = unprintableAt(line.text, true); bad != std::string_view::npos)
@@ -559,13 +576,13 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
                     const ConfPair& option = (*pairs)[j];
                     std::string canonical;
                     if (equalsIgnoreCase(option.key, "Nodes")) {
-                        auto expanded = expandAt(option.value, sourceName, line.line);
+                        auto expanded = expandAt(option.value, sourceName, line.line, boundsLeft);
                         if (!expanded) return expanded.error();
                         nodes = std::move(*expanded);
                         haveNodes = true;
                         canonical = "Nodes";
                     } else if (isSwitch && equalsIgnoreCase(option.key, "Switches")) {
-                        auto expanded = expandAt(option.value, sourceName, line.line);
+                        auto expanded = expandAt(option.value, sourceName, line.line, boundsLeft);
                         if (!expanded) return expanded.error();
                         children = std::move(*expanded);
                         canonical = "Switches";
@@ -630,8 +647,9 @@ Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std:
         if (!root.IsSequence()) return Error{yamlWhere(sourceName, root) + "expected a list of topologies"};
         std::vector<SlurmTopology> topologies;
         std::unordered_set<std::string> names;
+        HostlistBounds boundsLeft = kTopologyFileBounds;
         for (const YAML::Node& entry : root) {
-            auto topology = yamlTopology(entry, sourceName);
+            auto topology = yamlTopology(entry, sourceName, boundsLeft);
             if (!topology) return topology.error();
             if (Status s = checkNamesPrintable(*topology, yamlWhere(sourceName, entry)); !s) return s.error();
             if (!names.insert(topology->name).second)

@@ -21,6 +21,56 @@ using namespace topodeck;
 
 namespace {
 
+// openAPIV3Schema per CRD (plural.group), from the real CRDs' validation markers.
+constexpr const char* kTopologyLevels =
+    "{\"type\":\"array\",\"minItems\":1,\"maxItems\":16,\"x-kubernetes-list-type\":\"atomic\",\"items\":{\"type\":\"object\","
+    "\"required\":[\"nodeLabel\"],\"properties\":{\"nodeLabel\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":316,"
+    "\"pattern\":\"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$\"}}}}";
+constexpr const char* kStringMap = "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}";
+
+std::string objectSchema(const std::string& spec, const std::string& status = {}) {
+    return "{\"type\":\"object\",\"properties\":{\"apiVersion\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},"
+           "\"metadata\":{\"type\":\"object\"},\"spec\":" + spec + (status.empty() ? "" : ",\"status\":" + status) + "}}";
+}
+
+std::string crdSchema(const std::string& name) {
+    if (name == "topologies.kueue.x-k8s.io")
+        return objectSchema("{\"type\":\"object\",\"required\":[\"levels\"],\"properties\":{\"levels\":" + std::string(kTopologyLevels) + "}}");
+    if (name == "topologies.kai.scheduler")
+        return objectSchema("{\"type\":\"object\",\"required\":[\"levels\"],\"properties\":{\"levels\":" + std::string(kTopologyLevels) + "}}");
+    if (name == "resourceflavors.kueue.x-k8s.io") {
+        const std::string effect = "{\"type\":\"string\",\"enum\":[\"NoSchedule\",\"PreferNoSchedule\",\"NoExecute\"]}";
+        return objectSchema(
+            "{\"type\":\"object\",\"properties\":{\"nodeLabels\":{\"type\":\"object\",\"maxProperties\":8,"
+            "\"additionalProperties\":{\"type\":\"string\"}},"
+            "\"nodeTaints\":{\"type\":\"array\",\"maxItems\":8,\"items\":{\"type\":\"object\",\"required\":[\"key\",\"effect\"],"
+            "\"properties\":{\"key\":{\"type\":\"string\"},\"value\":{\"type\":\"string\"},\"effect\":" + effect +
+            ",\"timeAdded\":{\"type\":\"string\",\"format\":\"date-time\"}}}},"
+            "\"tolerations\":{\"type\":\"array\",\"maxItems\":8,\"items\":{\"type\":\"object\",\"properties\":{"
+            "\"key\":{\"type\":\"string\"},\"operator\":{\"type\":\"string\",\"enum\":[\"Equal\",\"Exists\"]},"
+            "\"value\":{\"type\":\"string\"},\"effect\":" + effect + ",\"tolerationSeconds\":{\"type\":\"integer\",\"format\":\"int64\"}}}},"
+            "\"topologyName\":{\"type\":\"string\",\"maxLength\":253,"
+            "\"pattern\":\"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$\"}}}");
+    }
+    if (name == "hypernodes.topology.volcano.sh") {
+        const std::string labelMatch =
+            "{\"type\":\"object\",\"properties\":{\"matchLabels\":" + std::string(kStringMap) +
+            ",\"matchExpressions\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"key\",\"operator\"],"
+            "\"properties\":{\"key\":{\"type\":\"string\"},\"operator\":{\"type\":\"string\"},"
+            "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}";
+        const std::string selector =
+            "{\"type\":\"object\",\"properties\":{\"exactMatch\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},"
+            "\"regexMatch\":{\"type\":\"object\",\"properties\":{\"pattern\":{\"type\":\"string\"}}},\"labelMatch\":" + labelMatch + "}}";
+        return objectSchema(
+            "{\"type\":\"object\",\"required\":[\"tier\"],\"properties\":{\"tier\":{\"type\":\"integer\",\"minimum\":0},"
+            "\"tierName\":{\"type\":\"string\"},\"members\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"type\"],"
+            "\"properties\":{\"type\":{\"type\":\"string\",\"enum\":[\"Node\",\"HyperNode\"]},\"selector\":" + selector + "}}}}}",
+            "{\"type\":\"object\",\"properties\":{\"nodeCount\":{\"type\":\"integer\",\"minimum\":0},"
+            "\"conditions\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}}");
+    }
+    return "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}";
+}
+
 QString run(const QString& program, const QStringList& args, int timeoutMs, int& exitCode) {
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
@@ -139,7 +189,7 @@ Status KubeTestCluster::installCrd(const std::string& group, const std::string& 
     for (std::size_t i = 0; i < versions.size(); ++i) {
         if (i > 0) body += ',';
         body += R"({"name":")" + versions[i] + R"(","served":true,"storage":)" + (i == 0 ? "true" : "false") +
-                R"(,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}})";
+                R"(,"schema":{"openAPIV3Schema":)" + crdSchema(plural + '.' + group) + "}}";
     }
     body += "]}}";
     if (Status s = expect("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body); !s) return s;

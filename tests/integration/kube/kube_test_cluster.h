@@ -35,8 +35,12 @@ public:
         return expect("PATCH", path, mergePatch, "application/merge-patch+json");
     }
 
-    // A cluster-scoped CRD served in `versions` (the first stores), with a schema that keeps every
-    // field; returns once the API server serves it.
+    // A cluster-scoped CRD served in `versions` (the first stores); returns once the API server
+    // serves it. Kueue's Topology and ResourceFlavor, KAI's Topology and Volcano's HyperNode get a
+    // structural schema written from their CRDs' rules (types, required fields, enums, bounds,
+    // patterns: what a 1.20 server checks; their CEL rules it cannot, and topodeck checks those
+    // itself), so the server prunes a field they do not have and refuses what they refuse. Other
+    // kinds keep every field.
     topodeck::Status installCrd(const std::string& group, const std::string& plural, const std::string& kind,
                                 const std::vector<std::string>& versions);
     topodeck::Status removeCrd(const std::string& group, const std::string& plural);
