@@ -208,6 +208,21 @@ Result<std::vector<std::string>> expandHostlist(std::string_view hostlist, Hostl
     return names;
 }
 
+Result<std::vector<std::string>> expandHostlistOfFile(std::string_view hostlist, HostlistBounds& left) {
+    auto names = expandHostlist(hostlist, left);
+    if (!names) {
+        // Past the file's bound, or wrong by itself?
+        if (auto alone = expandHostlist(hostlist))
+            return Error{"the hostlists name more than " + std::to_string(kOneFileHostlistBounds.hosts) + " hosts or " +
+                         std::to_string(kOneFileHostlistBounds.bytes >> 20) + " MiB of names in all (this one " +
+                         std::to_string(alone->size()) + " hosts more)"};
+        return names.error();
+    }
+    left.hosts -= names->size();
+    for (const std::string& name : *names) left.bytes -= name.size();
+    return names;
+}
+
 std::string compressHostlist(const std::vector<std::string>& names) {
     std::string out;
     std::size_t i = 0;

@@ -23,6 +23,14 @@ struct HostlistBounds {
     std::size_t bytes = std::size_t{16} << 20; // of all the names
 };
 Result<std::vector<std::string>> expandHostlist(std::string_view hostlist, HostlistBounds bounds = {});
+
+// The bound the hostlists of one file share (a topology.conf, scontrol's answer), so that no text
+// of a few hundred bytes expands to millions of names, or megabytes of them, over its lines; it
+// is above the largest clusters (100,000 nodes of 32-character names, and their switches).
+inline constexpr HostlistBounds kOneFileHostlistBounds{std::size_t{1} << 17, std::size_t{4} << 20};
+// expandHostlist within what `left` of the file's bound remains, which it then lowers; past it,
+// an error that says so.
+Result<std::vector<std::string>> expandHostlistOfFile(std::string_view hostlist, HostlistBounds& left);
 std::string compressHostlist(const std::vector<std::string>& names);
 
 } // namespace topodeck

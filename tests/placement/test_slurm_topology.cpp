@@ -335,7 +335,7 @@ void TestSlurmTopology::badFiles_data() {
     QTest::newRow("yaml syntax") << "topology-broken.yaml"
                                  << "topology-broken.yaml:3:1: invalid YAML: did not find expected ',' or ']'";
     QTest::newRow("too many nodes in all") << "tree-too-many-nodes.conf"
-                                           << "tree-too-many-nodes.conf:3: the file's hostlists name more than 131072 hosts or "
+                                           << "tree-too-many-nodes.conf:3: the hostlists name more than 131072 hosts or "
                                               "4 MiB of names in all (this one 131072 hosts more)";
     QTest::newRow("missing file") << "no-such-file.conf"
                                   << "cannot read ";

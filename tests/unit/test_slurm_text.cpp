@@ -166,6 +166,9 @@ void TestSlurmText::topology_data() {
                                << "error: line 1: Level: expected a number, got \"x\"";
     QTest::newRow("bad hostlist") << "SwitchName=s1 Nodes=n1\nSwitchName=s2 Nodes=n1\nSwitchName=s3 Nodes=n[1-\n"
                                   << "error: line 3: Nodes: invalid hostlist \"n[1-\"";
+    QTest::newRow("more hosts than one answer may name")
+        << "SwitchName=s1 Level=0 Nodes=a[0-65535]b[1-2]\nSwitchName=s2 Level=0 Nodes=c[0-65535]d[1-2]\n"
+        << "error: line 2: Nodes: the hostlists name more than 131072 hosts or 4 MiB of names in all (this one 131072 hosts more)";
     QTest::newRow("bad child list") << "SwitchName=top Switches=s[1-2]x\n"
                                     << "error: line 1: Switches: invalid hostlist";
     QTest::newRow("switch twice") << "SwitchName=s1 Nodes=n1\nSwitchName=s1 Nodes=n2\n"

@@ -79,8 +79,9 @@ Result<std::vector<Pair>> splitTokens(std::string_view line, int number) {
     return pairs;
 }
 
-Result<std::vector<std::string>> expandField(std::string_view value, std::string_view key, int line) {
-    Result<std::vector<std::string>> names = expandHostlist(value);
+Result<std::vector<std::string>> expandField(std::string_view value, std::string_view key, int line,
+                                             HostlistBounds& boundsLeft) {
+    Result<std::vector<std::string>> names = expandHostlistOfFile(value, boundsLeft);
     if (!names) return topologyError(line, std::string(key) + ": " + names.error().message);
     return names;
 }
@@ -286,6 +287,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
     bool sawBlockSizes = false;
     int firstSwitchLine = 0;
     int firstBlockLine = 0;
+    HostlistBounds boundsLeft = kOneFileHostlistBounds;
     Status status;
     forEachLine(text, [&](int number, std::string_view line) {
         if (!status) return;
@@ -361,7 +363,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
         if (isBlock) {
             SlurmBlock block;
             block.name = std::string(head.value);
-            Result<std::vector<std::string>> names = expandField(nodes, "Nodes", number);
+            Result<std::vector<std::string>> names = expandField(nodes, "Nodes", number, boundsLeft);
             if (!names) {
                 status = names.error();
                 return;
@@ -379,7 +381,7 @@ Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
         }
         // A switch above leaves prints the union of its leaves' nodes too: keep its children only.
         Result<std::vector<std::string>> names =
-            switches.empty() ? expandField(nodes, "Nodes", number) : expandField(switches, "Switches", number);
+            switches.empty() ? expandField(nodes, "Nodes", number, boundsLeft) : expandField(switches, "Switches", number, boundsLeft);
         if (!names) {
             status = names.error();
             return;

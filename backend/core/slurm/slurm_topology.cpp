@@ -282,25 +282,10 @@ Status finishBlocks(SlurmTopology& topology, std::string_view source, const std:
     return {};
 }
 
-// One file's hostlists share one bound, so that no file of a few hundred bytes expands to millions
-// of names, or to megabytes of them, over its lines; it is above the largest clusters (100,000
-// nodes of 32-character names, and their switches).
-constexpr HostlistBounds kTopologyFileBounds{std::size_t{1} << 17, std::size_t{4} << 20};
-
 Result<std::vector<std::string>> expandAt(std::string_view value, std::string_view source, int line,
-                                          HostlistBounds& left) {
-    auto names = expandHostlist(value, left);
-    if (!names) {
-        // Past the file's bound, or wrong by itself?
-        if (auto alone = expandHostlist(value))
-            return Error{where(source, line) + "the file's hostlists name more than " +
-                         std::to_string(kTopologyFileBounds.hosts) + " hosts or " +
-                         std::to_string(kTopologyFileBounds.bytes >> 20) + " MiB of names in all (this one " +
-                         std::to_string(alone->size()) + " hosts more)"};
-        return Error{where(source, line) + names.error().message};
-    }
-    left.hosts -= names->size();
-    for (const std::string& name : *names) left.bytes -= name.size();
+                                          HostlistBounds& boundsLeft) {
+    auto names = expandHostlistOfFile(value, boundsLeft);
+    if (!names) return Error{where(source, line) + names.error().message};
     return names;
 }
 
@@ -554,7 +539,7 @@ Result<SlurmTopology> parseTopologyConf(std::string_view text, std::string_view 
     std::vector<int> switchLines;
     std::vector<int> blockLines;
     bool haveBlockSizes = false;
-    HostlistBounds boundsLeft = kTopologyFileBounds;
+    HostlistBounds boundsLeft = kOneFileHostlistBounds;
     for (const LogicalLine& line : logicalLines(text)) {
         // Names from here are shown on terminals: no control characters, nothing but UTF-8.
         if (const std::size_t bad = unprintableAt(line.text, true); bad != std::string_view::npos)
@@ -647,7 +632,7 @@ Result<std::vector<SlurmTopology>> parseTopologyYaml(std::string_view text, std:
         if (!root.IsSequence()) return Error{yamlWhere(sourceName, root) + "expected a list of topologies"};
         std::vector<SlurmTopology> topologies;
         std::unordered_set<std::string> names;
-        HostlistBounds boundsLeft = kTopologyFileBounds;
+        HostlistBounds boundsLeft = kOneFileHostlistBounds;
         for (const YAML::Node& entry : root) {
             auto topology = yamlTopology(entry, sourceName, boundsLeft);
             if (!topology) return topology.error();
