@@ -203,9 +203,8 @@ int runRelabelCommand(std::span<const std::string> args) {
     plan.name = flags.value("name") ? *flags.value("name") : std::string("relabel");
     plan.cluster = clusterArgs->source.describe(loaded.demo, false, loaded.live.get());
     plan.description = relabelDescription(request, before.spec().origin);
-    for (LabelOperation& operation : *operations)
-        if (Status added = addLabelOperation(plan, loaded.state, before, std::move(operation)); !added)
-            return runtimeError(added.error().message);
+    if (Status added = addLabelOperations(plan, loaded.state, before, std::move(*operations)); !added)
+        return runtimeError(added.error().message);
 
     // The check an operator would make next: the new labels read as levels give the same tree.
     const std::string note =

@@ -472,10 +472,9 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
         plan.operations.clear();
         plan.labelChanges.clear();
         plan.cluster = m_status.sourceName.toStdString();
-        for (std::size_t i = 0; i < operations.size(); ++i)
-            if (Status added = addLabelOperation(plan, m_state, m_index, operations[i]); !added)
-                return answer("operation " + std::to_string(i + 1) + " (" + operations[i].target.describe() +
-                              "): " + added.error().message);
+        // Its errors name the operation ("operation 2 (nodes a, b): ...").
+        if (Status added = addLabelOperations(plan, m_state, m_index, std::move(operations)); !added)
+            return answer(added.error().message);
     }
     if (!change.saveTo.empty()) {
         if (Status written = writeFileAtomically(change.saveTo, writeChangePlan(plan)); !written)

@@ -73,8 +73,7 @@ void BM_RelabelGenerate(benchmark::State& state) {
             return;
         }
         ChangePlan plan;
-        for (LabelOperation& operation : *operations)
-            if (!addLabelOperation(plan, demo.state, demo.index, std::move(operation))) state.SkipWithError("not planned");
+        if (!addLabelOperations(plan, demo.state, demo.index, std::move(*operations))) state.SkipWithError("not planned");
         if (!relabelMismatches(withPlanApplied(demo.state, plan), demo.index, request).empty()) state.SkipWithError("not faithful");
         changes = plan.labelChanges.size();
     }

@@ -56,9 +56,8 @@ ChangePlan planFor(const ClusterState& state, const TopologyIndex& index, const 
     auto operations = relabelOperations(state, index, request);
     if (!operations) qFatal("%s", operations.error().message.c_str());
     ChangePlan plan;
-    for (LabelOperation& operation : *operations)
-        if (Status added = addLabelOperation(plan, state, index, std::move(operation)); !added)
-            qFatal("%s", added.error().message.c_str());
+    if (Status added = addLabelOperations(plan, state, index, std::move(*operations)); !added)
+        qFatal("%s", added.error().message.c_str());
     return plan;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace topodeck {
 
@@ -104,46 +105,58 @@ Result<std::vector<NodeId>> targetNodes(const ClusterState& state, const Topolog
     return ids;
 }
 
-Status addLabelOperation(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
-                         LabelOperation operation) {
-    const std::string where =
-        "operation " + std::to_string(plan.operations.size() + 1) + " (" + operation.target.describe() + ")";
-    if (operation.edits.empty()) return Error{where + ": no labels to set or remove"};
-    for (const LabelEdit& edit : operation.edits) {
-        if (const std::string problem = labelKeyProblem(edit.key); !problem.empty())
-            return Error{where + ": invalid label key \"" + visibleText(edit.key) + "\": " + problem};
-        if (edit.value)
-            if (const std::string problem = labelValueProblem(*edit.value); !problem.empty())
-                return Error{where + ": label " + edit.key + ": invalid value \"" + visibleText(*edit.value) +
-                             "\": " + problem};
-    }
-    Result<std::vector<NodeId>> nodes = targetNodes(state, index, operation.target);
-    if (!nodes) return Error{where + ": " + nodes.error().message};
-
-    // The plan so far by (node, key), so that a later operation on the same label amends it.
-    std::map<std::pair<std::string_view, std::string_view>, std::size_t> existing;
+Status addLabelOperations(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
+                          std::vector<LabelOperation> operations) {
+    // The plan so far by node and key, kept across the operations, so that a later one on the same
+    // label amends it and the plan is sorted once, not once per operation.
+    std::unordered_map<std::string, std::size_t> existing;
+    const auto keyOf = [](std::string_view node, std::string_view key) {
+        std::string text(node);
+        text += '\n';
+        text += key;
+        return text;
+    };
     for (std::size_t i = 0; i < plan.labelChanges.size(); ++i)
-        existing.emplace(
-            std::pair<std::string_view, std::string_view>(plan.labelChanges[i].node, plan.labelChanges[i].key), i);
-    std::vector<LabelChange> added;
-    for (NodeId id : *nodes) {
-        const Node& node = *state.record(id).node;
+        existing.emplace(keyOf(plan.labelChanges[i].node, plan.labelChanges[i].key), i);
+    for (LabelOperation& operation : operations) {
+        const std::string where =
+            "operation " + std::to_string(plan.operations.size() + 1) + " (" + operation.target.describe() + ")";
+        if (operation.edits.empty()) return Error{where + ": no labels to set or remove"};
         for (const LabelEdit& edit : operation.edits) {
-            if (const auto it = existing.find({node.name, edit.key}); it != existing.end()) {
-                plan.labelChanges[it->second].after = edit.value;
-                continue;
-            }
-            const std::string* now = node.label(edit.key);
-            const std::optional<std::string> before = now ? std::optional<std::string>(*now) : std::nullopt;
-            if (before != edit.value) added.push_back({node.name, edit.key, before, edit.value});
+            if (const std::string problem = labelKeyProblem(edit.key); !problem.empty())
+                return Error{where + ": invalid label key \"" + visibleText(edit.key) + "\": " + problem};
+            if (edit.value)
+                if (const std::string problem = labelValueProblem(*edit.value); !problem.empty())
+                    return Error{where + ": label " + edit.key + ": invalid value \"" + visibleText(*edit.value) +
+                                 "\": " + problem};
         }
+        Result<std::vector<NodeId>> nodes = targetNodes(state, index, operation.target);
+        if (!nodes) return Error{where + ": " + nodes.error().message};
+        for (NodeId id : *nodes) {
+            const Node& node = *state.record(id).node;
+            for (const LabelEdit& edit : operation.edits) {
+                const auto [it, isNew] = existing.try_emplace(keyOf(node.name, edit.key), plan.labelChanges.size());
+                if (!isNew) {
+                    plan.labelChanges[it->second].after = edit.value;
+                    continue;
+                }
+                const std::string* now = node.label(edit.key);
+                plan.labelChanges.push_back(
+                    {node.name, edit.key, now ? std::optional<std::string>(*now) : std::nullopt, edit.value});
+            }
+        }
+        plan.operations.push_back(std::move(operation));
     }
     std::erase_if(plan.labelChanges, [](const LabelChange& c) { return c.before == c.after; });
-    plan.labelChanges.insert(plan.labelChanges.end(), std::make_move_iterator(added.begin()),
-                             std::make_move_iterator(added.end()));
     std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), labelChangeBefore);
-    plan.operations.push_back(std::move(operation));
     return {};
+}
+
+Status addLabelOperation(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
+                         LabelOperation operation) {
+    std::vector<LabelOperation> one;
+    one.push_back(std::move(operation));
+    return addLabelOperations(plan, state, index, std::move(one));
 }
 
 ClusterState withPlanApplied(const ClusterState& state, const ChangePlan& plan) {

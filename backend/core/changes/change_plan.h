@@ -81,6 +81,10 @@ Result<std::vector<NodeId>> targetNodes(const ClusterState& state, const Topolog
 // the value first found; a change that ends where it started is dropped.
 Status addLabelOperation(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
                          LabelOperation operation);
+// The same for many operations in order (a generator's, a plan resolved again), in one pass: the
+// plan is indexed and sorted once. An error names the operation; the plan is then half made.
+Status addLabelOperations(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
+                          std::vector<LabelOperation> operations);
 
 // A copy of the state with the plan's label changes made (nodes it names that are gone are
 // skipped); preconditions are not checked: this is the state the preview shows.
