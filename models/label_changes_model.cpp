@@ -39,7 +39,9 @@ QVariant LabelChangesModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         switch (index.column()) {
         case NodeColumn: return QString::fromStdString(change.node);
-        case KeyColumn: return QString::fromStdString(change.key);
+        case KeyColumn:
+            return change.annotation ? tr("%1 (annotation)").arg(QString::fromStdString(change.key))
+                                     : QString::fromStdString(change.key);
         case BeforeColumn: return text(change.before);
         case AfterColumn: return text(change.after);
         }

@@ -91,13 +91,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source> on %n node(s) to %1?</source>
-        <translation>
-            <numerusform> on %n node to %1?</numerusform>
-            <numerusform> on %n nodes to %1?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>The server&apos;s dry run refused %n node(s); nothing was applied:</source>
         <translation>
             <numerusform>The server&apos;s dry run refused %n node; nothing was applied:</numerusform>
@@ -112,10 +105,52 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n object change(s)</source>
+        <translation>
+            <numerusform>%n object change</numerusform>
+            <numerusform>%n object changes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n object change(s)</source>
+        <translation>
+            <numerusform> and %n object change</numerusform>
+            <numerusform> and %n object changes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s) to %1.</source>
+        <translation>
+            <numerusform>Applied %n change to %1.</numerusform>
+            <numerusform>Applied %n changes to %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Applied %n label change(s) to %1.</source>
         <translation>
             <numerusform>Applied %n label change to %1.</numerusform>
             <numerusform>Applied %n label changes to %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n object change(s) to %1.</source>
+        <translation>
+            <numerusform>Applied %n object change to %1.</numerusform>
+            <numerusform>Applied %n object changes to %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> on %n node(s) to %1?</source>
+        <translation>
+            <numerusform> on %n node to %1?</numerusform>
+            <numerusform> on %n nodes to %1?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply %n object change(s) to %1?</source>
+        <translation>
+            <numerusform>Apply %n object change to %1?</numerusform>
+            <numerusform>Apply %n object changes to %1?</numerusform>
         </translation>
     </message>
 </context>
@@ -184,6 +219,40 @@
         <translation>
             <numerusform> (%n of its nodes has no %1)</numerusform>
             <numerusform> (%n of its nodes have no %1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>topodeck::HyperNodeEditor</name>
+    <message numerus="yes">
+        <source>The cluster has %n HyperNode(s). Edits stay in this copy until previewed and applied.</source>
+        <translation>
+            <numerusform>The cluster has %n HyperNode. Edits stay in this copy until previewed and applied.</numerusform>
+            <numerusform>The cluster has %n HyperNodes. Edits stay in this copy until previewed and applied.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n HyperNode(s) from the hierarchy shown.</source>
+        <translation>
+            <numerusform>%n HyperNode from the hierarchy shown.</numerusform>
+            <numerusform>%n HyperNodes from the hierarchy shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n HyperNode change(s) sent to the Changes page.</source>
+        <translation>
+            <numerusform>%n HyperNode change sent to the Changes page.</numerusform>
+            <numerusform>%n HyperNode changes sent to the Changes page.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>topodeck::TopologyEditor</name>
+    <message numerus="yes">
+        <source>%n object change(s) sent to the Changes page.</source>
+        <translation>
+            <numerusform>%n object change sent to the Changes page.</numerusform>
+            <numerusform>%n object changes sent to the Changes page.</numerusform>
         </translation>
     </message>
 </context>

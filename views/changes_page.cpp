@@ -2,6 +2,7 @@
 
 #include "core/command_args.h"
 #include "models/label_changes_model.h"
+#include "views/diff_highlighter.h"
 #include "views/theme.h"
 
 #include <QCheckBox>
@@ -157,6 +158,14 @@ ChangesPage::ChangesPage(ClusterSession* session, QWidget* parent)
     gangLayout->addWidget(m_gangNote);
     gangLayout->addWidget(m_gang, 1);
     m_tabs->addTab(gangTab, tr("&Gang"));
+    m_objects = new QPlainTextEdit;
+    m_objects->setReadOnly(true);
+    m_objects->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_objects->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_objects->setPlaceholderText(tr("HyperNodes, Topologies and ResourceFlavors the plan creates, updates or deletes "
+                                     "(Changes › Edit HyperNodes…, Edit Topology Levels…) show here."));
+    m_objectColours = new DiffHighlighter(m_objects->document());
+    m_tabs->addTab(m_objects, tr("&Objects"));
     m_tabs->addTab(buildJournalTab(), tr("&Journal"));
     vertical->addWidget(m_tabs);
     vertical->setStretchFactor(1, 1);
@@ -203,6 +212,7 @@ ChangesPage::ChangesPage(ClusterSession* session, QWidget* parent)
     connect(m_session, &ClusterSession::applyFinished, this, &ChangesPage::showApplied);
     const DiffColours colours = diffColours(palette());
     m_model->setDiffColours(colours.problem, colours.good);
+    m_objectColours->setColours(colours.problem, colours.good);
     setFocusProxy(m_target);
     updateActions();
 }
@@ -319,6 +329,7 @@ void ChangesPage::changeEvent(QEvent* event) {
     if (event->type() != QEvent::PaletteChange) return;
     const DiffColours colours = diffColours(palette());
     m_model->setDiffColours(colours.problem, colours.good);
+    m_objectColours->setColours(colours.problem, colours.good);
 }
 
 void ChangesPage::setStatus(const QString& text, bool problem) {
@@ -380,10 +391,17 @@ void ChangesPage::makeRelabelPlan() {
 
 void ChangesPage::removeOperation() {
     const int row = m_operations->currentRow();
-    if (row < 0 || m_planFromFile || row >= int(m_plan.operations.size())) return;
-    m_plan.operations.erase(m_plan.operations.begin() + row);
+    if (row < 0 || m_planFromFile) return;
+    const auto objectRow = std::size_t(row) - m_plan.operations.size();
+    if (row < int(m_plan.operations.size()))
+        m_plan.operations.erase(m_plan.operations.begin() + row);
+    else if (objectRow < m_plan.objectChanges.size())
+        m_plan.objectChanges.erase(m_plan.objectChanges.begin() + std::ptrdiff_t(objectRow));
+    else
+        return;
     showOperations();
-    if (m_plan.operations.empty()) clearPlan();
+    if (m_plan.operations.empty() && m_plan.objectChanges.empty())
+        clearPlan();
     else requestPreview(planRequest(), Pending::Made);
 }
 
@@ -393,6 +411,7 @@ void ChangesPage::clearPlan() {
     m_preview.reset();
     m_model->setPreview(nullptr);
     m_topology->clear();
+    m_objects->clear();
     m_risks->clear();
     m_gang->setRowCount(0);
     m_gangNote->clear();
@@ -415,7 +434,7 @@ void ChangesPage::openJournal(const QString& path) {
 }
 
 void ChangesPage::savePlan(const QString& path) {
-    if (m_plan.operations.empty() && m_plan.labelChanges.empty()) {
+    if (m_plan.operations.empty() && m_plan.empty()) {
         setStatus(tr("The plan is empty: nothing to save."), true);
         return;
     }
@@ -425,8 +444,24 @@ void ChangesPage::savePlan(const QString& path) {
 }
 
 void ChangesPage::previewAgain() {
-    if (m_plan.operations.empty() && m_plan.labelChanges.empty()) return;
+    if (m_plan.operations.empty() && m_plan.empty()) return;
     requestPreview(planRequest(), m_planFromFile ? Pending::FromFile : Pending::Made);
+}
+
+void ChangesPage::previewObjectChanges(const std::vector<ObjectKind>& kinds, const std::vector<ObjectChange>& changes) {
+    if (m_planFromFile) {
+        m_plan = ChangePlan{};
+        m_planFromFile = false;
+    }
+    std::erase_if(m_plan.objectChanges, [&](const ObjectChange& change) {
+        return std::find(kinds.begin(), kinds.end(), change.kind) != kinds.end();
+    });
+    m_plan.objectChanges.insert(m_plan.objectChanges.end(), changes.begin(), changes.end());
+    if (m_plan.name.empty())
+        m_plan.name =
+            "console-" + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
+    showOperations();
+    requestPreview(planRequest(), Pending::Made);
 }
 
 ChangePreviewRequest ChangesPage::planRequest() const {
@@ -453,6 +488,7 @@ void ChangesPage::showOperations() {
     if (m_planFromFile && m_plan.operations.empty() && !m_plan.labelChanges.empty())
         m_operations->addItem(tr("%n label change(s) with the values they expect (from a file or a journal)", nullptr,
                                  int(m_plan.labelChanges.size())));
+    for (const ObjectChange& change : m_plan.objectChanges) m_operations->addItem(qs(change.describe()));
 }
 
 void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
@@ -471,6 +507,14 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
     m_model->setPreview(preview);
     m_changes->resizeColumnsToContents();
     m_topology->setPlainText(qs(preview->text));
+    QStringList objectDiffs;
+    for (const ObjectChange& change : preview->plan.objectChanges) objectDiffs << qs(objectDiffText(change, false));
+    m_objects->setPlainText(objectDiffs.join(QLatin1Char('\n')));
+    m_tabs->setTabText(m_tabs->indexOf(m_objects), preview->plan.objectChanges.empty()
+                                                       ? tr("&Objects")
+                                                       : tr("&Objects (%1)").arg(preview->plan.objectChanges.size()));
+    if (preview->plan.labelChanges.empty() && !preview->plan.objectChanges.empty() && m_tabs->currentIndex() == 0)
+        m_tabs->setCurrentWidget(m_objects); // nothing on the Labels tab to look at
 
     m_risks->clear();
     const DiffColours colours = diffColours(palette());
@@ -481,6 +525,9 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
     for (const std::string& drift : preview->drift)
         risk(tr("Drift: %1 (an apply is refused until the plan is previewed again)").arg(qs(drift)), true);
     const TopologyDiff& diff = preview->diff;
+    for (const std::string& problem : diff.objectProblems)
+        risk(tr("Refused: %1 (an apply is refused until the plan is changed)").arg(qs(problem)), true);
+    for (const std::string& objectRisk : diff.objectRisks) risk(qs(objectRisk), false);
     for (const TopologyDiff::Stranded& stranded : diff.stranded)
         risk(tr("Strands %1: %n running pod(s) no longer match their nodeSelector or node affinity (%2)", nullptr, int(stranded.pods))
                  .arg(qs(stranded.workload), qs(stranded.example)),
@@ -508,7 +555,8 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
         risk(tr("No risk found: no running workload loses its nodes' labels, no label another manager owns is changed, "
                 "no NVLink domain crosses racks, no node leaves Kueue TAS capacity."),
              false);
-    const auto risks = int(preview->drift.size() + diff.stranded.size() + diff.ownedElsewhere.size() + diff.nvlinkSplit.size()) +
+    const auto risks = int(diff.objectProblems.size() + diff.objectRisks.size() + preview->drift.size() +
+                           diff.stranded.size() + diff.ownedElsewhere.size() + diff.nvlinkSplit.size()) +
                        (diff.leftLevelCapacity.empty() ? 0 : 1) + (preview->relabelFaithful ? 0 : 1);
     m_tabs->setTabText(m_tabs->indexOf(m_risks), risks ? tr("&Risks (%1)").arg(risks) : tr("&Risks"));
 
@@ -543,27 +591,35 @@ void ChangesPage::showPreview(const ChangePreviewPtr& preview) {
     }
 
     const std::size_t changes = preview->plan.labelChanges.size();
-    QString status = changes == 0 ? tr("The plan changes nothing on %1.").arg(m_sourceName)
-                                  : tr("%n label change(s)", nullptr, int(changes)) +
-                                        tr(" on %n node(s)", nullptr, int(nodesOf(preview->plan)));
-    if (changes) status += QLatin1Char('.');
+    const std::size_t objects = preview->plan.objectChanges.size();
+    QStringList parts;
+    if (changes)
+        parts << tr("%n label change(s)", nullptr, int(changes)) +
+                     tr(" on %n node(s)", nullptr, int(nodesOf(preview->plan)));
+    if (objects) parts << tr("%n object change(s)", nullptr, int(objects));
+    QString status = parts.isEmpty() ? tr("The plan changes nothing on %1.").arg(m_sourceName)
+                                     : parts.join(QStringLiteral(", ")) + QLatin1Char('.');
+    if (!diff.objectProblems.empty()) status += QLatin1Char(' ') + tr("The cluster would refuse it: see Risks.");
     if (!preview->saved.empty()) status += QLatin1Char(' ') + tr("Saved to %1.").arg(qs(preview->saved));
     if (!preview->cannotApply.empty()) status += QLatin1Char(' ') + tr("Preview only: %1.").arg(qs(preview->cannotApply));
-    setStatus(status, !preview->drift.empty());
-    Q_EMIT nodesChanged(preview->nodes, changes ? tr("changed by the plan (%n node(s))", nullptr, int(preview->nodes.size()))
-                                                : QString());
+    setStatus(status, !preview->drift.empty() || !diff.objectProblems.empty());
+    Q_EMIT nodesChanged(preview->nodes, !preview->nodes.empty() ? tr("changed by the plan (%n node(s))", nullptr,
+                                                                     int(preview->nodes.size()))
+                                                                : QString());
     updateActions();
     Q_EMIT previewShown();
 }
 
 void ChangesPage::updateActions() {
-    const bool previewed = m_preview && !m_preview->plan.labelChanges.empty();
+    const bool previewed = m_preview && !m_preview->plan.empty();
     const bool kube = m_preview && m_preview->cannotApply.empty();
     QString why; // why apply is off
     if (m_applying) why = tr("An apply is running");
     else if (!previewed) why = tr("Preview a plan that changes something first");
     else if (!kube) why = qs(m_preview->cannotApply);
     else if (!m_preview->drift.empty()) why = tr("The cluster has drifted from the plan: preview it again");
+    else if (!m_preview->diff.objectProblems.empty())
+        why = tr("The cluster would refuse the plan's objects: see Risks");
     m_dryRun->setEnabled(why.isEmpty());
     m_dryRun->setToolTip(why.isEmpty() ? tr("Every node's patch sent with dryRun=All: the server checks it and changes nothing") : why);
     if (why.isEmpty() && !m_writes->isChecked()) why = tr("Writes to %1 are off: allow them above first").arg(m_sourceName);
@@ -572,7 +628,7 @@ void ChangesPage::updateActions() {
     m_apply->setToolTip(why.isEmpty() ? tr("Sends the plan in batches; a conflict stops it, and nothing is overwritten") : why);
     m_writes->setEnabled(!m_applying && (!m_preview || m_preview->cannotApply.empty()));
     m_cancel->setEnabled(m_applying);
-    m_previewAgain->setEnabled(!m_applying && (!m_plan.operations.empty() || !m_plan.labelChanges.empty()));
+    m_previewAgain->setEnabled(!m_applying && (!m_plan.operations.empty() || !m_plan.empty()));
     m_add->setEnabled(!m_applying);
     m_relabel->setEnabled(!m_applying);
     m_undo->setEnabled(!m_applying && m_journals->currentRow() >= 0);
@@ -590,10 +646,19 @@ void ChangesPage::startApply(bool dryRunOnly) {
     request.dryRunOnly = dryRunOnly;
     request.batchSize = m_batchSize;
     if (!dryRunOnly) {
-        const QString question = tr("Apply %n label change(s)", nullptr, int(request.plan.labelChanges.size())) +
-                                 tr(" on %n node(s) to %1?", nullptr, int(nodesOf(request.plan))).arg(qs(m_preview->target)) +
-                                 QStringLiteral("\n\n") +
-                                 tr("The server checks every change first; a conflict stops the apply. Undo is in the Journal tab.");
+        const ChangePlan& plan = request.plan;
+        const QString target = qs(m_preview->target);
+        const QString labels = tr("Apply %n label change(s)", nullptr, int(plan.labelChanges.size()));
+        const QString what =
+            plan.objectChanges.empty()
+                ? labels + tr(" on %n node(s) to %1?", nullptr, int(nodesOf(plan))).arg(target)
+            : plan.labelChanges.empty()
+                ? tr("Apply %n object change(s) to %1?", nullptr, int(plan.objectChanges.size())).arg(target)
+                : labels + tr(" on %n node(s)", nullptr, int(nodesOf(plan))) +
+                      tr(" and %n object change(s)", nullptr, int(plan.objectChanges.size())) + tr(" to %1?").arg(target);
+        const QString question =
+            what + QStringLiteral("\n\n") +
+            tr("The server checks every change first; a conflict stops the apply. Undo is in the Journal tab.");
         if (!m_confirm(question)) return;
         request.journalFile = journalPathFor(request.plan).toStdString();
     }
@@ -639,14 +704,21 @@ void ChangesPage::showApplied(const ApplyAnswerPtr& answer) {
             problem = false;
             break;
         case ApplyResult::Stage::Applied:
-            lines << tr("Applied %n label change(s) to %1.", nullptr, int(journal.count(ChangeOutcome::Applied))).arg(qs(answer->target));
+            // Said as what the plan changes: labels, objects, or both.
+            lines << (journal.objectChanges.empty() ? tr("Applied %n label change(s) to %1.", nullptr,
+                                                         int(journal.count(ChangeOutcome::Applied)))
+                      : journal.changes.empty()     ? tr("Applied %n object change(s) to %1.", nullptr,
+                                                         int(journal.count(ChangeOutcome::Applied)))
+                                                    : tr("Applied %n change(s) to %1.", nullptr,
+                                                         int(journal.count(ChangeOutcome::Applied))))
+                         .arg(qs(answer->target));
             problem = false;
             break;
         case ApplyResult::Stage::Stopped:
             lines << (result.cancelled ? tr("Cancelled: %1 of %2 changes were applied before it stopped.")
                                        : tr("Stopped at a refusal: %1 of %2 changes were applied, the rest not sent."))
                          .arg(journal.count(ChangeOutcome::Applied))
-                         .arg(journal.changes.size());
+                         .arg(journal.changes.size() + journal.objectChanges.size());
             break;
         }
         for (const auto& [node, said] : answer->refusals) lines << QStringLiteral("  %1: %2").arg(qs(node), qs(said));
@@ -658,8 +730,11 @@ void ChangesPage::showApplied(const ApplyAnswerPtr& answer) {
 
     if (!answer->journalFile.empty()) {
         m_journalEntries.push_back(journal);
-        auto* item = new QListWidgetItem(tr("%1 — %2 of %3 applied, %4").arg(qs(journal.plan)).arg(journal.count(ChangeOutcome::Applied))
-                                             .arg(journal.changes.size()).arg(qs(journal.started)),
+        auto* item = new QListWidgetItem(tr("%1 — %2 of %3 applied, %4")
+                                             .arg(qs(journal.plan))
+                                             .arg(journal.count(ChangeOutcome::Applied))
+                                             .arg(journal.changes.size() + journal.objectChanges.size())
+                                             .arg(qs(journal.started)),
                                          m_journals);
         item->setToolTip(qs(answer->journalFile));
         m_journals->setCurrentItem(item);
@@ -678,7 +753,7 @@ void ChangesPage::undoSelected() {
     const int row = m_journals->currentRow();
     if (row < 0 || row >= int(m_journalEntries.size())) return;
     ChangePlan undo = undoPlan(m_journalEntries[std::size_t(row)]);
-    if (undo.labelChanges.empty()) {
+    if (undo.empty()) {
         setStatus(tr("That apply changed nothing: there is nothing to undo."), true);
         return;
     }

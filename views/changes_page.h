@@ -20,6 +20,7 @@ class QTableWidget;
 
 namespace topodeck {
 
+class DiffHighlighter;
 class LabelChangesModel;
 
 // "node-a node-b", "-l SELECTOR", "--domain PATH" (any mix: their union), as `topodeckctl label`
@@ -27,10 +28,10 @@ class LabelChangesModel;
 Result<NodeTarget> parseNodeTarget(const QString& words);
 
 // The changes page: a change plan of node-label edits made here (kubectl label's syntax on the
-// selection, a domain, a selector or names), made by the relabel generator, or opened from a file,
-// previewed against the live
-// cluster (the label diff, the hierarchy's diff with GPUs per domain, the risks, the planner's
-// gang before and after), then dry-run on the server and applied in batches with progress and
+// selection, a domain, a selector or names), made by the relabel generator, of topology objects
+// from the HyperNode and Topology editors, or opened from a file, previewed against the live
+// cluster (the label diff, each object's diff, the hierarchy's diff with GPUs per domain, the
+// risks, the planner's gang before and after), then dry-run on the server and applied in batches with progress and
 // Cancel. Writing is off for every cluster until the operator turns it on for that cluster.
 // Every apply leaves a journal; Undo previews the plan that puts the labels back.
 class ChangesPage : public QWidget {
@@ -65,6 +66,8 @@ public:
     QListWidget* risksList() const { return m_risks; }
     QListWidget* journalList() const { return m_journals; }
     QPlainTextEdit* serverAnswer() const { return m_serverAnswer; }
+    QPlainTextEdit* topologyText() const { return m_topology; }
+    QPlainTextEdit* objectsText() const { return m_objects; }
     QTableWidget* gangTable() const { return m_gang; }
     QTabWidget* previewTabs() const { return m_tabs; }
     LabelChangesModel* labelChanges() const { return m_model; }
@@ -91,6 +94,11 @@ public Q_SLOTS:
     void cancel();
     // The plan that puts back what the journal selected applied, previewed.
     void undoSelected();
+    // Topology objects from an editor (HyperNodes, a Topology, a flavor): they take the place of
+    // the plan's object changes of these kinds (label operations stay), and the plan is
+    // previewed; the Objects tab shows each object's diff. A plan from a file starts afresh.
+    void previewObjectChanges(const std::vector<topodeck::ObjectKind>& kinds,
+                              const std::vector<topodeck::ObjectChange>& changes);
 
 Q_SIGNALS:
     // The nodes the previewed plan changes, for the map (empty: none).
@@ -146,6 +154,8 @@ private:
     LabelChangesModel* m_model = nullptr;
     QTableView* m_changes = nullptr;
     QPlainTextEdit* m_topology = nullptr;
+    QPlainTextEdit* m_objects = nullptr;
+    DiffHighlighter* m_objectColours = nullptr;
     QListWidget* m_risks = nullptr;
     QLabel* m_gangNote = nullptr;
     QTableWidget* m_gang = nullptr;

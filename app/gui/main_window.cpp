@@ -16,6 +16,7 @@
 #include "views/export_dialog.h"
 #include "views/filter_bar.h"
 #include "views/gangs_page.h"
+#include "views/hypernode_editor.h"
 #include "views/map_breadcrumbs.h"
 #include "views/map_legend.h"
 #include "views/occupancy_bar_delegate.h"
@@ -26,6 +27,7 @@
 #include "views/recent_clusters_menu.h"
 #include "views/source_status_label.h"
 #include "views/theme.h"
+#include "views/topology_editor.h"
 #include "views/topology_map_view.h"
 #include "views/what_if_banner.h"
 #include "views/what_if_panel.h"
@@ -842,6 +844,35 @@ void MainWindow::buildChanges() {
     m_editLabels->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     m_editLabels->setToolTip(tr("A change plan for the selected node, or every node of the selected domain"));
     m_tree->addAction(m_editLabels);
+    menu->addSeparator();
+    menu->addAction(tr("Edit &HyperNodes…"), this, &MainWindow::showHyperNodeEditor)
+        ->setToolTip(tr("The cluster's Volcano HyperNode tree, edited on a copy and previewed as a change plan"));
+    menu->addAction(tr("Edit &Topology Levels…"), this, &MainWindow::showTopologyEditor)
+        ->setToolTip(tr("A Kueue or KAI Topology's levels (and a flavor naming it), previewed as a change plan"));
+}
+
+template <class Editor> Editor* MainWindow::showEditor(Editor*& editor) {
+    if (!editor) {
+        editor = new Editor(m_session, this);
+        connect(editor, &Editor::previewRequested, this,
+                [this](const std::vector<ObjectKind>& kinds, const std::vector<ObjectChange>& changes) {
+                    showPage(QStringLiteral("changes"));
+                    m_changes->previewObjectChanges(kinds, changes);
+                });
+    }
+    editor->refresh();
+    editor->show();
+    editor->raise();
+    editor->activateWindow();
+    return editor;
+}
+
+HyperNodeEditor* MainWindow::showHyperNodeEditor() {
+    return showEditor(m_hyperNodeEditor);
+}
+
+TopologyEditor* MainWindow::showTopologyEditor() {
+    return showEditor(m_topologyEditor);
 }
 
 void MainWindow::whatIfOnceShown(const QString& steps) {

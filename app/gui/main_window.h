@@ -22,6 +22,8 @@ class QTreeView;
 namespace topodeck {
 
 class ChangesPage;
+class HyperNodeEditor;
+class TopologyEditor;
 class ChartsPage;
 class CommandPalette;
 class ClusterSession;
@@ -81,6 +83,9 @@ public:
     ChartsPage* chartsPage() const { return m_charts; }
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
     ChangesPage* changesPage() const { return m_changes; }
+    // Changes › Edit HyperNodes… and Edit Topology Levels…: made on first use, then raised.
+    HyperNodeEditor* showHyperNodeEditor();
+    TopologyEditor* showTopologyEditor();
     WhatIfBanner* whatIfBanner() const { return m_whatIfBanner; }
 
     ClusterSession* session() const { return m_session; }
@@ -132,6 +137,7 @@ private:
     // The tree's selection as targets name it: a node's name (true) or a domain's path (false).
     std::optional<std::pair<QString, bool>> selectedTarget();
     void buildChanges(); // its menu and the selection's Edit Labels
+    template <class Editor> Editor* showEditor(Editor*& editor); // made once, connected to the Changes page
     void refreshPaletteEntries(); // the shown cluster's domains and nodes
     void exportMapDialog();
     void openExportDialog();
@@ -162,6 +168,8 @@ private:
     WhatIfPanel* m_whatIf = nullptr;
     ChangesPage* m_changes = nullptr;
     QAction* m_editLabels = nullptr;
+    HyperNodeEditor* m_hyperNodeEditor = nullptr;
+    TopologyEditor* m_topologyEditor = nullptr;
     WhatIfBanner* m_whatIfBanner = nullptr;
     QToolBar* m_whatIfBar = nullptr;
 

@@ -102,8 +102,11 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 }
 
 std::string changesOnNodes(const ChangePlan& plan) {
-    return plural(plan.labelChanges.size(), "label change", "label changes") + " on " +
-           plural(nodePatches(plan).size(), "node", "nodes");
+    const std::string objects = plural(plan.objectChanges.size(), "object change", "object changes");
+    if (plan.labelChanges.empty() && !plan.objectChanges.empty()) return objects;
+    std::string out = plural(plan.labelChanges.size(), "label change", "label changes") + " on " +
+                      plural(nodePatches(plan).size(), "node", "nodes");
+    return plan.objectChanges.empty() ? out : out + " and " + objects;
 }
 
 // The answers the server did not accept, one line each (the first 20).
@@ -118,7 +121,7 @@ std::string refusalLines(const std::vector<std::pair<std::string, std::string>>&
 // Loads the cluster, refuses a plan the cluster has drifted from, then dry-runs and applies it,
 // keeping the journal up to date after every batch. `preview` also shows the plan and its
 // topology diff first (undo does: its plan was never reviewed as a file).
-int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool dryRunOnly, bool preview) {
+int applyOnCluster(ChangePlan plan, const WriteSettings& settings, bool dryRunOnly, bool preview) {
     if (!dryRunOnly && std::filesystem::exists(settings.journal))
         return usageError("journal " + settings.journal +
                           " exists already (the record of an earlier apply, which undo needs): give --journal FILE");
@@ -142,9 +145,23 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
                    stderr);
         return kExitFailure;
     }
-    if (plan.labelChanges.empty()) {
+    if (plan.empty()) {
         writeStdout("Nothing to change on " + where + ".\n");
         return kExitOk;
+    }
+    if (!plan.objectChanges.empty()) {
+        const std::vector<std::string> problems =
+            objectChangeProblems(plan.objectChanges, loaded.state, withPlanApplied(loaded.state, plan));
+        if (!problems.empty()) {
+            std::string text = "refused: the target CRDs or their controllers would not take the plan's objects, so "
+                               "nothing was sent:\n";
+            for (const std::string& problem : problems) text += "  " + visibleText(problem) + "\n";
+            std::fputs(text.c_str(), stderr);
+            return kExitFailure;
+        }
+        // A plan made from a source without versions (a demo, an exported file) is guarded by the
+        // versions read now, where the objects still say what the plan found (drift is empty).
+        takeResourceVersions(plan.objectChanges, loaded.state);
     }
     ChangeJournal journal;
     journal.plan = plan.name;
@@ -154,7 +171,9 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
     ApplyOptions options;
     options.batchSize = settings.batchSize;
     options.dryRunOnly = dryRunOnly;
-    const PatchSender send = kubePatchSender(kubeCredentials(loaded.live->kubeConnection()), settings.patch);
+    const std::shared_ptr<KubeCredentials> credentials = kubeCredentials(loaded.live->kubeConnection());
+    const PatchSender send = kubePatchSender(credentials, settings.patch);
+    options.sendObject = kubeObjectSender(credentials, settings.patch);
     auto applied = applyPlanJournaled(plan, std::move(journal), settings.journal, send, options);
     if (!applied) return runtimeError(applied.error().message);
     ApplyResult& result = applied->result;
@@ -166,8 +185,16 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
         for (const auto& [index, answer] : result.dryRunRefusals)
             refusals.emplace_back(patches[index].node,
                                   std::string(changeOutcomeName(outcomeOf(answer))) + ": " + answer.message);
-        std::fputs(("server dry run on " + where + ": refused " + std::to_string(refusals.size()) + " of " +
-                    plural(patches.size(), "node", "nodes") + "; nothing was applied:\n" + refusalLines(refusals))
+        for (const auto& [index, answer] : result.objectDryRunRefusals)
+            refusals.emplace_back(plan.objectChanges[index].describe(),
+                                  std::string(changeOutcomeName(outcomeOf(answer))) + ": " + answer.message);
+        const std::string objects = plural(plan.objectChanges.size(), "object", "objects");
+        const std::string of = patches.empty() ? objects
+                               : plan.objectChanges.empty()
+                                   ? plural(patches.size(), "node", "nodes")
+                                   : plural(patches.size(), "node", "nodes") + " and " + objects;
+        std::fputs(("server dry run on " + where + ": refused " + std::to_string(refusals.size()) + " of " + of +
+                    "; nothing was applied:\n" + refusalLines(refusals))
                        .c_str(),
                    stderr);
         return kExitFailure;
@@ -190,10 +217,15 @@ int applyOnCluster(const ChangePlan& plan, const WriteSettings& settings, bool d
         if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted &&
             (refusals.empty() || refusals.back().first != entry.change.node))
             refusals.emplace_back(entry.change.node, std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
+    for (const JournalObjectChange& entry : result.journal.objectChanges)
+        if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted)
+            refusals.emplace_back(entry.change.describe(),
+                                  std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
     std::string failure = "stopped after " + plural(result.batchesSent, "batch", "batches");
     if (!journalProblem.empty()) failure += ": the journal could not be written (" + journalProblem + ")";
-    failure += "; " + std::to_string(appliedChanges) + " of " + std::to_string(plan.labelChanges.size()) +
-               " label changes applied, " + std::to_string(result.journal.count(ChangeOutcome::NotAttempted)) +
+    failure += "; " + std::to_string(appliedChanges) + " of " +
+               std::to_string(plan.labelChanges.size() + plan.objectChanges.size()) + " changes applied, " +
+               std::to_string(result.journal.count(ChangeOutcome::NotAttempted)) +
                " not attempted; nothing was overwritten.\n" + refusalLines(refusals);
     std::fputs(failure.c_str(), stderr);
     if (journalProblem.empty()) writeStdout(undoHint);
@@ -214,12 +246,15 @@ const CommandSpec& applyCommandSpec() {
         s.name = "apply";
         s.summary = "Apply a change plan to a Kubernetes cluster, with a journal to undo it";
         s.description =
-            "Applies a change plan (topodeckctl label -o PLAN) to the cluster's node labels. It first reads the\n"
-            "cluster and refuses the plan if any label it changes no longer holds the value the plan found.\n"
+            "Applies a change plan (topodeckctl label, relabel or objects -o PLAN) to the cluster: node labels,\n"
+            "then HyperNodes, Kueue Topologies and ResourceFlavors, KAI Topologies. It first reads the cluster\n"
+            "and refuses the plan if any label or object it changes no longer holds what the plan found, or if\n"
+            "an object breaks a rule of its CRD the server cannot check (Kueue's immutable levels, ...).\n"
             "Then every node's patch goes to the server as a dry run (dryRun=All: the server checks\n"
             "permissions and values and changes nothing), and only if all pass are they sent for real, in\n"
             "batches. Each patch tests the labels it changes, so an edit made meanwhile is refused, never\n"
-            "overwritten; a batch with any refusal is the last. The journal records what each label was and\n"
+            "overwritten; a batch with any refusal is the last. Objects go one by one, each guarded by its\n"
+            "resourceVersion (a create by the object not existing). The journal records what each label was and\n"
             "became, after every batch; topodeckctl undo JOURNAL puts it back. Exit codes: 0 applied (or the\n"
             "dry run passed), 1 refused or stopped (what was done is in the journal), 2 bad input.";
         s.usage = "topodeckctl apply -f PLAN (--context NAME | --kubeconfig FILE | --in-cluster) [--dry-run=server]";
@@ -294,7 +329,7 @@ int runUndoCommand(std::span<const std::string> args) {
     auto journal = readChangeJournal(*text, journalFile);
     if (!journal) return usageError(journal.error().message);
     const ChangePlan plan = undoPlan(*journal);
-    if (plan.labelChanges.empty()) {
+    if (plan.empty()) {
         writeStdout("The journal records no applied change: nothing to undo.\n");
         return kExitOk;
     }

@@ -77,7 +77,7 @@ int runDiffCommand(std::span<const std::string> args) {
     PlanPreviewOptions preview;
     preview.colour = stdoutIsTerminal() && !noColorRequested();
     writeStdout(planPreviewText(*plan, diff, drift, preview));
-    return plan->labelChanges.empty() ? kExitOk : kExitChanges;
+    return plan->empty() ? kExitOk : kExitChanges;
 }
 
 } // namespace topodeck::cli

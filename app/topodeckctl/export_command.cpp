@@ -137,6 +137,11 @@ Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
         s.plan = *plan;
     }
     s.topology.blocks = args.has("blocks");
+    if (const std::string* per = args.value("block-per")) {
+        if (*per != "rack" && *per != "clique") return Error{"--block-per: rack or clique, not \"" + *per + '"'};
+        s.topology.blocks = true;
+        s.topology.blockPerRack = *per == "rack";
+    }
 
     const bool gangGiven = std::any_of(gangFlags().begin(), gangFlags().end(),
                                        [&](const FlagSpec& flag) { return args.has(flag.name); });
@@ -233,21 +238,26 @@ const CommandSpec& exportCommandSpec() {
                      "  topodeckctl export gang --demo gb200 --pods 16 --request nvidia.com/gpu=4 --required rack -e kai\n"
                      "  topodeckctl export bundle --context prod --plan move.yaml --manifest train.yaml -o review/\n";
         s.flags = clusterSourceFlags();
-        s.flags.insert(s.flags.end(),
-                       {
-                           {"output", 'o', "FILE|DIR", "write here (default: stdout; all, bundle: a folder)"},
-                           {"api-version", 0, "VERSION", "kueue: v1beta2 (default) or v1beta1"},
-                           {"name", 0, "NAME", "kueue, kai: the Topology's name (default: the hierarchy's, else default)"},
-                           {"flavor", 0, "NAME", "kueue: the ResourceFlavor's name (default: the Topology's)"},
-                           {"flavor-labels", 0, "K=V,...",
-                            "kueue: the flavor's nodeLabels (default: one label every node carries\nalike, the hardware's name where there is one)"},
-                           {"blocks", 0, "", "topology.conf, topology.yaml: Slurm's block topology (NVLink domains)"},
-                           {"plan", 0, "PLAN", "labels, bundle: the change plan"},
-                           {"kind", 0, "KIND", "gang: job (default), jobset, pytorchjob, leaderworkerset or volcanojob"},
-                           {"queue", 0, "NAME", "gang: the Kueue LocalQueue, KAI or Volcano queue (default: default)"},
-                           {"image", 0, "IMAGE", "gang: the container image (default: a placeholder to replace)"},
-                           gpuResourcesFlag(),
-                       });
+        s.flags.insert(
+            s.flags.end(),
+            {
+                {"output", 'o', "FILE|DIR", "write here (default: stdout; all, bundle: a folder)"},
+                {"api-version", 0, "VERSION", "kueue: v1beta2 (default) or v1beta1"},
+                {"name", 0, "NAME", "kueue, kai: the Topology's name (default: the hierarchy's, else default)"},
+                {"flavor", 0, "NAME", "kueue: the ResourceFlavor's name (default: the Topology's)"},
+                {"flavor-labels", 0, "K=V,...",
+                 "kueue: the flavor's nodeLabels (default: one label every node carries\nalike, the hardware's name "
+                 "where there is one)"},
+                {"blocks", 0, "", "topology.conf, topology.yaml: Slurm's block topology (NVLink domains)"},
+                {"block-per", 0, "UNIT",
+                 "with blocks: clique (one block per NVLink domain, as Base Command\n"
+                 "Manager; default) or rack (per lowest-level domain, as SUNK)"},
+                {"plan", 0, "PLAN", "labels, bundle: the change plan"},
+                {"kind", 0, "KIND", "gang: job (default), jobset, pytorchjob, leaderworkerset or volcanojob"},
+                {"queue", 0, "NAME", "gang: the Kueue LocalQueue, KAI or Volcano queue (default: default)"},
+                {"image", 0, "IMAGE", "gang: the container image (default: a placeholder to replace)"},
+                gpuResourcesFlag(),
+            });
         s.flags.insert(s.flags.end(), gangFlags().begin(), gangFlags().end());
         return s;
     }();

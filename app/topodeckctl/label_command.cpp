@@ -5,12 +5,15 @@
 
 #include "core/changes/change_plan.h"
 #include "core/changes/change_plan_file.h"
+#include "core/changes/object_plan.h"
 #include "core/changes/plan_preview.h"
 #include "core/changes/relabel_plan.h"
+#include "core/changes/slinky_plan.h"
 #include "core/changes/topology_diff.h"
 #include "core/text_file.h"
 
 #include <cstdio>
+#include <functional>
 #include <variant>
 
 namespace topodeck::cli {
@@ -121,6 +124,33 @@ int writePlanWithPreview(const ChangePlan& plan, const ClusterState& state, cons
     return kExitOk;
 }
 
+// A generator's plan from the cluster its flags load: its operations or changes and description
+// (the runner names the plan and its cluster), and a note for after the preview; or an error.
+struct Generated {
+    ChangePlan plan;
+    std::string note;
+};
+using Generator = std::function<Result<Generated>(const LoadedCluster& loaded, const TopologyIndex& index)>;
+
+// What relabel, objects and slinky share: -o, the plan's name (`nameFlag`, else `defaultName`),
+// loading the cluster, and the plan written with its preview. A generator's error is a usage error.
+int runGenerator(const ParsedArgs& flags, const ClusterArgs& cluster, std::string_view nameFlag,
+                 const std::string& defaultName, const Generator& generate) {
+    auto output = planOutputFrom(flags);
+    if (!output) return usageError(output.error().message);
+    auto indexed = loadIndexedCluster(cluster.source, cluster.hierarchy);
+    if (const int* exitCode = std::get_if<int>(&indexed)) return *exitCode;
+    const LoadedCluster& loaded = *std::get<IndexedCluster>(indexed).loaded;
+    const TopologyIndex& before = std::get<IndexedCluster>(indexed).index;
+    Result<Generated> generated = generate(loaded, before);
+    if (!generated) return usageError(generated.error().message);
+    ChangePlan& plan = generated->plan;
+    plan.name = flags.value(nameFlag) ? *flags.value(nameFlag) : defaultName;
+    plan.cluster = cluster.source.describe(loaded.demo, false, loaded.live.get());
+    return writePlanWithPreview(plan, loaded.state, before, *output, stdoutIsTerminal() && !noColorRequested(),
+                                generated->note);
+}
+
 } // namespace
 
 int runLabelCommand(std::span<const std::string> args) {
@@ -190,26 +220,160 @@ int runRelabelCommand(std::span<const std::string> args) {
     if (const std::string* keys = flags.value("to")) request.keys = splitList(*keys);
     if (request.keys.empty()) return usageError("--to: give the label key of each level, top level first");
     if (const std::string* remove = flags.value("remove")) request.remove = splitList(*remove);
-    auto output = planOutputFrom(flags);
-    if (!output) return usageError(output.error().message);
-    auto cluster = loadIndexedCluster(clusterArgs->source, clusterArgs->hierarchy);
-    if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
-    const LoadedCluster& loaded = *std::get<IndexedCluster>(cluster).loaded;
-    const TopologyIndex& before = std::get<IndexedCluster>(cluster).index;
+    return runGenerator(
+        flags, *clusterArgs, "name", "relabel",
+        [&](const LoadedCluster& loaded, const TopologyIndex& before) -> Result<Generated> {
+            auto operations = relabelOperations(loaded.state, before, request);
+            if (!operations) return operations.error();
+            Generated out;
+            out.plan.description = relabelDescription(request, before.spec().origin);
+            if (Status added = addLabelOperations(out.plan, loaded.state, before, std::move(*operations)); !added)
+                return added.error();
+            // The check an operator would make next: the new labels read as levels give the same tree.
+            out.note = "\n" +
+                       relabelCheckText(relabelMismatches(withPlanApplied(loaded.state, out.plan), before, request),
+                                        request, before.spec().origin) +
+                       "\n";
+            return out;
+        });
+}
 
-    auto operations = relabelOperations(loaded.state, before, request);
-    if (!operations) return usageError(operations.error().message);
-    ChangePlan plan;
-    plan.name = flags.value("name") ? *flags.value("name") : std::string("relabel");
-    plan.cluster = clusterArgs->source.describe(loaded.demo, false, loaded.live.get());
-    plan.description = relabelDescription(request, before.spec().origin);
-    if (Status added = addLabelOperations(plan, loaded.state, before, std::move(*operations)); !added)
-        return runtimeError(added.error().message);
+const CommandSpec& objectsCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "objects";
+        s.summary = "Plan the cluster's HyperNodes or Kueue / KAI Topology from a hierarchy, and preview them";
+        s.description =
+            "Writes a change plan that makes the cluster's topology objects those of the hierarchy the\n"
+            "other flags choose (label levels with --levels or a preset, a topology.conf or topology.yaml\n"
+            "with --slurm-topology, ...): FORMAT is\n"
+            "  hypernodes   Volcano HyperNodes, one per domain, tier 1 holding the nodes (--prune deletes\n"
+            "               the HyperNodes the hierarchy has no place for)\n"
+            "  kueue        a Kueue Topology of the levels and the ResourceFlavor that names it\n"
+            "  kai          a KAI Topology of the levels\n"
+            "Objects are created where missing and updated where they differ; each update and delete keeps\n"
+            "the resourceVersion found, as its precondition. The preview shows each object's diff, what\n"
+            "the change does to the hierarchy and placement, and what the CRDs would refuse (a Topology's\n"
+            "levels cannot change once created).";
+        s.usage = "topodeckctl objects (hypernodes | kueue | kai) (--demo NAME | -f FILE | --context NAME | ...)\n"
+                  "                    [hierarchy flags] [--prune] [-o PLAN]";
+        s.examples =
+            "  topodeckctl objects hypernodes --context prod --levels example.com/spine,example.com/rack -o hn.yaml\n"
+            "  topodeckctl objects hypernodes -f nodes.yaml --slurm-topology topology.conf --prune -o hn.yaml\n"
+            "  topodeckctl objects kueue --context prod --name gb200 -o kueue.yaml\n";
+        s.flags = clusterSourceFlags();
+        s.flags.insert(
+            s.flags.end(),
+            {
+                {"prune", 0, "", "hypernodes: delete the HyperNodes the hierarchy does not make"},
+                {"name", 0, "NAME", "kueue, kai: the Topology's name (default: the hierarchy's, else default)"},
+                {"flavor", 0, "NAME", "kueue: the ResourceFlavor's name (default: the Topology's)"},
+                {"api-version", 0, "VERSION", "kueue: v1beta2 (default) or v1beta1"},
+                {"output", 'o', "PLAN", "write the plan to this file (default: stdout, the preview on stderr)"},
+                {"plan-name", 0, "NAME", "the plan's name (default: FORMAT)"},
+                gpuResourcesFlag(),
+            });
+        return s;
+    }();
+    return spec;
+}
 
-    // The check an operator would make next: the new labels read as levels give the same tree.
-    const std::string note =
-        "\n" + relabelCheckText(relabelMismatches(withPlanApplied(loaded.state, plan), before, request), request, before.spec().origin) + "\n";
-    return writePlanWithPreview(plan, loaded.state, before, *output, stdoutIsTerminal() && !noColorRequested(), note);
+int runObjectsCommand(std::span<const std::string> args) {
+    auto parsed = parseCommandLine(objectsCommandSpec(), args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    const ParsedArgs& flags = std::get<ParsedArgs>(parsed);
+    if (flags.positionals().size() != 1) return usageError("objects takes one FORMAT: hypernodes, kueue or kai");
+    ObjectPlanRequest request;
+    request.format = flags.positionals().front();
+    if (request.format != "hypernodes" && request.format != "kueue" && request.format != "kai")
+        return usageError("FORMAT is hypernodes, kueue or kai, not \"" + request.format + '"');
+    request.prune = flags.has("prune");
+    if (request.prune && request.format != "hypernodes") return usageError("--prune is for hypernodes");
+    if (const std::string* name = flags.value("name")) request.kueue.topologyName = request.kaiName = *name;
+    if (const std::string* flavor = flags.value("flavor")) request.kueue.flavorName = *flavor;
+    if (const std::string* version = flags.value("api-version")) request.kueue.apiVersion = *version;
+    // FORMAT is the one positional, so the cluster flags are read here rather than by ClusterArgs.
+    auto source = ClusterSource::fromArgs(flags);
+    if (!source) return usageError(source.error().message);
+    auto hierarchy = hierarchyChoiceFromArgs(flags);
+    if (!hierarchy) return usageError(hierarchy.error().message);
+    return runGenerator(flags, ClusterArgs{std::move(*source), std::move(*hierarchy)}, "plan-name", request.format,
+                        [&](const LoadedCluster& loaded, const TopologyIndex& before) -> Result<Generated> {
+                            auto changes = objectPlanChanges(loaded.state, before, request);
+                            if (!changes) return changes.error();
+                            Generated out;
+                            out.plan.description = objectPlanDescription(request, before.spec());
+                            out.plan.objectChanges = std::move(*changes);
+                            return out;
+                        });
+}
+
+const CommandSpec& slinkyCommandSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec s;
+        s.name = "slinky";
+        s.summary = "Plan Slinky's topology annotations on every node from a hierarchy, and preview them";
+        s.description =
+            "Writes a change plan that sets Slinky's node annotation topology.slinky.slurm.net/spec on every\n"
+            "node, for the hierarchy the other flags choose: for each topology of Slurm's topology.yaml, the\n"
+            "switch (--tree NAME: a switch per domain, the lowest level's the leaves) or block (--block NAME:\n"
+            "one per NVLink domain, or per rack with --block-per rack) that holds it, e.g.\n"
+            "\"topo-tree:rack-1-03,topo-block:rack-1-03\". --topology-yaml FILE writes the topology.yaml\n"
+            "that defines those switches and blocks under those names, which Slinky's Slurm must read. Each\n"
+            "annotation keeps the value found, as its precondition; apply and undo as for labels.";
+        s.usage = "topodeckctl slinky (--tree NAME | --block NAME)... (--demo NAME | -f FILE | --context NAME | ...)\n"
+                  "                   [hierarchy flags] [--topology-yaml FILE] [-o PLAN]";
+        s.examples = "  topodeckctl slinky --context prod --tree topo-tree --block topo-block \\\n"
+                     "      --topology-yaml topology.yaml -o slinky.yaml\n";
+        s.flags = clusterSourceFlags();
+        s.flags.insert(
+            s.flags.end(),
+            {
+                {"tree", 0, "NAME", "the tree topology's name in topology.yaml"},
+                {"block", 0, "NAME", "the block topology's name in topology.yaml"},
+                {"block-per", 0, "UNIT", "clique (one block per NVLink domain; default) or rack"},
+                {"topology-yaml", 0, "FILE", "also write the topology.yaml the annotations name"},
+                {"output", 'o', "PLAN", "write the plan to this file (default: stdout, the preview on stderr)"},
+                {"name", 0, "NAME", "the plan's name (default: slinky)"},
+                gpuResourcesFlag(),
+            });
+        return s;
+    }();
+    return spec;
+}
+
+int runSlinkyCommand(std::span<const std::string> args) {
+    auto parsed = parseCommandLine(slinkyCommandSpec(), args);
+    if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+    const ParsedArgs& flags = std::get<ParsedArgs>(parsed);
+    SlinkyRequest request;
+    if (const std::string* tree = flags.value("tree")) request.treeTopology = *tree;
+    if (const std::string* block = flags.value("block")) request.blockTopology = *block;
+    if (const std::string* per = flags.value("block-per")) {
+        if (*per != "rack" && *per != "clique") return usageError("--block-per: rack or clique, not \"" + *per + '"');
+        request.blockPerRack = *per == "rack";
+    }
+    auto clusterArgs = ClusterArgs::fromArgs(flags, "slinky");
+    if (!clusterArgs) return usageError(clusterArgs.error().message);
+    return runGenerator(
+        flags, *clusterArgs, "name", "slinky",
+        [&](const LoadedCluster& loaded, const TopologyIndex& before) -> Result<Generated> {
+            auto changes = slinkyAnnotationChanges(loaded.state, before, request);
+            if (!changes) return changes.error();
+            Generated out;
+            if (const std::string* yamlFile = flags.value("topology-yaml")) {
+                if (Status written = writeFileAtomically(*yamlFile, slinkyTopologyYaml(loaded.state, before, request));
+                    !written)
+                    return written.error();
+                out.note = "\nThe topology.yaml the annotations name: " + *yamlFile + "\n";
+            }
+            out.plan.description = "Sets Slinky's " + std::string(kSlinkyTopologyAnnotation) +
+                                   " on every node for the hierarchy read from " +
+                                   (before.spec().origin.empty() ? std::string("node labels") : before.spec().origin) +
+                                   ".";
+            out.plan.labelChanges = std::move(*changes);
+            return out;
+        });
 }
 
 } // namespace topodeck::cli

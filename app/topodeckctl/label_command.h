@@ -17,4 +17,13 @@ int runLabelCommand(std::span<const std::string> args);
 const CommandSpec& relabelCommandSpec();
 int runRelabelCommand(std::span<const std::string> args);
 
+// `topodeckctl objects FORMAT`: a change plan that makes the cluster's HyperNodes, Kueue Topology
+// and ResourceFlavor, or KAI Topology those of a hierarchy.
+const CommandSpec& objectsCommandSpec();
+int runObjectsCommand(std::span<const std::string> args);
+
+// `topodeckctl slinky`: a change plan of Slinky's topology annotation on every node.
+const CommandSpec& slinkyCommandSpec();
+int runSlinkyCommand(std::span<const std::string> args);
+
 } // namespace topodeck::cli

@@ -40,6 +40,8 @@ const std::array kCommands = {
     Command{"plan", "Dry-run a gang under Kueue, Volcano, KAI or Slurm rules", runPlanCommand},
     Command{"label", "Plan node-label changes (kubectl label's syntax) and preview them", runLabelCommand},
     Command{"relabel", "Plan labels that say where each node sits, from any hierarchy", runRelabelCommand},
+    Command{"objects", "Plan HyperNodes or a Kueue / KAI Topology from a hierarchy", runObjectsCommand},
+    Command{"slinky", "Plan Slinky's topology annotations on every node from a hierarchy", runSlinkyCommand},
     Command{"diff", "Preview a change plan against the cluster as it is now", runDiffCommand},
     Command{"apply", "Apply a change plan to a Kubernetes cluster, with a journal to undo it", runApplyCommand},
     Command{"undo", "Put back what an apply changed, from its journal", runUndoCommand},

@@ -32,7 +32,12 @@ struct HyperNode {
     std::int32_t tier = 0; // lower = closer to the nodes
     std::string tierName;
     std::vector<HyperNodeMember> members;
-    friend bool operator==(const HyperNode&, const HyperNode&) = default;
+    // metadata.resourceVersion as the source read it (empty: unknown), a change plan's
+    // precondition. Not part of what the object says: equality leaves it out.
+    std::string resourceVersion{};
+    friend bool operator==(const HyperNode& a, const HyperNode& b) {
+        return a.name == b.name && a.tier == b.tier && a.tierName == b.tierName && a.members == b.members;
+    }
 };
 
 } // namespace topodeck

@@ -297,6 +297,7 @@ private:
         spec.name = name;
         spec.origin = origin;
         spec.nvlinkLabel = nvlinkLabel;
+        spec.resourceVersion = label.resourceVersion;
         m_out.snapshot.topologies.push_back(std::move(spec));
         return {};
     }
@@ -342,6 +343,7 @@ private:
         if (!s) return s;
         hyperNode.name = name;
         hyperNode.tierName = tierName;
+        hyperNode.resourceVersion = label.resourceVersion;
         m_out.snapshot.hyperNodes.push_back(std::move(hyperNode));
         return {};
     }
@@ -354,6 +356,7 @@ private:
         });
         if (!s) return s;
         flavor.name = name;
+        flavor.resourceVersion = label.resourceVersion;
         m_out.snapshot.resourceFlavors.push_back(std::move(flavor));
         return {};
     }

@@ -98,6 +98,13 @@ Status readNodeMetadata(V& value, const Path& path, Node& node, ObjectLabel& lab
             return readScalar(field, path.field(key), label.resourceVersion);
         } else if (key == "managedFields") {
             return readLabelManagers(field, path.field(key), node);
+        } else if (key == "annotations") {
+            node.annotations.clear();
+            Status s = readStringMap(field, path.field(key), [&](std::string_view k, std::string_view v) {
+                if (keptAnnotation(k)) node.annotations.emplace_back(k, v);
+            });
+            std::sort(node.annotations.begin(), node.annotations.end());
+            return s;
         } else if (key == "labels") {
             Status s = readStringMap(field, path.field(key),
                                      [&](std::string_view k, std::string_view v) { labels.emplace_back(k, v); });

@@ -131,6 +131,26 @@ Result<KubeWatchEvent> KubeResponseReader::readWatchEvent(std::string& line, std
     return event;
 }
 
+std::string readObjectResourceVersion(std::string_view body) {
+    std::string text(body);
+    sj::parser parser;
+    std::string version;
+    const Path root;
+    (void)walkJsonDocument(parser, padded(text), "object", [&](JsonValue& object) -> Status {
+        if (object.type() != ValueType::Object) return Error{"not an object"};
+        return object.forEachField([&](std::string_view key, JsonValue& field) -> Status {
+            if (key != "metadata") return {};
+            std::string_view found;
+            Status s = readSelectedFields(field, root.field(key), "a map", [&](std::string_view k) {
+                return k == "resourceVersion" ? &found : nullptr;
+            });
+            version = found;
+            return s;
+        });
+    });
+    return version;
+}
+
 std::optional<KubeStatus> readKubeStatus(std::string_view body) {
     std::string text(body);
     sj::parser parser;

@@ -58,6 +58,10 @@ private:
     std::unique_ptr<Parser> m_parser;
 };
 
+// metadata.resourceVersion of the object in a response (a create's or update's answer), or ""
+// when it has none or is not an object.
+std::string readObjectResourceVersion(std::string_view body);
+
 // A Status object in an error response, or nullopt when the body is not one (say, a proxy's HTML).
 std::optional<KubeStatus> readKubeStatus(std::string_view body);
 

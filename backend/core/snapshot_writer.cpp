@@ -3,6 +3,7 @@
 #include "core/node_affinity.h"
 
 #include "core/json_writer.h"
+#include "core/object_manifests.h"
 
 #include <algorithm>
 #include <array>
@@ -76,6 +77,7 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     json.beginObject().field("apiVersion", "v1").field("kind", "Node");
     json.key("metadata").beginObject().field("name", node.name);
     if (!node.labels.empty()) writeStringMap(json.key("labels"), node.labels);
+    if (!node.annotations.empty()) writeStringMap(json.key("annotations"), node.annotations);
     json.endObject().key("spec").beginObject();
     if (node.unschedulable) json.field("unschedulable", true);
     if (!node.taints.empty()) {
@@ -219,64 +221,6 @@ void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     json.key("status").beginObject().field("phase", phaseName(pod.phase)).endObject().endObject();
 }
 
-void writeTopology(JsonWriter& json, std::string_view name, const TopologySpec& spec) {
-    json.beginObject()
-        .field("apiVersion", spec.origin == "kai" ? "kai.scheduler/v1alpha1" : "kueue.x-k8s.io/v1beta1")
-        .field("kind", "Topology");
-    json.key("metadata").beginObject().field("name", name);
-    if (!spec.nvlinkLabel.empty())
-        json.key("annotations").beginObject().field(kNvlinkLabelAnnotation, spec.nvlinkLabel).endObject();
-    json.endObject().key("spec").beginObject().key("levels").beginArray();
-    for (const TopologyLevel& level : spec.levels) json.beginObject().field("nodeLabel", level.nodeLabel).endObject();
-    json.endArray().endObject().endObject();
-}
-
-void writeHyperNodeMember(JsonWriter& json, const HyperNodeMember& member) {
-    json.beginObject().field("type", member.type == HyperNodeMember::Type::Node ? "Node" : "HyperNode");
-    json.key("selector").beginObject();
-    switch (member.selector) {
-    case HyperNodeMember::Selector::Exact:
-        json.key("exactMatch").beginObject().field("name", member.value).endObject();
-        break;
-    case HyperNodeMember::Selector::Regex:
-        json.key("regexMatch").beginObject().field("pattern", member.value).endObject();
-        break;
-    case HyperNodeMember::Selector::Label:
-        json.key("labelMatch").beginObject();
-        writeStringMap(json.key("matchLabels"), member.matchLabels);
-        json.key("matchExpressions").beginArray();
-        for (const HyperNodeLabelRequirement& requirement : member.matchExpressions)
-            json.beginObject()
-                .field("key", requirement.key)
-                .field("operator", requirement.op)
-                .key("values")
-                .stringArray(requirement.values)
-                .endObject();
-        json.endArray().endObject();
-        break;
-    }
-    json.endObject().endObject();
-}
-
-void writeHyperNode(JsonWriter& json, const HyperNode& hyperNode) {
-    json.beginObject().field("apiVersion", "topology.volcano.sh/v1alpha1").field("kind", "HyperNode");
-    json.key("metadata").beginObject().field("name", hyperNode.name).endObject();
-    json.key("spec").beginObject().field("tier", hyperNode.tier);
-    if (!hyperNode.tierName.empty()) json.field("tierName", hyperNode.tierName);
-    json.key("members").beginArray();
-    for (const HyperNodeMember& member : hyperNode.members) writeHyperNodeMember(json, member);
-    json.endArray().endObject().endObject();
-}
-
-void writeResourceFlavor(JsonWriter& json, const ResourceFlavor& flavor) {
-    json.beginObject().field("apiVersion", "kueue.x-k8s.io/v1beta1").field("kind", "ResourceFlavor");
-    json.key("metadata").beginObject().field("name", flavor.name).endObject();
-    json.key("spec").beginObject();
-    writeStringMap(json.key("nodeLabels"), flavor.nodeLabels);
-    if (!flavor.topologyName.empty()) json.field("topologyName", flavor.topologyName);
-    json.endObject().endObject();
-}
-
 } // namespace
 
 std::string writeSnapshotJson(const ClusterState& state) {
@@ -304,9 +248,12 @@ std::string writeSnapshotJson(const ClusterState& state) {
     for (NodeId id = 0; id < state.nodeSlots(); ++id)
         if (const NodeRecord& record = state.record(id); record.present) writeNode(json, texts, *record.node);
     for (const Pod* pod : pods) writePod(json, texts, *pod);
-    for (const auto& [name, spec] : state.topologies()) writeTopology(json, name, spec);
-    for (const auto& [name, flavor] : state.resourceFlavors()) writeResourceFlavor(json, flavor);
-    for (const auto& [name, hyperNode] : state.hyperNodes()) writeHyperNode(json, hyperNode);
+    // Kueue Topologies as v1beta1, which every Kueue with TAS serves and the reader takes alike.
+    for (const auto& [name, spec] : state.topologies())
+        writeTopologyManifest(json, spec.origin == "kai" ? "kai.scheduler/v1alpha1" : "kueue.x-k8s.io/v1beta1", spec);
+    for (const auto& [name, flavor] : state.resourceFlavors())
+        writeResourceFlavorManifest(json, "kueue.x-k8s.io/v1beta1", flavor);
+    for (const auto& [name, hyperNode] : state.hyperNodes()) writeHyperNodeManifest(json, hyperNode);
     json.endArray().endObject();
     out += '\n';
     return out;

@@ -37,6 +37,9 @@ struct TopologySpec {
     // What people should know about how the hierarchy was chosen, e.g. that no topology was found
     // and what was looked for; empty when it is the obvious one.
     std::string notice;
+    // A Kueue/KAI Topology object's metadata.resourceVersion as read (empty: unknown), a change
+    // plan's precondition; equality leaves it out.
+    std::string resourceVersion{};
 
     // Levels from label keys; short names are derived from the keys.
     static TopologySpec fromLabelKeys(const std::vector<std::string>& keys);

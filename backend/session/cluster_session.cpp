@@ -28,6 +28,7 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ExportAnswerPtr>("topodeck::ExportAnswerPtr");
     qRegisterMetaType<ChangePreviewPtr>("topodeck::ChangePreviewPtr");
     qRegisterMetaType<ApplyAnswerPtr>("topodeck::ApplyAnswerPtr");
+    qRegisterMetaType<TopologyObjectsPtr>("topodeck::TopologyObjectsPtr");
 
     m_worker = new SessionWorker(m_latestRequest);
     m_worker->moveToThread(&m_thread);
@@ -44,6 +45,10 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     connect(m_worker, &SessionWorker::changePreviewComputed, this,
             [this](const ChangePreviewPtr& preview, quint64 request) {
                 if (request == m_latestChangeRequest.load()) Q_EMIT changePreviewReady(preview);
+            });
+    connect(m_worker, &SessionWorker::topologyObjectsComputed, this,
+            [this](const TopologyObjectsPtr& objects, quint64 request) {
+                if (request == m_latestObjectsRequest.load()) Q_EMIT topologyObjectsReady(objects);
             });
     connect(m_worker, &SessionWorker::applyProgressed, this, &ClusterSession::applyProgressed);
     connect(m_worker, &SessionWorker::applyFinished, this, &ClusterSession::applyFinished);
@@ -160,6 +165,13 @@ void ClusterSession::requestChangePreview(const ChangePreviewRequest& request) {
     const std::uint64_t number = ++m_latestChangeRequest;
     onWorker(m_worker, [this, number, request](SessionWorker& worker) {
         if (number == m_latestChangeRequest.load()) worker.computeChangePreview(number, request);
+    });
+}
+
+void ClusterSession::requestTopologyObjects() {
+    const std::uint64_t number = ++m_latestObjectsRequest;
+    onWorker(m_worker, [this, number](SessionWorker& worker) {
+        if (number == m_latestObjectsRequest.load()) worker.computeTopologyObjects(number);
     });
 }
 

@@ -92,6 +92,9 @@ struct ChangePreviewRequest {
     std::optional<PlanQuery> gang; // dry-run before and after
     // The plan's operations made by the relabel generator on the hierarchy shown (then resolved).
     std::optional<RelabelRequest> relabel;
+    // plan.objectChanges (HyperNodes, Topologies, ResourceFlavors) go with the labels or alone;
+    // resolved, each is planned again on the current state (objectChangeTo of its `after`): its
+    // precondition the object as it is now, dropped when the object already is what it asks.
 };
 struct ChangePreview {
     std::string error;          // the plan does not read, resolve or save: nothing else is set
@@ -109,6 +112,22 @@ struct ChangePreview {
     std::string cannotApply;        // why this source takes no apply ("a demo"), else ""
 };
 using ChangePreviewPtr = std::shared_ptr<const ChangePreview>;
+
+// The current state's topology objects, for the object editors (HyperNodes, Kueue and KAI
+// Topologies, ResourceFlavors): taken on the worker thread, so the GUI thread reads no state.
+struct TopologyObjectsAnswer {
+    std::uint64_t generation = 0; // as ClusterSnapshot::generation
+    std::uint64_t sourceEpoch = 0;
+    // A state holding only the cluster's topology objects (no nodes, no pods): what the editors
+    // plan their ObjectChanges against (objectChangeTo), as the worker's own state holds them.
+    ClusterState objects;
+    // The hierarchy shown, as Volcano HyperNodes (hyperNodesFromIndex): where a HyperNode tree
+    // can start from when the cluster has none.
+    std::vector<HyperNode> fromHierarchy;
+    std::vector<std::string> labelKeys; // every label key the present nodes carry, sorted
+    std::string error;                  // no cluster is open; else ""
+};
+using TopologyObjectsPtr = std::shared_ptr<const TopologyObjectsAnswer>;
 
 // An apply of a change plan to the current Kubernetes cluster: the drift check on the state the
 // worker holds, then the server's dry run and the batches on a thread of their own.
@@ -184,6 +203,9 @@ public:
     // A change plan resolved on and compared with the current state, on the worker thread;
     // changePreviewReady follows. A newer request supersedes one not yet answered.
     void requestChangePreview(const ChangePreviewRequest& request);
+    // The current state's topology objects, on the worker thread; topologyObjectsReady follows.
+    // A newer request supersedes one not yet answered.
+    void requestTopologyObjects();
     // Applies a plan to the current Kubernetes cluster (writing: the caller has the operator's
     // word for it); applyProgressed after each batch, applyFinished at the end. One at a time:
     // another request while one runs is refused in its answer.
@@ -214,6 +236,7 @@ Q_SIGNALS:
     void nodePodsReady(topodeck::NodePodsPtr answer);
     void exportFinished(topodeck::ExportAnswerPtr answer);
     void changePreviewReady(topodeck::ChangePreviewPtr preview);
+    void topologyObjectsReady(topodeck::TopologyObjectsPtr objects);
     void applyProgressed(quint64 changesDone, quint64 changesTotal);
     void applyFinished(topodeck::ApplyAnswerPtr answer);
     void whatIfAnswered(topodeck::WhatIfAnswerPtr answer);
@@ -229,6 +252,7 @@ private:
     std::atomic<std::uint64_t> m_latestNodePodsRequest{0}; // and for a node's pods
     std::atomic<std::uint64_t> m_latestWhatIfRequest{0}; // and for what-ifs (a clear counts as one)
     std::atomic<std::uint64_t> m_latestChangeRequest{0}; // and for change previews
+    std::atomic<std::uint64_t> m_latestObjectsRequest{0}; // and for topology objects
     std::shared_ptr<std::atomic<bool>> m_applyCancel;    // the running apply's
     bool m_whatIfActive = false;
     QThread m_thread;
@@ -251,3 +275,4 @@ Q_DECLARE_METATYPE(topodeck::WhatIfAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::ExportAnswerPtr)
 Q_DECLARE_METATYPE(topodeck::ChangePreviewPtr)
 Q_DECLARE_METATYPE(topodeck::ApplyAnswerPtr)
+Q_DECLARE_METATYPE(topodeck::TopologyObjectsPtr)

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 namespace topodeck {
@@ -475,6 +476,16 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
         // Its errors name the operation ("operation 2 (nodes a, b): ...").
         if (Status added = addLabelOperations(plan, m_state, m_index, std::move(operations)); !added)
             return answer(added.error().message);
+        // Each object change again, on the objects as they are now.
+        std::vector<ObjectChange> objects = std::move(plan.objectChanges);
+        plan.objectChanges.clear();
+        for (ObjectChange& object : objects) {
+            std::optional<ObjectChange> again =
+                objectChangeTo(m_state, object.kind, object.name, std::move(object.after));
+            if (!again) continue;
+            again->version = std::move(object.version);
+            plan.objectChanges.push_back(std::move(*again));
+        }
     }
     if (!change.saveTo.empty()) {
         if (Status written = writeFileAtomically(change.saveTo, writeChangePlan(plan)); !written)
@@ -482,7 +493,8 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
         preview->saved = change.saveTo;
     }
     const ClusterState after = withPlanApplied(m_state, plan);
-    const TopologyIndex afterIndex = TopologyIndex::build(after, m_index.spec(), m_index.gpuResources());
+    const TopologyIndex afterIndex =
+        TopologyIndex::build(after, specAfterPlan(m_index.spec(), after, plan), m_index.gpuResources());
     preview->diff = diffPlanTopology(m_state, m_index, after, afterIndex, plan);
     preview->drift = planDrift(m_state, plan);
     preview->text = planPreviewText(plan, preview->diff, preview->drift);
@@ -501,12 +513,44 @@ void SessionWorker::computeChangePreview(std::uint64_t request, const ChangePrev
         if (const std::optional<NodeId> id = m_state.findNode(labelChange.node);
             id && (preview->nodes.empty() || preview->nodes.back() != *id))
             preview->nodes.push_back(*id);
+    for (const ObjectChange& objectChange : plan.objectChanges)
+        if (objectChange.kind == ObjectKind::HyperNode)
+            for (const auto* object : {&objectChange.before, &objectChange.after})
+                if (*object)
+                    for (const HyperNodeMember& member : std::get<HyperNode>(**object).members)
+                        if (member.type == HyperNodeMember::Type::Node &&
+                            member.selector == HyperNodeMember::Selector::Exact)
+                            if (const std::optional<NodeId> id = m_state.findNode(member.value))
+                                preview->nodes.push_back(*id);
+    std::sort(preview->nodes.begin(), preview->nodes.end());
+    preview->nodes.erase(std::unique(preview->nodes.begin(), preview->nodes.end()), preview->nodes.end());
     if (m_kube) preview->target = "context " + m_kube->contextName;
     else preview->cannotApply = m_simulator ? "a demo cluster has no API server to write to"
                                             : m_live ? "a Slurm cluster's topology is not node labels"
                                                      : "a snapshot file has no API server to write to";
     preview->plan = std::move(plan);
     Q_EMIT changePreviewComputed(std::move(preview), request);
+}
+
+void SessionWorker::computeTopologyObjects(std::uint64_t request) {
+    auto answer = std::make_shared<TopologyObjectsAnswer>();
+    answer->generation = m_state.generation();
+    answer->sourceEpoch = m_sourceEpoch;
+    if (!m_hasSource) {
+        answer->error = "no cluster is open";
+        Q_EMIT topologyObjectsComputed(std::move(answer), request);
+        return;
+    }
+    for (const auto& [name, hyperNode] : m_state.hyperNodes()) answer->objects.apply(HyperNodeUpserted{hyperNode});
+    for (const auto& [name, spec] : m_state.topologies()) answer->objects.apply(TopologyUpserted{spec});
+    for (const auto& [name, flavor] : m_state.resourceFlavors()) answer->objects.apply(ResourceFlavorUpserted{flavor});
+    answer->fromHierarchy = hyperNodesFromIndex(m_state, m_index);
+    std::set<std::string, std::less<>> keys;
+    for (NodeId id = 0; id < m_state.nodeSlots(); ++id)
+        if (const NodeRecord& record = m_state.record(id); record.present)
+            for (const auto& label : record.node->labels) keys.insert(std::string(label.first));
+    answer->labelKeys.assign(keys.begin(), keys.end());
+    Q_EMIT topologyObjectsComputed(std::move(answer), request);
 }
 
 void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std::atomic<bool>> cancel) {
@@ -522,16 +566,30 @@ void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std:
         return refuse(answer->target + " no longer holds what the plan found (" + drift.front() +
                       (drift.size() > 1 ? " and " + std::to_string(drift.size() - 1) + " more" : std::string()) +
                       "): preview it again");
-    if (request.plan.labelChanges.empty()) return refuse("the plan changes nothing");
+    if (request.plan.empty()) return refuse("the plan changes nothing");
+    ChangePlan plan = request.plan;
+    if (!plan.objectChanges.empty()) {
+        const std::vector<std::string> problems =
+            objectChangeProblems(plan.objectChanges, m_state, withPlanApplied(m_state, plan));
+        if (!problems.empty())
+            return refuse(
+                "the cluster would refuse the plan's objects (" + problems.front() +
+                (problems.size() > 1 ? " and " + std::to_string(problems.size() - 1) + " more" : std::string()) + ")");
+        // A demo's or a file's objects came without resourceVersions: the cluster's are the
+        // preconditions, where its objects still say what the plan found.
+        takeResourceVersions(plan.objectChanges, m_state);
+    }
     if (!request.dryRunOnly && request.journalFile.empty()) return refuse("no journal file");
     if (m_applyThread.joinable()) m_applyThread.join(); // the last one, finished
     m_applying.store(true);
     m_applyCancel = cancel;
-    m_applyThread = std::thread([this, request, cancel, answer, connection = *m_kube]() mutable {
+    m_applyThread = std::thread([this, request, plan = std::move(plan), cancel, answer,
+                                 connection = *m_kube]() mutable {
         ExecEnvironment exec;
         exec.cancelled = cancel.get(); // the thread keeps `cancel` alive
         KubePatchOptions patch;
-        const PatchSender send = kubePatchSender(std::make_shared<KubeCredentials>(std::move(connection), std::move(exec)), patch);
+        const auto credentials = std::make_shared<KubeCredentials>(std::move(connection), std::move(exec));
+        const PatchSender send = kubePatchSender(credentials, patch);
         ChangeJournal journal;
         journal.plan = request.plan.name;
         journal.cluster = answer->target;
@@ -540,8 +598,9 @@ void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std:
         ApplyOptions options;
         options.batchSize = request.batchSize;
         options.dryRunOnly = request.dryRunOnly;
+        options.sendObject = kubeObjectSender(credentials, patch);
         options.cancelled = [&cancel] { return cancel->load(); };
-        const auto total = static_cast<quint64>(request.plan.labelChanges.size());
+        const auto total = static_cast<quint64>(plan.labelChanges.size() + plan.objectChanges.size());
         options.progress = [this, total](const ChangeJournal& sofar) {
             Q_EMIT applyProgressed(total - sofar.count(ChangeOutcome::NotAttempted), total);
         };
@@ -549,7 +608,7 @@ void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std:
             std::error_code ignored; // an unwritable folder is the journal's error, below
             std::filesystem::create_directories(std::filesystem::path(request.journalFile).parent_path(), ignored);
         }
-        auto applied = applyPlanJournaled(request.plan, std::move(journal), request.journalFile, send, options);
+        auto applied = applyPlanJournaled(plan, std::move(journal), request.journalFile, send, options);
         if (!applied) {
             answer->refused = applied.error().message;
         } else {
@@ -557,7 +616,7 @@ void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std:
             answer->journalProblem = std::move(applied->journalProblem);
             if (!request.dryRunOnly && answer->result.stage != ApplyResult::Stage::DryRunRefused)
                 answer->journalFile = request.journalFile;
-            const std::vector<NodePatch> patches = nodePatches(request.plan);
+            const std::vector<NodePatch> patches = nodePatches(plan);
             for (const auto& [index, said] : answer->result.dryRunRefusals)
                 answer->refusals.emplace_back(patches[index].node,
                                               std::string(changeOutcomeName(outcomeOf(said))) + ": " + said.message);
@@ -565,6 +624,18 @@ void SessionWorker::startApply(const ApplyRequest& request, std::shared_ptr<std:
                 if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted &&
                     (answer->refusals.empty() || answer->refusals.back().first != entry.change.node))
                     answer->refusals.emplace_back(entry.change.node,
+                                                  std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
+            const auto objectTitle = [](const ObjectChange& change) {
+                return std::string(objectKindTitle(change.kind)) + " " + change.name;
+            };
+            for (const auto& [index, said] : answer->result.objectDryRunRefusals)
+                if (index < plan.objectChanges.size())
+                    answer->refusals.emplace_back(objectTitle(plan.objectChanges[index]),
+                                                  std::string(changeOutcomeName(outcomeOf(said))) + ": " +
+                                                      said.message);
+            for (const JournalObjectChange& entry : answer->result.journal.objectChanges)
+                if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted)
+                    answer->refusals.emplace_back(objectTitle(entry.change),
                                                   std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
         }
         m_applying.store(false);

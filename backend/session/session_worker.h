@@ -36,6 +36,7 @@ struct ChangePreviewRequest;
 struct ChangePreview;
 struct ApplyRequest;
 struct ApplyAnswer;
+struct TopologyObjectsAnswer;
 
 // Lives on ClusterSession's worker thread and does all of its source work there: generating
 // demos, reading files, applying events, ticking the simulator, taking snapshots.
@@ -74,6 +75,7 @@ public:
     void computeExport(const ExportRequest& request);
     // A change plan against the current state, sent with the request number.
     void computeChangePreview(std::uint64_t request, const ChangePreviewRequest& change);
+    void computeTopologyObjects(std::uint64_t request);
     // Checks the plan against the current state, then sends it on a thread of its own (the
     // worker keeps following the cluster meanwhile); applyFinished follows, always.
     void startApply(const ApplyRequest& request, std::shared_ptr<std::atomic<bool>> cancel);
@@ -89,6 +91,7 @@ Q_SIGNALS:
     void nodePodsComputed(std::shared_ptr<const topodeck::NodePodsAnswer> answer, quint64 request);
     void exportComputed(std::shared_ptr<const topodeck::ExportAnswer> answer);
     void changePreviewComputed(std::shared_ptr<const topodeck::ChangePreview> preview, quint64 request);
+    void topologyObjectsComputed(std::shared_ptr<const topodeck::TopologyObjectsAnswer> objects, quint64 request);
     // From the apply's thread.
     void applyProgressed(quint64 changesDone, quint64 changesTotal);
     void applyFinished(std::shared_ptr<const topodeck::ApplyAnswer> answer);

@@ -11,14 +11,23 @@
 //  - BM_ReviewBundle: `export bundle` of that relabel with a gang: the preview, the labels, every
 //    hierarchy form after it, the gang's dry-run under every engine before and after, its
 //    manifests, two maps and the README (in memory: the disk is not what is measured).
+//  - BM_HyperNodesPlan: `topodeckctl objects hypernodes --prune`: the HyperNodes of the label
+//    hierarchy (one per domain) as object changes, and their preview: the plan made on a copy of
+//    the cluster, each object's diff, the CRD rules and the tree they make;
+//  - BM_HyperNodeMovePreview: one node moved between two racks' HyperNodes on a cluster whose
+//    hierarchy is that HyperNode tree: the tree read again and the topology diff;
+//  - BM_SlinkyPlan: `topodeckctl slinky`: every node's annotation from the tree and the blocks.
 // Figures go in the README and the closing note.
 #include "bench_cluster.h"
 
 #include "core/changes/change_plan.h"
+#include "core/changes/object_plan.h"
 #include "core/changes/plan_preview.h"
 #include "core/changes/relabel_plan.h"
+#include "core/changes/slinky_plan.h"
 #include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
+#include "core/hierarchy_sources.h"
 #include "core/placement/review_bundle.h"
 
 #include <benchmark/benchmark.h>
@@ -136,9 +145,72 @@ void BM_ReviewBundle(benchmark::State& state) {
 
 } // namespace
 
+void BM_HyperNodesPlan(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    ObjectPlanRequest request;
+    request.format = "hypernodes";
+    request.prune = true;
+    std::size_t changes = 0;
+    for (auto _ : state) {
+        ChangePlan plan;
+        plan.objectChanges = *objectPlanChanges(demo.state, demo.index, request);
+        const TopologyDiff diff = diffPlanTopology(demo.state, demo.index, plan);
+        const std::string text = planPreviewText(plan, diff, planDrift(demo.state, plan));
+        changes = plan.objectChanges.size();
+        benchmark::DoNotOptimize(text.data());
+    }
+    state.counters["objects"] = double(changes);
+}
+
+void BM_HyperNodeMovePreview(benchmark::State& state) {
+    // The cluster with its HyperNodes made, read through them.
+    static const auto cluster = [] {
+        const bench::LoadedDemo& demo = scale();
+        ObjectPlanRequest request;
+        request.format = "hypernodes";
+        ChangePlan made;
+        made.objectChanges = *objectPlanChanges(demo.state, demo.index, request);
+        auto withTree = std::make_shared<ClusterState>(withPlanApplied(demo.state, made));
+        const TopologySpec spec = **hyperNodeHierarchy(*withTree);
+        return std::pair{withTree, std::make_shared<TopologyIndex>(TopologyIndex::build(*withTree, spec))};
+    }();
+    const ClusterState& tree = *cluster.first;
+    // The first rack's first node goes to the second rack.
+    std::vector<const HyperNode*> racks;
+    for (const auto& [name, hyperNode] : tree.hyperNodes())
+        if (hyperNode.tier == 1 && racks.size() < 2) racks.push_back(&hyperNode);
+    HyperNode from = *racks[0], to = *racks[1];
+    to.members.push_back(from.members.front());
+    from.members.erase(from.members.begin());
+    ChangePlan plan;
+    plan.objectChanges = {*objectChangeTo(tree, ObjectKind::HyperNode, from.name, from),
+                          *objectChangeTo(tree, ObjectKind::HyperNode, to.name, to)};
+    std::size_t moved = 0;
+    for (auto _ : state) {
+        const TopologyDiff diff = diffPlanTopology(tree, *cluster.second, plan);
+        moved = diff.moved.size();
+        benchmark::DoNotOptimize(moved);
+    }
+    state.counters["moved"] = double(moved);
+}
+
+void BM_SlinkyPlan(benchmark::State& state) {
+    const bench::LoadedDemo& demo = scale();
+    const SlinkyRequest request{"topo-tree", "topo-block", false};
+    std::size_t changes = 0;
+    for (auto _ : state) {
+        changes = slinkyAnnotationChanges(demo.state, demo.index, request)->size();
+        benchmark::DoNotOptimize(changes);
+    }
+    state.counters["annotations"] = double(changes);
+}
+
 BENCHMARK(BM_RelabelPlan)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RelabelGenerate)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_RelabelPreview)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExportAll)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReviewBundle)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HyperNodesPlan)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HyperNodeMovePreview)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SlinkyPlan)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

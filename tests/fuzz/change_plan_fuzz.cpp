@@ -1,7 +1,7 @@
 // readChangePlan and readChangeJournal: plan files and apply journals as operators keep and hand
-// over (edited by hand, truncated, of another version). What reads writes back to text that reads
-// as the same plan or journal and writes the same again; every node name and label in it is one
-// the API server would take.
+// over (edited by hand, truncated, of another version), label and object changes alike. What reads writes back to text
+// that reads as the same plan or journal and writes the same again; every node name and label in it is one the API
+// server would take.
 #include "fuzz_support.h"
 
 #include "core/changes/change_journal.h"
@@ -17,6 +17,12 @@ void checkChange(const topodeck::LabelChange& change) {
     TOPODECK_FUZZ_CHECK(topodeck::labelKeyProblem(change.key).empty(), "keys are valid");
     TOPODECK_FUZZ_CHECK(!change.after || topodeck::labelValueProblem(*change.after).empty(), "values are valid");
     TOPODECK_FUZZ_CHECK(change.before != change.after, "every change changes something");
+}
+
+void checkObjectChange(const topodeck::ObjectChange& change) {
+    TOPODECK_FUZZ_CHECK(change.before || change.after, "every object change has a side");
+    for (const auto* side : {&change.before, &change.after})
+        if (*side) TOPODECK_FUZZ_CHECK(topodeck::objectName(**side) == change.name, "both sides are the object named");
 }
 
 // Read, write, read again: the same thing, and the same text.
@@ -37,10 +43,14 @@ template <class Read, class Write> void roundTrip(std::string_view text, const c
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = topodeck::fuzz::text(data, size);
-    if (auto plan = topodeck::readChangePlan(text, "plan.yaml"))
+    if (auto plan = topodeck::readChangePlan(text, "plan.yaml")) {
         for (const topodeck::LabelChange& change : plan->labelChanges) checkChange(change);
-    if (auto journal = topodeck::readChangeJournal(text, "journal.yaml"))
+        for (const topodeck::ObjectChange& change : plan->objectChanges) checkObjectChange(change);
+    }
+    if (auto journal = topodeck::readChangeJournal(text, "journal.yaml")) {
         for (const topodeck::JournalChange& entry : journal->changes) checkChange(entry.change);
+        for (const topodeck::JournalObjectChange& entry : journal->objectChanges) checkObjectChange(entry.change);
+    }
     roundTrip(text, "plan.yaml", topodeck::readChangePlan, topodeck::writeChangePlan);
     roundTrip(text, "journal.yaml", topodeck::readChangeJournal, topodeck::writeChangeJournal);
     return 0;

@@ -180,6 +180,77 @@ private Q_SLOTS:
         QCOMPARE(m_page->journalList()->count(), 2);
     }
 
+    // A HyperNode change as the HyperNode editor hands it over: a new rack HyperNode for r3 under
+    // hn-b2. Its diff on the Objects tab, the server's dry run changes nothing, the apply creates
+    // and updates, and undo from the journal puts the tree back as it was.
+    void hyperNodeEditPreviewDryRunApplyUndo() {
+        QVERIFY(open(QStringLiteral("proxied"), m_kubeconfig));
+        const std::string hyperNodes = "/apis/topology.volcano.sh/v1alpha1/hypernodes";
+        const std::string original = hyperNodeSpecs(hyperNodes);
+        HyperNode r3;
+        r3.name = "hn-r3";
+        r3.tier = 1;
+        r3.tierName = "rack";
+        for (int i = 9; i <= 12; ++i) {
+            HyperNodeMember member;
+            member.value = nodeName(i);
+            r3.members.push_back(member);
+        }
+        HyperNode b2;
+        b2.name = "hn-b2";
+        b2.tier = 2;
+        b2.tierName = "block";
+        for (const char* child : {"hn-r3", "hn-r4"}) {
+            HyperNodeMember member;
+            member.type = HyperNodeMember::Type::HyperNode;
+            member.value = child;
+            b2.members.push_back(member);
+        }
+        std::vector<ObjectChange> changes(2);
+        changes[0].kind = changes[1].kind = ObjectKind::HyperNode;
+        changes[0].name = "hn-r3";
+        changes[0].after = r3;
+        changes[1].name = "hn-b2";
+        changes[1].after = b2;
+        QSignalSpy shown(m_page.get(), &ChangesPage::previewShown);
+        m_page->previewObjectChanges({ObjectKind::HyperNode}, changes);
+        QVERIFY(shown.wait(kWaitMs));
+        const QString diff = m_page->objectsText()->toPlainText();
+        QVERIFY2(diff.contains(QStringLiteral("create HyperNode hn-r3")) &&
+                     diff.contains(QStringLiteral("update HyperNode hn-b2 (resourceVersion ")) &&
+                     diff.contains(QStringLiteral(
+                         "+   - {\"type\": \"HyperNode\", \"selector\": {\"exactMatch\": {\"name\": \"hn-r3\"}}}")),
+                 qPrintable(diff));
+        QVERIFY(serverAnswer([&] { m_page->dryRunButton()->click(); }).contains(QStringLiteral("dry run passed")));
+        QCOMPARE(hyperNodeSpecs(hyperNodes), original);
+
+        m_page->writesAllowed()->setChecked(true);
+        const QString applied = serverAnswer([&] { m_page->applyButton()->click(); });
+        QVERIFY2(applied.contains(QStringLiteral("Applied")), qPrintable(applied));
+        QVERIFY(m_cluster->call("GET", hyperNodes + "/hn-r3")->status == 200);
+        QVERIFY(hyperNodeSpecs(hyperNodes).find("hn-r3") != std::string::npos);
+
+        // Undo, once the watch has brought the new HyperNode in.
+        bool seen = false;
+        for (int attempt = 0; attempt < 100 && !seen; ++attempt) {
+            QSignalSpy objects(m_session.get(), &ClusterSession::topologyObjectsReady);
+            m_session->requestTopologyObjects();
+            QVERIFY(objects.wait(kWaitMs));
+            const auto answer = objects.front().front().value<TopologyObjectsPtr>();
+            seen = answer->objects.hyperNodes().contains("hn-r3");
+            if (!seen) QTest::qWait(50);
+        }
+        QVERIFY(seen);
+        m_page->journalList()->setCurrentRow(m_page->journalList()->count() - 1);
+        m_page->undoButton()->click();
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY2(m_page->objectsText()->toPlainText().contains(QStringLiteral("delete HyperNode hn-r3")),
+                 qPrintable(m_page->objectsText()->toPlainText()));
+        const QString undone = serverAnswer([&] { m_page->applyButton()->click(); });
+        QVERIFY2(undone.contains(QStringLiteral("Applied")), qPrintable(undone));
+        QCOMPARE(hyperNodeSpecs(hyperNodes), original);
+    }
+
     // The cluster moved on between the preview and the apply: refused, nothing sent.
     void anEditSinceThePreviewIsRefused() {
         QVERIFY(open(QStringLiteral("proxied"), m_kubeconfig));
@@ -265,6 +336,19 @@ private Q_SLOTS:
     }
 
 private:
+    // Every HyperNode's name and spec as the server holds them (no versions), one per line.
+    std::string hyperNodeSpecs(const std::string& collection) {
+        Result<HttpResponse> response = m_cluster->call("GET", collection);
+        if (!response) return {};
+        std::string out;
+        for (const QJsonValue item : QJsonDocument::fromJson(QByteArray::fromStdString(response->body))
+                                         .object()[QLatin1String("items")]
+                                         .toArray())
+            out += item[QLatin1String("metadata")][QLatin1String("name")].toString().toStdString() + " " +
+                   QJsonDocument(item[QLatin1String("spec")].toObject()).toJson(QJsonDocument::Compact).toStdString() +
+                   "\n";
+        return out;
+    }
     bool open(const QString& context, const QString& kubeconfig) {
         m_session->openKubernetes(context, kubeconfig);
         QElapsedTimer timer;

@@ -29,6 +29,16 @@ struct JournalChange {
     friend bool operator==(const JournalChange&, const JournalChange&) = default;
 };
 
+// One object change of the plan and what the server made of it.
+struct JournalObjectChange {
+    ObjectChange change;
+    ChangeOutcome outcome = ChangeOutcome::NotAttempted;
+    std::string message;
+    // The object's resourceVersion after the apply (create, update): undo's precondition.
+    std::string resourceVersionAfter;
+    friend bool operator==(const JournalObjectChange&, const JournalObjectChange&) = default;
+};
+
 struct ChangeJournal {
     static constexpr std::string_view kKind = "ChangeJournal";
 
@@ -38,7 +48,9 @@ struct ChangeJournal {
     std::string started;      // RFC 3339, UTC
     std::string finished;     // empty while the apply runs
     std::vector<JournalChange> changes; // in the plan's order
+    std::vector<JournalObjectChange> objectChanges; // in the plan's order, after the labels
 
+    // Label and object changes with this outcome.
     std::size_t count(ChangeOutcome outcome) const;
     friend bool operator==(const ChangeJournal&, const ChangeJournal&) = default;
 };
@@ -49,7 +61,8 @@ std::string writeChangeJournal(const ChangeJournal& journal);
 Result<ChangeJournal> readChangeJournal(std::string_view text, std::string_view source);
 
 // The plan that puts back what the journal's apply changed: its applied changes with before and
-// after swapped. Changes that were not applied are left out; an empty plan undoes nothing.
+// after swapped (objects in reverse order, each guarded by the version the apply left). Changes
+// that were not applied are left out; an empty plan undoes nothing.
 ChangePlan undoPlan(const ChangeJournal& journal);
 
 } // namespace topodeck

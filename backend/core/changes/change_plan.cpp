@@ -35,7 +35,7 @@ std::string pointerToken(std::string_view key) {
 } // namespace
 
 bool labelChangeBefore(const LabelChange& a, const LabelChange& b) {
-    return std::tie(a.node, a.key) < std::tie(b.node, b.key);
+    return std::tie(a.node, a.annotation, a.key) < std::tie(b.node, b.annotation, b.key);
 }
 
 std::string NodeTarget::describe() const {
@@ -117,7 +117,8 @@ Status addLabelOperations(ChangePlan& plan, const ClusterState& state, const Top
         return text;
     };
     for (std::size_t i = 0; i < plan.labelChanges.size(); ++i)
-        existing.emplace(keyOf(plan.labelChanges[i].node, plan.labelChanges[i].key), i);
+        if (!plan.labelChanges[i].annotation)
+            existing.emplace(keyOf(plan.labelChanges[i].node, plan.labelChanges[i].key), i);
     for (LabelOperation& operation : operations) {
         const std::string where =
             "operation " + std::to_string(plan.operations.size() + 1) + " (" + operation.target.describe() + ")";
@@ -171,16 +172,24 @@ ClusterState withPlanApplied(const ClusterState& state, const ChangePlan& plan) 
             Node node = *state.record(*id).node;
             for (std::size_t c = i; c < end; ++c) {
                 const LabelChange& change = plan.labelChanges[c];
-                if (change.after)
+                if (change.after && change.annotation)
+                    node.setAnnotation(change.key, *change.after);
+                else if (change.after)
                     node.setLabel(change.key, *change.after);
                 else
-                    std::erase_if(node.labels, [&](const auto& label) { return label.first == change.key; });
+                    std::erase_if(change.annotation ? node.annotations : node.labels,
+                                  [&](const auto& entry) { return entry.first == change.key; });
             }
             (void)after.apply(NodeUpserted{std::move(node)});
         }
         i = end;
     }
+    applyObjectChanges(after, plan.objectChanges);
     return after;
+}
+
+TopologySpec specAfterPlan(const TopologySpec& before, const ClusterState& changed, const ChangePlan& plan) {
+    return plan.objectChanges.empty() ? before : hierarchyAfterChanges(before, changed, plan.objectChanges);
 }
 
 std::vector<std::string> planDrift(const ClusterState& state, const ChangePlan& plan) {
@@ -192,12 +201,14 @@ std::vector<std::string> planDrift(const ClusterState& state, const ChangePlan& 
                 drift.push_back("node " + change.node + ": no longer in the cluster");
             continue;
         }
-        const std::string* now = state.record(*id).node->label(change.key);
+        const Node& node = *state.record(*id).node;
+        const std::string* now = change.annotation ? node.annotation(change.key) : node.label(change.key);
         const std::optional<std::string> value = now ? std::optional<std::string>(*now) : std::nullopt;
         if (value != change.before)
-            drift.push_back("node " + change.node + ": label " + change.key + " is " + quotedValue(value) +
-                            ", the plan found " + quotedValue(change.before));
+            drift.push_back("node " + change.node + (change.annotation ? ": annotation " : ": label ") + change.key +
+                            " is " + quotedValue(value) + ", the plan found " + quotedValue(change.before));
     }
+    for (std::string& objectDrifted : objectDrift(state, plan.objectChanges)) drift.push_back(std::move(objectDrifted));
     return drift;
 }
 
@@ -206,7 +217,8 @@ std::string labelPatchJson(const std::vector<const LabelChange*>& changes) {
     JsonWriter json(out);
     json.beginArray();
     for (const LabelChange* change : changes) {
-        const std::string path = "/metadata/labels/" + pointerToken(change->key);
+        const std::string path =
+            (change->annotation ? "/metadata/annotations/" : "/metadata/labels/") + pointerToken(change->key);
         json.beginObject().field("op", "test").field("path", path).key("value");
         if (change->before)
             json.value(*change->before);

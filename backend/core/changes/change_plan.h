@@ -5,6 +5,7 @@
 // tests it (a JSON Patch `test` per label), so a plan neither fails on churn it does not touch (a
 // Node's resourceVersion moves all day) nor overwrites an edit made since to what it does touch.
 
+#include "core/changes/object_change.h"
 #include "core/cluster_state.h"
 #include "core/result.h"
 #include "core/topology_index.h"
@@ -40,12 +41,14 @@ struct LabelOperation {
     friend bool operator==(const LabelOperation&, const LabelOperation&) = default;
 };
 
-// One node's label: the value the plan found (its precondition) and the value it sets.
+// One node's label (or, with `annotation`, one of the annotations topodeck keeps: keptAnnotation):
+// the value the plan found (its precondition) and the value it sets.
 struct LabelChange {
     std::string node;
     std::string key;
     std::optional<std::string> before; // nullopt: the node did not carry it
     std::optional<std::string> after;  // nullopt: removed
+    bool annotation = false;
     friend bool operator==(const LabelChange&, const LabelChange&) = default;
 };
 
@@ -57,13 +60,17 @@ struct ChangePlan {
     std::string cluster;                    // where it was planned ("demo gb200", "context prod"), for its reader
     std::string description;                // free text
     std::vector<LabelOperation> operations; // as asked, in order
-    // Resolved: sorted by node, then key; at most one per node and key; none that changes nothing.
+    // Resolved: sorted by node, then labels before annotations, then key; at most one per node and
+    // key of each; none that changes nothing.
     std::vector<LabelChange> labelChanges;
+    // Topology objects to create, update or delete, applied after the labels, in this order.
+    std::vector<ObjectChange> objectChanges;
 
+    bool empty() const { return labelChanges.empty() && objectChanges.empty(); }
     friend bool operator==(const ChangePlan&, const ChangePlan&) = default;
 };
 
-// The order a plan keeps its label changes in: by node, then key.
+// The order a plan keeps its label changes in: by node, labels before annotations, then key.
 bool labelChangeBefore(const LabelChange& a, const LabelChange& b);
 
 // kubectl label's arguments: "key=value" sets, "key-" removes. Keys and values are checked as the
@@ -86,12 +93,16 @@ Status addLabelOperation(ChangePlan& plan, const ClusterState& state, const Topo
 Status addLabelOperations(ChangePlan& plan, const ClusterState& state, const TopologyIndex& index,
                           std::vector<LabelOperation> operations);
 
-// A copy of the state with the plan's label changes made (nodes it names that are gone are
-// skipped); preconditions are not checked: this is the state the preview shows.
+// A copy of the state with the plan's label and object changes made (nodes it names that are
+// gone are skipped); preconditions are not checked: this is the state the preview shows.
 ClusterState withPlanApplied(const ClusterState& state, const ChangePlan& plan);
 
+// The hierarchy to read the state with the plan made in (withPlanApplied): `before` itself, or a
+// HyperNode tree or Topology the plan changes, read again.
+TopologySpec specAfterPlan(const TopologySpec& before, const ClusterState& changed, const ChangePlan& plan);
+
 // Where the cluster no longer holds what the plan found: "node a: label k is \"y\", the plan found
-// \"x\"", or that the node is gone. Empty: the plan applies as planned.
+// \"x\"", that the node is gone, or an object's drift (objectDrift). Empty: the plan applies as planned.
 std::vector<std::string> planDrift(const ClusterState& state, const ChangePlan& plan);
 
 // The JSON Patch that applies one node's changes: for each label a `test` of the value found

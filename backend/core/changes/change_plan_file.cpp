@@ -3,6 +3,7 @@
 #include "core/changes/change_journal.h"
 
 #include "core/json_text.h"
+#include "core/kube_document_reader.h"
 #include "core/label_selector.h"
 #include "core/text_format.h"
 #include "core/yaml_document.h"
@@ -17,7 +18,7 @@ namespace {
 std::optional<ChangeOutcome> changeOutcomeNamed(std::string_view name);
 
 // JSON string literals are YAML double-quoted scalars: one escaping for every value written.
-std::string quoted(std::string_view text) {
+std::string yamlQuoted(std::string_view text) {
     std::string out;
     appendJsonString(out, text);
     return out;
@@ -25,7 +26,7 @@ std::string quoted(std::string_view text) {
 
 std::string quotedList(const std::vector<std::string>& values) {
     std::string out = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + quoted(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + yamlQuoted(values[i]);
     return out + "]";
 }
 
@@ -145,13 +146,19 @@ public:
     Result<LabelChange> labelChange(const YAML::Node& node, const std::string& path, bool journaled = false) const {
         if (!node.IsMap())
             return error(node, path,
-                         journaled ? "expected a map (node, key, before, after, outcome, message)"
-                                   : "expected a map (node, key, before, after)");
-        if (Status s = journaled ? knownFields(node, path, {"node", "key", "before", "after", "outcome", "message"})
-                                 : knownFields(node, path, {"node", "key", "before", "after"});
+                         journaled ? "expected a map (node, key, annotation, before, after, outcome, message)"
+                                   : "expected a map (node, key, annotation, before, after)");
+        if (Status s = journaled ? knownFields(node, path,
+                                               {"node", "key", "annotation", "before", "after", "outcome", "message"})
+                                 : knownFields(node, path, {"node", "key", "annotation", "before", "after"});
             !s)
             return s.error();
         LabelChange change;
+        if (const YAML::Node flag = node["annotation"]; flag && !flag.IsNull()) {
+            if (!flag.IsScalar() || (flag.Scalar() != "true" && flag.Scalar() != "false"))
+                return error(flag, path + ".annotation", "expected true or false");
+            change.annotation = flag.Scalar() == "true";
+        }
         for (auto [key, out] : {std::pair{"node", &change.node}, std::pair{"key", &change.key}}) {
             Result<std::optional<std::string>> text = optionalString(node, key, path);
             if (!text) return text.error();
@@ -166,9 +173,111 @@ public:
             if (!text) return text.error();
             *out = std::move(*text);
         }
-        if (Status s = labelValue(node["after"], path + ".after", change.after); !s) return s.error();
+        if (change.annotation && !keptAnnotation(change.key))
+            return error(node["key"], path + ".key",
+                         "topodeck changes only the annotations under " + std::string(kSlinkyAnnotationPrefix) +
+                             ", not \"" + visibleText(change.key) + '"');
+        if (!change.annotation) // an annotation's value is any text
+            if (Status s = labelValue(node["after"], path + ".after", change.after); !s) return s.error();
         if (change.before == change.after) return error(node, path, "before and after are the same: nothing to change");
         return change;
+    }
+
+    // One Kubernetes object of a change (before or after), read by the snapshot reader: the kind
+    // and version it is, and what it says.
+    Result<std::pair<ObjectKind, std::string>> objectKind(const YAML::Node& node, const std::string& path) const {
+        std::string apiVersion, kind;
+        if (Status s = stringFields(node, path, {{"apiVersion", &apiVersion}, {"kind", &kind}}); !s) return s.error();
+        const std::size_t slash = apiVersion.find('/');
+        const std::string group = apiVersion.substr(0, slash == std::string::npos ? 0 : slash);
+        const std::string version = slash == std::string::npos ? apiVersion : apiVersion.substr(slash + 1);
+        for (ObjectKind known :
+             {ObjectKind::HyperNode, ObjectKind::KueueTopology, ObjectKind::ResourceFlavor, ObjectKind::KaiTopology})
+            if (objectGroup(known) == group && objectKindName(known) == kind && !version.empty())
+                return std::pair{known, version};
+        return error(node, path,
+                     "expected a HyperNode (topology.volcano.sh), a Topology or ResourceFlavor (kueue.x-k8s.io) or a "
+                     "Topology (kai.scheduler), not " +
+                         visibleText(kind.empty() ? std::string("an object without kind") : kind) +
+                         (apiVersion.empty() ? std::string() : " (" + visibleText(apiVersion) + ")"));
+    }
+
+    Result<TopologyObject> object(const YAML::Node& node, const std::string& path, ObjectKind kind) const {
+        object_reader::SnapshotBuilder builder;
+        object_reader::YamlValue value(node);
+        if (Status s = object_reader::readKubeDocument(value, builder, m_source, 0); !s) {
+            // "plan.yaml:5:13: HyperNode x: spec.tier: ..." with the plan's field after the place.
+            const std::string& message = s.error().message;
+            const std::size_t place = message.starts_with(m_source) ? message.find(": ") : std::string::npos;
+            if (place == std::string::npos) return Error{std::string(m_source) + ": " + path + ": " + message};
+            return Error{message.substr(0, place) + ": " + path + ": " + message.substr(place + 2)};
+        }
+        Snapshot& read = builder.snapshot;
+        if (kind == ObjectKind::HyperNode && read.hyperNodes.size() == 1) return TopologyObject(read.hyperNodes[0]);
+        if (kind == ObjectKind::ResourceFlavor && read.resourceFlavors.size() == 1)
+            return TopologyObject(read.resourceFlavors[0]);
+        if (read.topologies.size() == 1) return TopologyObject(read.topologies[0]);
+        return error(node, path, "not an object topodeck reads");
+    }
+
+    // A plan's object change, or with `journaled` a journal's.
+    Result<JournalObjectChange> objectChange(const YAML::Node& node, const std::string& path, bool journaled) const {
+        if (!node.IsMap()) return error(node, path, "expected a map (action, resourceVersion, before, after)");
+        if (Status s = journaled ? knownFields(node, path,
+                                               {"action", "resourceVersion", "before", "after", "outcome", "message",
+                                                "resourceVersionAfter"})
+                                 : knownFields(node, path, {"action", "resourceVersion", "before", "after"});
+            !s)
+            return s.error();
+        JournalObjectChange entry;
+        ObjectChange& change = entry.change;
+        std::string action, outcome;
+        if (Status s = stringFields(node, path,
+                                    {{"action", &action},
+                                     {"resourceVersion", &change.resourceVersion},
+                                     {"outcome", &outcome},
+                                     {"message", &entry.message},
+                                     {"resourceVersionAfter", &entry.resourceVersionAfter}});
+            !s)
+            return s.error();
+        std::optional<std::pair<ObjectKind, std::string>> kindSeen;
+        for (auto [key, out] : {std::pair{"before", &change.before}, std::pair{"after", &change.after}}) {
+            const YAML::Node side = node[key];
+            if (!side || side.IsNull()) continue;
+            const std::string sidePath = path + "." + key;
+            if (!side.IsMap()) return error(side, sidePath, "expected a Kubernetes object");
+            Result<std::pair<ObjectKind, std::string>> kind = objectKind(side, sidePath);
+            if (!kind) return kind.error();
+            if (kindSeen && *kindSeen != *kind)
+                return error(side, sidePath, "is not the same kind and version as before");
+            kindSeen = *kind;
+            Result<TopologyObject> read = object(side, sidePath, kind->first);
+            if (!read) return read.error();
+            if (!change.name.empty() && change.name != objectName(*read))
+                return error(side, sidePath + ".metadata.name",
+                             "is not the same object as before (" + change.name + ")");
+            change.name = objectName(*read);
+            *out = std::move(*read);
+        }
+        if (!kindSeen) return error(node, path, "has neither before nor after: nothing to change");
+        change.kind = kindSeen->first;
+        change.version = kindSeen->second;
+        if (!action.empty() && action != objectActionName(change.action()))
+            return error(node["action"], path + ".action",
+                         "says " + visibleText(action) + ", but before and after make it " +
+                             std::string(objectActionName(change.action())));
+        if (journaled) {
+            const std::optional<ChangeOutcome> known = changeOutcomeNamed(outcome);
+            if (!known)
+                return error(node["outcome"] ? node["outcome"] : node, path + ".outcome", outcomeExpected(outcome));
+            entry.outcome = *known;
+        }
+        return entry;
+    }
+
+    static std::string outcomeExpected(const std::string& outcome) {
+        return "expected one of applied, conflict, forbidden, gone, failed, not-attempted, not \"" +
+               visibleText(outcome) + '"';
     }
 
     // apiVersion and kind, each as expected.
@@ -215,8 +324,11 @@ public:
         }
         const YAML::Node spec = root["spec"];
         if (!spec || spec.IsNull()) return plan;
-        if (!spec.IsMap()) return error(spec, "spec", "expected a map (operations, labelChanges)");
-        if (Status s = knownFields(spec, "spec", {"operations", "labelChanges"}); !s) return s.error();
+        if (!spec.IsMap()) return error(spec, "spec", "expected a map (operations, labelChanges, objectChanges)");
+        if (Status s = knownFields(spec, "spec", {"operations", "labelChanges", "objectChanges"}); !s) return s.error();
+        Result<std::vector<JournalObjectChange>> objects = objectChanges(spec, false);
+        if (!objects) return objects.error();
+        for (JournalObjectChange& entry : *objects) plan.objectChanges.push_back(std::move(entry.change));
         for (auto [key, isOperations] : {std::pair{"operations", true}, std::pair{"labelChanges", false}}) {
             const YAML::Node list = spec[key];
             if (!list || list.IsNull()) continue;
@@ -238,11 +350,33 @@ public:
         std::sort(plan.labelChanges.begin(), plan.labelChanges.end(), labelChangeBefore);
         for (std::size_t i = 1; i < plan.labelChanges.size(); ++i)
             if (plan.labelChanges[i].node == plan.labelChanges[i - 1].node &&
-                plan.labelChanges[i].key == plan.labelChanges[i - 1].key)
+                plan.labelChanges[i].key == plan.labelChanges[i - 1].key &&
+                plan.labelChanges[i].annotation == plan.labelChanges[i - 1].annotation)
                 return error(spec["labelChanges"], "spec.labelChanges",
-                             "node " + plan.labelChanges[i].node + ", label " + plan.labelChanges[i].key +
-                                 ": changed twice");
+                             "node " + plan.labelChanges[i].node +
+                                 (plan.labelChanges[i].annotation ? ", annotation " : ", label ") +
+                                 plan.labelChanges[i].key + ": changed twice");
         return plan;
+    }
+
+    // spec.objectChanges of a plan or a journal; an object changed twice is refused.
+    Result<std::vector<JournalObjectChange>> objectChanges(const YAML::Node& spec, bool journaled) const {
+        std::vector<JournalObjectChange> out;
+        const YAML::Node list = spec["objectChanges"];
+        if (!list || list.IsNull()) return out;
+        if (!list.IsSequence()) return error(list, "spec.objectChanges", "expected a list");
+        std::set<std::pair<ObjectKind, std::string>> seen;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string item = "spec.objectChanges[" + std::to_string(i) + "]";
+            Result<JournalObjectChange> entry = objectChange(list[i], item, journaled);
+            if (!entry) return entry.error();
+            if (!seen.emplace(entry->change.kind, entry->change.name).second)
+                return error(list[i], item,
+                             std::string(objectKindTitle(entry->change.kind)) + " " + entry->change.name +
+                                 ": changed twice");
+            out.push_back(std::move(*entry));
+        }
+        return out;
     }
 
     Result<ChangeJournal> journal(const YAML::Node& root) const {
@@ -257,8 +391,14 @@ public:
         }
         const YAML::Node spec = root["spec"];
         if (!spec || spec.IsNull()) return journal;
-        if (!spec.IsMap()) return error(spec, "spec", "expected a map (fieldManager, started, finished, changes)");
-        if (Status s = knownFields(spec, "spec", {"fieldManager", "started", "finished", "changes"}); !s) return s.error();
+        if (!spec.IsMap())
+            return error(spec, "spec", "expected a map (fieldManager, started, finished, changes, objectChanges)");
+        if (Status s = knownFields(spec, "spec", {"fieldManager", "started", "finished", "changes", "objectChanges"});
+            !s)
+            return s.error();
+        Result<std::vector<JournalObjectChange>> objects = objectChanges(spec, true);
+        if (!objects) return objects.error();
+        journal.objectChanges = std::move(*objects);
         if (Status s = stringFields(spec, "spec",
                                     {{"fieldManager", &journal.fieldManager},
                                      {"started", &journal.started},
@@ -278,9 +418,9 @@ public:
             if (Status s = stringFields(list[i], item, {{"outcome", &outcome}, {"message", &entry.message}}); !s)
                 return s.error();
             const std::optional<ChangeOutcome> known = changeOutcomeNamed(outcome);
-            if (!known) return error(list[i]["outcome"] ? list[i]["outcome"] : list[i], item + ".outcome",
-                                     "expected one of applied, conflict, forbidden, gone, failed, not-attempted, not \"" +
-                                         visibleText(outcome) + '"');
+            if (!known)
+                return error(list[i]["outcome"] ? list[i]["outcome"] : list[i], item + ".outcome",
+                             outcomeExpected(outcome));
             entry.outcome = *known;
             journal.changes.push_back(std::move(entry));
         }
@@ -316,9 +456,28 @@ Result<YAML::Node> loadOneDocument(std::string_view text, std::string_view sourc
 
 // The change's fields as a flow map's entries, shared by plans and journals.
 std::string changeFields(const LabelChange& change) {
-    std::string out = "node: " + quoted(change.node) + ", key: " + quoted(change.key);
-    if (change.before) out += ", before: " + quoted(*change.before);
-    if (change.after) out += ", after: " + quoted(*change.after);
+    std::string out = "node: " + yamlQuoted(change.node) + ", key: " + yamlQuoted(change.key);
+    if (change.annotation) out += ", annotation: true";
+    if (change.before) out += ", before: " + yamlQuoted(*change.before);
+    if (change.after) out += ", after: " + yamlQuoted(*change.after);
+    return out;
+}
+
+// An object change as a list item: its action and precondition, and the objects as manifests.
+// A journal's adds what became of it.
+std::string objectChangeItem(const ObjectChange& change, const JournalObjectChange* entry = nullptr) {
+    std::string out = "  - action: " + yamlQuoted(objectActionName(change.action())) + "\n";
+    if (!change.resourceVersion.empty()) out += "    resourceVersion: " + yamlQuoted(change.resourceVersion) + "\n";
+    for (auto [key, side] : {std::pair{"before", &change.before}, std::pair{"after", &change.after}})
+        if (*side)
+            out += std::string("    ") + key + ":\n      " +
+                   objectManifestYaml(change.kind, change.version, **side, "      ");
+    if (entry) {
+        out += "    outcome: " + std::string(changeOutcomeName(entry->outcome)) + "\n";
+        if (!entry->resourceVersionAfter.empty())
+            out += "    resourceVersionAfter: " + yamlQuoted(entry->resourceVersionAfter) + "\n";
+        if (!entry->message.empty()) out += "    message: " + yamlQuoted(entry->message) + "\n";
+    }
     return out;
 }
 
@@ -329,9 +488,9 @@ std::string writeChangePlan(const ChangePlan& plan) {
     out += "apiVersion: " + std::string(ChangePlan::kApiVersion) + "\n";
     out += "kind: " + std::string(ChangePlan::kKind) + "\n";
     out += "metadata:\n";
-    out += "  name: " + quoted(plan.name) + "\n";
-    if (!plan.cluster.empty()) out += "  cluster: " + quoted(plan.cluster) + "\n";
-    if (!plan.description.empty()) out += "  description: " + quoted(plan.description) + "\n";
+    out += "  name: " + yamlQuoted(plan.name) + "\n";
+    if (!plan.cluster.empty()) out += "  cluster: " + yamlQuoted(plan.cluster) + "\n";
+    if (!plan.description.empty()) out += "  description: " + yamlQuoted(plan.description) + "\n";
     out += "spec:\n";
     out += "  # As asked, in order.\n";
     out += plan.operations.empty() ? "  operations: []\n" : "  operations:\n";
@@ -339,13 +498,13 @@ std::string writeChangePlan(const ChangePlan& plan) {
         std::string line = "  - {";
         auto field = [&](const std::string& text) { line += (line.size() > 5 ? ", " : "") + text; };
         if (!op.target.nodes.empty()) field("nodes: " + quotedList(op.target.nodes));
-        if (!op.target.selector.empty()) field("selector: " + quoted(op.target.selector));
-        if (!op.target.domain.empty()) field("domain: " + quoted(op.target.domain));
+        if (!op.target.selector.empty()) field("selector: " + yamlQuoted(op.target.selector));
+        if (!op.target.domain.empty()) field("domain: " + yamlQuoted(op.target.domain));
         std::string set;
         std::vector<std::string> removed;
         for (const LabelEdit& edit : op.edits) {
             if (edit.value)
-                set += (set.empty() ? "" : ", ") + quoted(edit.key) + ": " + quoted(*edit.value);
+                set += (set.empty() ? "" : ", ") + yamlQuoted(edit.key) + ": " + yamlQuoted(*edit.value);
             else
                 removed.push_back(edit.key);
         }
@@ -356,6 +515,12 @@ std::string writeChangePlan(const ChangePlan& plan) {
     out += "  # Node by node: each label as it was when planned (left out: absent) and as it becomes.\n";
     out += plan.labelChanges.empty() ? "  labelChanges: []\n" : "  labelChanges:\n";
     for (const LabelChange& change : plan.labelChanges) out += "  - {" + changeFields(change) + "}\n";
+    if (!plan.objectChanges.empty()) {
+        out += "  # Topology objects, applied after the labels in this order: each as found when planned (before,\n"
+               "  # resourceVersion: the precondition of an update or delete) and as it becomes (after).\n"
+               "  objectChanges:\n";
+        for (const ObjectChange& change : plan.objectChanges) out += objectChangeItem(change);
+    }
     return out;
 }
 
@@ -364,18 +529,23 @@ std::string writeChangeJournal(const ChangeJournal& journal) {
     out += "apiVersion: " + std::string(ChangePlan::kApiVersion) + "\n";
     out += "kind: " + std::string(ChangeJournal::kKind) + "\n";
     out += "metadata:\n";
-    out += "  plan: " + quoted(journal.plan) + "\n";
-    out += "  cluster: " + quoted(journal.cluster) + "\n";
+    out += "  plan: " + yamlQuoted(journal.plan) + "\n";
+    out += "  cluster: " + yamlQuoted(journal.cluster) + "\n";
     out += "spec:\n";
-    out += "  fieldManager: " + quoted(journal.fieldManager) + "\n";
-    out += "  started: " + quoted(journal.started) + "\n";
-    if (!journal.finished.empty()) out += "  finished: " + quoted(journal.finished) + "\n";
+    out += "  fieldManager: " + yamlQuoted(journal.fieldManager) + "\n";
+    out += "  started: " + yamlQuoted(journal.started) + "\n";
+    if (!journal.finished.empty()) out += "  finished: " + yamlQuoted(journal.finished) + "\n";
     out += "  # Each label as it was before the apply (left out: absent), as it became, and what the server said.\n";
     out += journal.changes.empty() ? "  changes: []\n" : "  changes:\n";
     for (const JournalChange& entry : journal.changes) {
         out += "  - {" + changeFields(entry.change) + ", outcome: " + std::string(changeOutcomeName(entry.outcome));
-        if (!entry.message.empty()) out += ", message: " + quoted(entry.message);
+        if (!entry.message.empty()) out += ", message: " + yamlQuoted(entry.message);
         out += "}\n";
+    }
+    if (!journal.objectChanges.empty()) {
+        out += "  # Topology objects as they were (before) and became (after), and what the server said.\n"
+               "  objectChanges:\n";
+        for (const JournalObjectChange& entry : journal.objectChanges) out += objectChangeItem(entry.change, &entry);
     }
     return out;
 }

@@ -35,6 +35,25 @@ ChangeOutcome outcomeOf(const PatchAnswer& answer) {
     }
 }
 
+namespace {
+
+ObjectAnswer sendObject(const ApplyOptions& options, const ObjectChange& change, bool dryRun) {
+    if (!options.sendObject) return {{0, "topodeck cannot send objects to this cluster"}, {}};
+    return options.sendObject(change, dryRun);
+}
+
+// Every change of the plan, none attempted yet.
+void startJournal(ChangeJournal& journal, const ChangePlan& plan) {
+    journal.changes.clear();
+    for (const LabelChange& change : plan.labelChanges)
+        journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
+    journal.objectChanges.clear();
+    for (const ObjectChange& change : plan.objectChanges)
+        journal.objectChanges.push_back({change, ChangeOutcome::NotAttempted, {}, {}});
+}
+
+} // namespace
+
 ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const PatchSender& send,
                       const ApplyOptions& options) {
     ApplyResult result;
@@ -46,14 +65,17 @@ ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const Patch
         const PatchAnswer answer = i < dryRun.size() ? dryRun[i] : PatchAnswer{0, "no answer"};
         if (outcomeOf(answer) != ChangeOutcome::Applied) result.dryRunRefusals.emplace_back(i, answer);
     }
-    if (!result.dryRunRefusals.empty()) return result;
+    for (std::size_t i = 0; i < plan.objectChanges.size(); ++i)
+        if (const ObjectAnswer answer = sendObject(options, plan.objectChanges[i], true);
+            outcomeOf(answer.answer) != ChangeOutcome::Applied)
+            result.objectDryRunRefusals.emplace_back(i, answer.answer);
+    if (!result.dryRunRefusals.empty() || !result.objectDryRunRefusals.empty()) return result;
     if (options.dryRunOnly) {
         result.stage = ApplyResult::Stage::DryRunPassed;
         return result;
     }
 
-    journal.changes.clear();
-    for (const LabelChange& change : plan.labelChanges) journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
+    startJournal(journal, plan);
     result.stage = ApplyResult::Stage::Applied;
     const std::size_t batchSize = std::max<std::size_t>(1, options.batchSize);
     for (std::size_t first = 0; first < patches.size(); first += batchSize) {
@@ -81,6 +103,21 @@ ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const Patch
             break;
         }
     }
+    for (std::size_t i = 0; i < plan.objectChanges.size() && result.stage == ApplyResult::Stage::Applied; ++i) {
+        if (options.cancelled && options.cancelled()) {
+            result.cancelled = true;
+            result.stage = ApplyResult::Stage::Stopped;
+            break;
+        }
+        const ObjectAnswer answer = sendObject(options, plan.objectChanges[i], false);
+        ++result.batchesSent;
+        JournalObjectChange& entry = journal.objectChanges[i];
+        entry.outcome = outcomeOf(answer.answer);
+        entry.message = entry.outcome == ChangeOutcome::Applied ? std::string() : answer.answer.message;
+        entry.resourceVersionAfter = answer.resourceVersion;
+        if (options.progress) options.progress(journal);
+        if (entry.outcome != ChangeOutcome::Applied) result.stage = ApplyResult::Stage::Stopped;
+    }
     result.journal = std::move(journal);
     return result;
 }
@@ -89,9 +126,7 @@ Result<JournaledApply> applyPlanJournaled(const ChangePlan& plan, ChangeJournal 
                                           const PatchSender& send, ApplyOptions options) {
     const bool recorded = !options.dryRunOnly;
     if (recorded) {
-        journal.changes.clear();
-        for (const LabelChange& change : plan.labelChanges)
-            journal.changes.push_back({change, ChangeOutcome::NotAttempted, {}});
+        startJournal(journal, plan);
         if (Status written = writeFileAtomically(journalFile, writeChangeJournal(journal)); !written)
             return Error{written.error().message + " (the journal: nothing was sent)"};
     }

@@ -39,8 +39,19 @@ ChangeOutcome outcomeOf(const PatchAnswer& answer);
 // order. The Kubernetes one is net/label_patch_sender.h; tests bring their own.
 using PatchSender = std::function<std::vector<PatchAnswer>(std::span<const NodePatch> patches, bool dryRun)>;
 
+// The server's answer to one object change (objectRequest): as a patch's, and the object's
+// resourceVersion after it when it was applied.
+struct ObjectAnswer {
+    PatchAnswer answer;
+    std::string resourceVersion;
+};
+// Sends one object change (a dry run: the server checks and changes nothing). The Kubernetes one
+// is net/label_patch_sender.h's kubeObjectSender.
+using ObjectSender = std::function<ObjectAnswer(const ObjectChange& change, bool dryRun)>;
+
 struct ApplyOptions {
     std::size_t batchSize = 200;
+    ObjectSender sendObject;                           // needed when the plan changes objects
     bool dryRunOnly = false;                           // stop after the server's dry run
     std::function<bool()> cancelled;                   // asked before each batch
     std::function<void(const ChangeJournal&)> progress; // after each batch, with the journal so far
@@ -55,6 +66,7 @@ struct ApplyResult {
     };
     Stage stage = Stage::DryRunRefused;
     std::vector<std::pair<std::size_t, PatchAnswer>> dryRunRefusals; // index into nodePatches(), answer
+    std::vector<std::pair<std::size_t, PatchAnswer>> objectDryRunRefusals; // index into plan.objectChanges
     std::size_t nodes = 0;       // patches: one per node
     std::size_t batchesSent = 0; // for real
     bool cancelled = false;
@@ -62,6 +74,8 @@ struct ApplyResult {
 };
 
 // `journal` brings the header (plan, cluster, fieldManager, started); its changes are filled in.
+// Labels go first, in batches; then the objects one by one, in the plan's order, each stopping
+// the apply if it is not applied.
 ApplyResult applyPlan(const ChangePlan& plan, ChangeJournal journal, const PatchSender& send,
                       const ApplyOptions& options = {});
 

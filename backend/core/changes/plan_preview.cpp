@@ -36,7 +36,7 @@ std::string listed(const std::vector<std::string>& names, std::size_t most) {
 std::vector<std::string> changeLines(const std::vector<const LabelChange*>& changes, const Painter& paint) {
     std::vector<std::string> lines;
     for (const LabelChange* c : changes) {
-        const std::string key = visibleText(c->key);
+        const std::string key = (c->annotation ? "annotation " : "") + visibleText(c->key);
         if (!c->before)
             lines.push_back(paint(kGreen, "+ " + key + "=" + visibleText(*c->after)));
         else if (!c->after)
@@ -54,11 +54,25 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
                             const PlanPreviewOptions& options) {
     const Painter paint{options.colour};
     std::set<std::string_view> nodes;
-    for (const LabelChange& c : plan.labelChanges) nodes.insert(c.node);
-    std::string out = paint(kBold, "Plan \"" + visibleText(plan.name) + "\"") + ": " +
-                      plural(plan.labelChanges.size(), "label change", "label changes") + " on " +
-                      plural(nodes.size(), "node", "nodes") +
-                      (plan.cluster.empty() ? std::string() : " (planned on " + visibleText(plan.cluster) + ")") + "\n";
+    std::size_t annotations = 0;
+    for (const LabelChange& c : plan.labelChanges) {
+        nodes.insert(c.node);
+        annotations += c.annotation ? 1 : 0;
+    }
+    // A plan of objects alone says nothing of labels, one of annotations alone nothing of labels.
+    const bool labels = !plan.labelChanges.empty() || plan.objectChanges.empty();
+    const std::size_t labelCount = plan.labelChanges.size() - annotations;
+    const std::string nodeChanges =
+        (labelCount > 0 || annotations == 0 ? plural(labelCount, "label change", "label changes") : std::string()) +
+        (labelCount > 0 && annotations > 0 ? " and " : "") +
+        (annotations > 0 ? plural(annotations, "annotation change", "annotation changes") : std::string()) + " on " +
+        plural(nodes.size(), "node", "nodes");
+    std::string out =
+        paint(kBold, "Plan \"" + visibleText(plan.name) + "\"") + ": " + (labels ? nodeChanges : std::string()) +
+        (plan.objectChanges.empty()
+             ? std::string()
+             : (labels ? ", " : "") + plural(plan.objectChanges.size(), "object change", "object changes")) +
+        (plan.cluster.empty() ? std::string() : " (planned on " + visibleText(plan.cluster) + ")") + "\n";
     if (!plan.description.empty()) out += visibleText(plan.description, true) + "\n";
     for (std::size_t i = 0; i < plan.operations.size(); ++i) {
         const LabelOperation& op = plan.operations[i];
@@ -80,8 +94,8 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
         if (inserted) order.push_back(&it->first);
         it->second.push_back(node);
     }
-    out += "\nLabels:\n";
-    if (order.empty()) out += "  nothing to change\n";
+    if (labels) out += "\nLabels:\n";
+    if (labels && order.empty()) out += "  nothing to change\n";
     for (std::size_t g = 0; g < order.size() && g < options.maxGroups; ++g) {
         const std::vector<std::string>& members = groups[*order[g]];
         out += "  " + (members.size() == 1 ? "node " : plural(members.size(), "node", "nodes") + ": ") +
@@ -90,6 +104,17 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
     }
     if (order.size() > options.maxGroups)
         out += "  ... and " + plural(order.size() - options.maxGroups, "more group", "more groups") + " of nodes\n";
+
+    if (!plan.objectChanges.empty()) {
+        out += "\nObjects:\n";
+        for (std::size_t i = 0; i < plan.objectChanges.size(); ++i) {
+            if (i == options.maxGroups) {
+                out += "  ... and " + plural(plan.objectChanges.size() - i, "more object", "more objects") + "\n";
+                break;
+            }
+            out += objectDiffText(plan.objectChanges[i], options.colour);
+        }
+    }
 
     out += "\nTopology:\n";
     if (diff.empty()) out += "  unchanged\n";
@@ -160,6 +185,17 @@ std::string planPreviewText(const ChangePlan& plan, const TopologyDiff& diff, co
         if (diff.ownedElsewhere.size() > options.maxGroups)
             out += "  ... and " + std::to_string(diff.ownedElsewhere.size() - options.maxGroups) + " more\n";
     }
+    const auto problems = [&](std::string_view code, const std::string& heading, const std::vector<std::string>& list) {
+        if (list.empty()) return;
+        out += "\n" + paint(code, heading) + "\n";
+        for (std::size_t i = 0; i < list.size() && i < options.maxGroups; ++i)
+            out += "  " + visibleText(list[i]) + "\n";
+        if (list.size() > options.maxGroups)
+            out += "  ... and " + std::to_string(list.size() - options.maxGroups) + " more\n";
+    };
+    problems(kRed, "Refused: what the target CRDs or controllers would not take; apply refuses the plan:",
+             diff.objectProblems);
+    problems(kYellow, "Risks of the object changes:", diff.objectRisks);
     if (!drift.empty()) {
         out += "\n" +
                paint(kYellow, "Drift: the cluster no longer holds what the plan found (" +

@@ -91,7 +91,10 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
             diff.capacity.push_back({path, 0, a.gpus, 0, a.nodes});
         }
 
-    const std::size_t depth = static_cast<std::size_t>(std::max(0, before.spec().depth()));
+    // Levels compared by position, top first; a plan that adds or removes levels (a Topology or
+    // HyperNode tree changed) is compared over the levels both have.
+    const std::size_t depth =
+        static_cast<std::size_t>(std::max(0, std::min(before.spec().depth(), after.spec().depth())));
     std::vector<Fan> splits(depth);
     std::vector<Fan> merges(depth);
     // NVLink domain (by name) -> the lowest-level domains its nodes sit in, before and after.
@@ -142,8 +145,9 @@ TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before
 
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ChangePlan& plan) {
     const ClusterState changed = withPlanApplied(state, plan);
-    return diffPlanTopology(state, before, changed, TopologyIndex::build(changed, before.spec(), before.gpuResources()),
-                            plan);
+    return diffPlanTopology(
+        state, before, changed,
+        TopologyIndex::build(changed, specAfterPlan(before.spec(), changed, plan), before.gpuResources()), plan);
 }
 
 TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& before, const ClusterState& changed,
@@ -151,6 +155,10 @@ TopologyDiff diffPlanTopology(const ClusterState& state, const TopologyIndex& be
     TopologyDiff diff = diffTopology(state, before, after);
     diff.stranded = strandedWorkloads(state, changed, plan);
     diff.ownedElsewhere = labelsOwnedElsewhere(state, plan);
+    if (!plan.objectChanges.empty()) {
+        diff.objectProblems = objectChangeProblems(plan.objectChanges, state, changed);
+        diff.objectRisks = objectChangeRisks(plan.objectChanges, changed);
+    }
     return diff;
 }
 
@@ -169,6 +177,7 @@ std::vector<TopologyDiff::OwnedElsewhere> labelsOwnedElsewhere(const ClusterStat
     std::optional<NodeId> id;
     std::string_view lastNode;
     for (const LabelChange& change : plan.labelChanges) { // sorted by node, then key
+        if (change.annotation) continue;                  // managedFields are read for labels
         if (change.node != lastNode) {
             lastNode = change.node;
             id = state.findNode(change.node);

@@ -64,6 +64,10 @@ struct TopologyDiff {
         friend bool operator==(const OwnedElsewhere&, const OwnedElsewhere&) = default;
     };
     std::vector<OwnedElsewhere> ownedElsewhere;
+    // The plan's object changes: what the CRDs or controllers would refuse (apply is refused while
+    // there are any), and what the server takes but people should know (objectChangeRisks).
+    std::vector<std::string> objectProblems;
+    std::vector<std::string> objectRisks;
 
     // Whether the hierarchy is unchanged (risks to workloads aside).
     bool empty() const {
@@ -73,8 +77,9 @@ struct TopologyDiff {
     }
 };
 
-// Both indexes are of one spec; `after` is built over a copy of `before`'s state, which names
-// the nodes (`state`: either, the names do not change).
+// `after` is built over a copy of `before`'s state, which names the nodes (`state`: either, the
+// names do not change), with the same spec or, for a plan that changes the hierarchy's objects,
+// the one read again (levels are then compared top first, over those both have).
 TopologyDiff diffTopology(const ClusterState& state, const TopologyIndex& before, const TopologyIndex& after);
 
 // What the plan's label changes do to `before` (the state's index): the same spec read over the

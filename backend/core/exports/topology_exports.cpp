@@ -34,6 +34,17 @@ bool fromLabels(const TopologyIndex& index, std::string& why) {
     return false;
 }
 
+// Single-quoted for sh when it holds anything but plain characters (an annotation's value has
+// commas and colons; a label's never needs it, so its lines stay as kubectl prints them).
+std::string shellQuoted(const std::string& word) {
+    if (word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,") ==
+        std::string::npos)
+        return word;
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
 std::string levelsYaml(const TopologySpec& spec) {
     std::string out = "  levels:\n";
     for (const TopologyLevel& level : spec.levels) out += "  - nodeLabel: " + jsonQuoted(level.nodeLabel) + "\n";
@@ -103,8 +114,8 @@ std::string kueueLevelsProblem(const std::vector<TopologyLevel>& levels) {
     return {};
 }
 
-Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyIndex& index,
-                                      const KueueExportOptions& options) {
+Result<KueueTopologyObjects> kueueTopologyObjects(const ClusterState& state, const TopologyIndex& index,
+                                                  const KueueExportOptions& options) {
     std::string why;
     if (!fromLabels(index, why)) return Error{"Kueue Topology: " + why};
     const TopologySpec& spec = index.spec();
@@ -112,41 +123,62 @@ Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyI
         return Error{"Kueue Topology: " + problem};
     if (options.apiVersion != "v1beta2" && options.apiVersion != "v1beta1")
         return Error{"Kueue Topology: --api-version is v1beta2 or v1beta1, not \"" + options.apiVersion + '"'};
-    const std::string name = !options.topologyName.empty() ? options.topologyName
-                             : !spec.name.empty()           ? dnsName(spec.name)
-                                                            : std::string("default");
-    const std::string flavor = options.flavorName.empty() ? name : options.flavorName;
-    for (const std::string& object : {name, flavor})
+    KueueTopologyObjects out;
+    out.topology.name = !options.topologyName.empty() ? options.topologyName
+                        : !spec.name.empty()          ? dnsName(spec.name)
+                                                      : std::string("default");
+    out.flavor.name = options.flavorName.empty() ? out.topology.name : options.flavorName;
+    for (const std::string& object : {out.topology.name, out.flavor.name})
         if (const std::string problem = nodeNameProblem(object); !problem.empty())
             return Error{"Kueue Topology: the name \"" + object + "\": " + problem};
-    std::vector<std::pair<std::string, std::string>> labels =
-        options.flavorLabels.empty() ? flavorLabel(state, spec) : options.flavorLabels;
-    if (labels.empty())
+    out.flavor.nodeLabels = options.flavorLabels.empty() ? flavorLabel(state, spec) : options.flavorLabels;
+    if (out.flavor.nodeLabels.empty())
         return Error{"Kueue ResourceFlavor: no label is shared by every node, and a flavor with a topologyName needs "
                      "nodeLabels: give --flavor-labels KEY=VALUE,..."};
+    out.flavor.topologyName = out.topology.name;
+    out.topology.origin = "kueue";
+    out.topology.levels = spec.levels;
+    return out;
+}
+
+Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyIndex& index,
+                                      const KueueExportOptions& options) {
+    Result<KueueTopologyObjects> objects = kueueTopologyObjects(state, index, options);
+    if (!objects) return objects.error();
+    const std::string& name = objects->topology.name;
     const std::string apiVersion = "kueue.x-k8s.io/" + options.apiVersion;
-    std::string out = "# Kueue Topology and ResourceFlavor, from the " + std::to_string(spec.depth()) +
+    std::string out = "# Kueue Topology and ResourceFlavor, from the " + std::to_string(index.spec().depth()) +
                       " levels topodeck reads. Levels are immutable once created" +
-                      (options.apiVersion == "v1beta1" ? " (v1beta1)" : "") +
-                      "; a flavor's topologyName too.\n";
+                      (options.apiVersion == "v1beta1" ? " (v1beta1)" : "") + "; a flavor's topologyName too.\n";
     out += "apiVersion: " + jsonQuoted(apiVersion) + "\nkind: \"Topology\"\nmetadata:\n  name: " + jsonQuoted(name) + "\n";
-    out += "spec:\n" + levelsYaml(spec);
-    out += "---\napiVersion: " + jsonQuoted(apiVersion) + "\nkind: \"ResourceFlavor\"\nmetadata:\n  name: " + jsonQuoted(flavor) +
+    out += "spec:\n" + levelsYaml(index.spec());
+    out += "---\napiVersion: " + jsonQuoted(apiVersion) +
+           "\nkind: \"ResourceFlavor\"\nmetadata:\n  name: " + jsonQuoted(objects->flavor.name) +
            "\nspec:\n  nodeLabels:\n";
-    for (const auto& [key, value] : labels) out += "    " + jsonQuoted(key) + ": " + jsonQuoted(value) + "\n";
+    for (const auto& [key, value] : objects->flavor.nodeLabels)
+        out += "    " + jsonQuoted(key) + ": " + jsonQuoted(value) + "\n";
     out += "  topologyName: " + jsonQuoted(name) + "\n";
     return out;
 }
 
-Result<std::string> kaiTopologyYaml(const TopologyIndex& index, const std::string& name) {
+Result<TopologySpec> kaiTopologyObject(const TopologyIndex& index, const std::string& name) {
     std::string why;
     if (!fromLabels(index, why)) return Error{"KAI Topology: " + why};
-    const std::string object = !name.empty() ? name : !index.spec().name.empty() ? dnsName(index.spec().name) : "default";
-    if (const std::string problem = nodeNameProblem(object); !problem.empty())
-        return Error{"KAI Topology: the name \"" + object + "\": " + problem};
+    TopologySpec out;
+    out.name = !name.empty() ? name : !index.spec().name.empty() ? dnsName(index.spec().name) : "default";
+    if (const std::string problem = nodeNameProblem(out.name); !problem.empty())
+        return Error{"KAI Topology: the name \"" + out.name + "\": " + problem};
+    out.origin = "kai";
+    out.levels = index.spec().levels;
+    return out;
+}
+
+Result<std::string> kaiTopologyYaml(const TopologyIndex& index, const std::string& name) {
+    Result<TopologySpec> object = kaiTopologyObject(index, name);
+    if (!object) return object.error();
     return "# KAI Topology, top level first.\napiVersion: \"kai.scheduler/v1alpha1\"\nkind: \"Topology\"\nmetadata:\n"
            "  name: " +
-           jsonQuoted(object) + "\nspec:\n" + levelsYaml(index.spec());
+           jsonQuoted(object->name) + "\nspec:\n" + levelsYaml(index.spec());
 }
 
 std::vector<HyperNode> hyperNodesFromIndex(const ClusterState& state, const TopologyIndex& index) {
@@ -254,9 +286,10 @@ std::string writeTopologyYaml(const std::vector<SlurmTopology>& topologies) {
 
 NodeLabelsExport nodeLabelsExport(const ClusterState& state, const TopologyIndex& index, const ChangePlan* plan) {
     // node -> (key -> value, nullopt: remove), in node name order.
-    std::map<std::string, std::map<std::string, std::optional<std::string>>> labels;
+    std::map<std::string, std::map<std::string, std::optional<std::string>>> labels, annotations;
     if (plan) {
-        for (const LabelChange& change : plan->labelChanges) labels[change.node][change.key] = change.after;
+        for (const LabelChange& change : plan->labelChanges)
+            (change.annotation ? annotations : labels)[change.node][change.key] = change.after;
     } else {
         std::vector<std::string> keys;
         for (const TopologyLevel& level : index.spec().levels) keys.push_back(level.nodeLabel);
@@ -277,20 +310,25 @@ NodeLabelsExport nodeLabelsExport(const ClusterState& state, const TopologyIndex
         "# with it, topodeck's manager takes the label over.\n";
     out.kubectlLines = "#!/bin/sh\n# The same labels with kubectl label.\nset -e\n";
     bool first = true;
-    for (const auto& [node, changes] : labels) {
-        std::string set, removed, line;
-        for (const auto& [key, value] : changes) {
-            if (value) set += "    " + jsonQuoted(key) + ": " + jsonQuoted(*value) + "\n";
-            else removed += " " + key;
-            line += " " + key + (value ? "=" + *value : "-");
+    for (const auto& [field, byNode] : {std::pair{"labels", &labels}, std::pair{"annotations", &annotations}}) {
+        const std::string verb = field == std::string_view("labels") ? "label" : "annotate";
+        for (const auto& [node, changes] : *byNode) {
+            std::string set, removed, line;
+            for (const auto& [key, value] : changes) {
+                if (value)
+                    set += "    " + jsonQuoted(key) + ": " + jsonQuoted(*value) + "\n";
+                else
+                    removed += " " + key;
+                line += " " + shellQuoted(key + (value ? "=" + *value : "-"));
+            }
+            out.kubectlLines += "kubectl " + verb + " node " + node + " --overwrite" + line + "\n";
+            out.objects += std::string(first ? "" : "---\n") +
+                           "apiVersion: \"v1\"\nkind: \"Node\"\nmetadata:\n  name: " + jsonQuoted(node) + "\n";
+            if (!removed.empty())
+                out.objects += "  # Removed, which apply cannot say:" + removed + " (see the kubectl lines)\n";
+            out.objects += "  " + std::string(field) + (set.empty() ? ": {}\n" : ":\n" + set);
+            first = false;
         }
-        out.kubectlLines += "kubectl label node " + node + " --overwrite" + line + "\n";
-        if (set.empty() && removed.empty()) continue;
-        out.objects += std::string(first ? "" : "---\n") + "apiVersion: \"v1\"\nkind: \"Node\"\nmetadata:\n  name: " +
-                       jsonQuoted(node) + "\n";
-        if (!removed.empty()) out.objects += "  # Removed, which apply cannot say:" + removed + " (see the kubectl lines)\n";
-        out.objects += set.empty() ? "  labels: {}\n" : "  labels:\n" + set;
-        first = false;
     }
     return out;
 }
@@ -307,7 +345,8 @@ TopologyExportFiles topologyExportFiles(const ClusterState& state, const Topolog
     if (all || format == "kai") add("kai-topology.yaml", kaiTopologyYaml(index, options.kaiName));
     if (all || format == "hypernodes") add("hypernodes.yaml", hyperNodesYaml(hyperNodesFromIndex(state, index)));
     if (all || format == "topology.conf" || format == "topology.yaml") {
-        const SlurmTopology slurm = options.blocks ? slurmBlocksFromIndex(state, index) : slurmTreeFromIndex(state, index);
+        const SlurmTopology slurm = options.blocks ? slurmBlocksFromIndex(state, index, options.blockPerRack)
+                                                   : slurmTreeFromIndex(state, index);
         if (all || format == "topology.conf") add("topology.conf", writeTopologyConf(slurm));
         if (all || format == "topology.yaml") add("topology.yaml", writeTopologyYaml({slurm}));
     }

@@ -35,7 +35,15 @@ std::string kueueLevelsProblem(const std::vector<TopologyLevel>& levels);
 // levels, or when no label is shared by every node and none was given for the flavor.
 Result<std::string> kueueTopologyYaml(const ClusterState& state, const TopologyIndex& index,
                                       const KueueExportOptions& options = {});
+// The same as objects: the Topology (origin "kueue") and the flavor that names it.
+struct KueueTopologyObjects {
+    TopologySpec topology;
+    ResourceFlavor flavor;
+};
+Result<KueueTopologyObjects> kueueTopologyObjects(const ClusterState& state, const TopologyIndex& index,
+                                                  const KueueExportOptions& options = {});
 // A KAI Topology (kai.scheduler/v1alpha1): the same levels, top first.
+Result<TopologySpec> kaiTopologyObject(const TopologyIndex& index, const std::string& name = {});
 Result<std::string> kaiTopologyYaml(const TopologyIndex& index, const std::string& name = {});
 
 // Volcano HyperNodes for the hierarchy: one per domain (unlabelled ones left out), the lowest
@@ -72,6 +80,7 @@ struct TopologyExportOptions {
     KueueExportOptions kueue;
     std::string kaiName;
     bool blocks = false; // Slurm: the block topology (NVLink domains), not the tree
+    bool blockPerRack = false; // with blocks: one block per lowest-level domain, not per NVLink domain
 };
 
 // The hierarchy in every scheduler's form (kueue-topology.yaml, kai-topology.yaml,

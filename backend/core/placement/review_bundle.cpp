@@ -74,6 +74,22 @@ void gangFiles(const GangRequest& gang, const TopologySpec& spec, const GpuResou
     described.emplace_back("gang.sbatch", "the gang as an sbatch script (what Slurm cannot be asked is in comments)");
 }
 
+// The objects a plan creates or updates as manifests for kubectl, its deletions as comments.
+std::string objectChangesForKubectl(const ChangePlan& plan) {
+    std::string out = "# The plan's objects, in order: kubectl apply -f objects.yaml\n";
+    for (const ObjectChange& change : plan.objectChanges) {
+        if (!change.after) {
+            out += "# then: kubectl delete " + std::string(objectPlural(change.kind)) + "." +
+                   std::string(objectGroup(change.kind)) + " " + change.name + "\n";
+            continue;
+        }
+        TopologyObject object = *change.after;
+        std::visit([&](auto& o) { o.resourceVersion = change.resourceVersion; }, object);
+        out += "---\n" + objectManifestYaml(change.kind, change.version, object, {}, true);
+    }
+    return out;
+}
+
 void writeChangeSection(std::string& out, const ChangePlan& plan, const std::vector<std::string>& drift) {
     std::set<std::string> nodes;
     for (const LabelChange& change : plan.labelChanges) nodes.insert(change.node);
@@ -84,6 +100,15 @@ void writeChangeSection(std::string& out, const ChangePlan& plan, const std::vec
         for (const LabelEdit& edit : operation.edits)
             edits += (edits.empty() ? "`" : ", `") + edit.key + (edit.value ? '=' + *edit.value : "-") + '`';
         out += "- " + edits + " on " + operation.target.describe() + '\n';
+    }
+    if (!plan.objectChanges.empty()) {
+        out += "\nand " + plural(plan.objectChanges.size(), "object change", "object changes") +
+               ", applied after the labels in this order (`objects.yaml`, `preview.txt` has each one's diff):\n\n";
+        for (const ObjectChange& change : plan.objectChanges)
+            out +=
+                "- " + change.describe() +
+                (change.resourceVersion.empty() ? std::string() : " (resourceVersion " + change.resourceVersion + ")") +
+                '\n';
     }
     out += '\n';
     if (drift.empty()) {
@@ -134,7 +159,12 @@ void writeImpactSection(std::string& out, const TopologyDiff& diff) {
 
 void writeRiskSection(std::string& out, const TopologyDiff& diff) {
     out += "## Risks\n\n";
+    for (const std::string& problem : diff.objectProblems)
+        out += "- **Refused before sending**: " + problem +
+               ". topodeckctl apply will not send the plan until it is fixed.\n";
+    for (const std::string& risk : diff.objectRisks) out += "- " + risk + '\n';
     if (diff.stranded.empty() && diff.nvlinkSplit.empty() && diff.ownedElsewhere.empty()) {
+        if (!diff.objectProblems.empty() || !diff.objectRisks.empty()) out += '\n';
         out += "None found: no running workload's nodeSelector or node affinity stops matching its node, no NVLink domain is split "
                "across racks, and no label it changes is owned by another field manager.\n\n";
         return;
@@ -183,7 +213,8 @@ Result<ReviewBundle> reviewBundle(const ClusterState& state, const TopologyIndex
     // The hierarchy after the change is what the schedulers' objects must describe.
     const ClusterState after = plan ? withPlanApplied(state, *plan) : ClusterState();
     const ClusterState& target = plan ? after : state;
-    const TopologyIndex afterIndex = plan ? TopologyIndex::build(after, index.spec(), request.gpus) : TopologyIndex();
+    const TopologyIndex afterIndex =
+        plan ? TopologyIndex::build(after, specAfterPlan(index.spec(), after, *plan), request.gpus) : TopologyIndex();
     const TopologyIndex& targetIndex = plan ? afterIndex : index;
 
     std::optional<GangDryRuns> runs;
@@ -219,6 +250,13 @@ Result<ReviewBundle> reviewBundle(const ClusterState& state, const TopologyIndex
         described.emplace_back("node-labels.yaml", "the labels it sets, as partial Nodes for `kubectl apply --server-side --force-conflicts`");
         bundle.files.push_back({"kubectl-label.sh", labels.kubectlLines});
         described.emplace_back("kubectl-label.sh", "every change (removals too) as `kubectl label --overwrite` lines");
+        if (!plan->objectChanges.empty()) {
+            bundle.files.push_back({"objects.yaml", objectChangesForKubectl(*plan)});
+            described.emplace_back("objects.yaml",
+                                   "the objects it creates and updates, for `kubectl apply -f` (updates carry the "
+                                   "resourceVersion found, so an object changed since is refused); deletions as "
+                                   "`kubectl delete` lines in comments");
+        }
     }
     if (runs) writeDryRunSection(readme, *runs, plan != nullptr);
 

@@ -134,10 +134,10 @@ SlurmTopology slurmTreeFromIndex(const ClusterState& state, const TopologyIndex&
     return topology;
 }
 
-SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index) {
+SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index, bool perRack) {
     SlurmIndexBlocks blocks;
     const int depth = index.spec().depth();
-    if (!index.spec().nvlinkLabel.empty() && index.nvlinkDomainCount() > 0) {
+    if (!perRack && !index.spec().nvlinkLabel.empty() && index.nvlinkDomainCount() > 0) {
         // NVLink domains, met in the order of the lowest-level domains (unlabelled ones too: the
         // NVLink fabric does not need the scale-out labels).
         blocks.fromNvlink = true;
@@ -178,11 +178,11 @@ SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index) {
     return blocks;
 }
 
-SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index) {
+SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index, bool perRack) {
     SlurmTopology topology;
     topology.kind = SlurmTopology::Kind::Block;
     topology.clusterDefault = true;
-    const SlurmIndexBlocks blocks = slurmBlockNodesFromIndex(index);
+    const SlurmIndexBlocks blocks = slurmBlockNodesFromIndex(index, perRack);
     for (std::size_t b = 0; b < blocks.names.size(); ++b) {
         SlurmBlock block{blocks.names[b], {}};
         for (NodeId node : blocks.nodes[b]) block.nodes.push_back(state.record(node).node->name);

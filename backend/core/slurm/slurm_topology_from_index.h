@@ -20,7 +20,9 @@ class TopologyIndex;
 // lowest kubernetes.io/hostname level, which would make every node its own leaf switch.
 int slurmSwitchLevels(const TopologyIndex& index);
 SlurmTopology slurmTreeFromIndex(const ClusterState& state, const TopologyIndex& index);
-SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index);
+// `perRack`: one block per lowest-level domain (an NVL72 rack, as SUNK configures it) even where
+// NVLink domains are known; by default one per NVLink domain (clique, as Base Command Manager does).
+SlurmTopology slurmBlocksFromIndex(const ClusterState& state, const TopologyIndex& index, bool perRack = false);
 
 // The blocks of slurmBlocksFromIndex as node ids, without building name lists (for the engines,
 // which run on every dry-run). Blocks follow the natural order of the lowest-level domain holding
@@ -31,6 +33,6 @@ struct SlurmIndexBlocks {
     std::size_t nodesLeftOut = 0;           // present nodes in no block (label missing)
     bool fromNvlink = false;                // blocks are NVLink domains, not lowest-level domains
 };
-SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index);
+SlurmIndexBlocks slurmBlockNodesFromIndex(const TopologyIndex& index, bool perRack = false);
 
 } // namespace topodeck
