@@ -428,10 +428,10 @@ std::string updatePatchJson(const ObjectChange& change) {
         const auto& flavor = std::get<ResourceFlavor>(*change.after);
         json.endObject().key("spec").beginObject().key("nodeLabels").beginObject();
         for (const auto& [key, value] : flavor.nodeLabels) json.field(key, value);
-        for (const auto& [key, value] : std::get<ResourceFlavor>(*change.before).nodeLabels)
+        for (const auto& label : std::get<ResourceFlavor>(*change.before).nodeLabels)
             if (std::none_of(flavor.nodeLabels.begin(), flavor.nodeLabels.end(),
-                             [&](const auto& label) { return label.first == key; }))
-                json.key(key).null();
+                             [&](const auto& kept) { return kept.first == label.first; }))
+                json.key(label.first).null();
         json.endObject();
         stringOrNull("topologyName", flavor.topologyName);
     }
