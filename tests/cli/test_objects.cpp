@@ -61,6 +61,21 @@ private Q_SLOTS:
         QVERIFY(readFile(QDir(folder).filePath(QStringLiteral("README.md"))).contains("object changes"));
     }
 
+    // A node list whose topology is only in Slurm's topology.conf: its switches become HyperNodes,
+    // named as the switches, leaves holding the nodes, each tier named after its level.
+    void hyperNodesFromATopologyConf() {
+        const ctl::Run run = runCtl({QStringLiteral("objects"), QStringLiteral("hypernodes"), QStringLiteral("-f"),
+                                     QStringLiteral(TOPODECK_TEST_DATA_DIR "/plan/nodes-unlabelled.yaml"),
+                                     QStringLiteral("--slurm-topology"),
+                                     QStringLiteral(TOPODECK_TEST_DATA_DIR "/slurm/tree.conf")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(int(run.out.count("  - action: \"create\"")), 6); // core, spine1-2, leaf1-3
+        QVERIFY2(run.out.contains("name: \"leaf3\"\n      spec:\n        tier: 1\n        tierName: \"leaf\""),
+                 run.out.constData());
+        QVERIFY(run.out.contains("{\"type\": \"Node\", \"selector\": {\"exactMatch\": {\"name\": \"gpu-012\"}}}"));
+        QVERIFY(run.out.contains("{\"type\": \"HyperNode\", \"selector\": {\"exactMatch\": {\"name\": \"spine2\"}}}"));
+    }
+
     // A Kueue Topology and its flavor, and a KAI Topology, named as asked.
     void topologies() {
         const ctl::Run kueue = runCtl({QStringLiteral("objects"), QStringLiteral("kueue"), QStringLiteral("--demo"),
