@@ -114,9 +114,9 @@ void HyperNodeEdits::remember(const std::vector<std::string>& names) {
 
 bool HyperNodeEdits::undo() {
     if (m_history.empty()) return false;
-    for (auto& [name, was] : m_history.back()) {
-        std::erase_if(m_hyperNodes, [&](const HyperNode& hyperNode) { return hyperNode.name == name; });
-        if (was) m_hyperNodes.push_back(std::move(*was));
+    for (auto& kept : m_history.back()) {
+        std::erase_if(m_hyperNodes, [&](const HyperNode& hyperNode) { return hyperNode.name == kept.first; });
+        if (kept.second) m_hyperNodes.push_back(std::move(*kept.second));
     }
     m_history.pop_back();
     sort();
