@@ -12,62 +12,37 @@
 
 namespace topodeck {
 
-std::string_view objectKindName(ObjectKind kind) {
-    switch (kind) {
-    case ObjectKind::HyperNode:
-        return "HyperNode";
-    case ObjectKind::ResourceFlavor:
-        return "ResourceFlavor";
-    case ObjectKind::KueueTopology:
-    case ObjectKind::KaiTopology:
-        return "Topology";
-    }
-    return "Topology";
+namespace {
+
+// What each kind is called and where the API server serves it: one row a kind.
+struct KindFacts {
+    ObjectKind kind;
+    std::string_view name, title, group, plural, version;
+};
+constexpr KindFacts kKinds[] = {
+    {ObjectKind::HyperNode, "HyperNode", "HyperNode", "topology.volcano.sh", "hypernodes", "v1alpha1"},
+    {ObjectKind::KueueTopology, "Topology", "Kueue Topology", "kueue.x-k8s.io", "topologies", "v1beta2"},
+    {ObjectKind::ResourceFlavor, "ResourceFlavor", "ResourceFlavor", "kueue.x-k8s.io", "resourceflavors", "v1beta2"},
+    {ObjectKind::KaiTopology, "Topology", "KAI Topology", "kai.scheduler", "topologies", "v1alpha1"},
+};
+const KindFacts& facts(ObjectKind kind) {
+    for (const KindFacts& row : kKinds)
+        if (row.kind == kind) return row;
+    return kKinds[0];
 }
 
-std::string_view objectKindTitle(ObjectKind kind) {
-    switch (kind) {
-    case ObjectKind::HyperNode:
-        return "HyperNode";
-    case ObjectKind::ResourceFlavor:
-        return "ResourceFlavor";
-    case ObjectKind::KueueTopology:
-        return "Kueue Topology";
-    case ObjectKind::KaiTopology:
-        return "KAI Topology";
-    }
-    return "Topology";
+// "group/version", the kind's default version where none is given.
+std::string apiVersionOf(ObjectKind kind, std::string_view version) {
+    return std::string(objectGroup(kind)) + "/" + std::string(version.empty() ? defaultObjectVersion(kind) : version);
 }
 
-std::string_view objectGroup(ObjectKind kind) {
-    switch (kind) {
-    case ObjectKind::HyperNode:
-        return "topology.volcano.sh";
-    case ObjectKind::KaiTopology:
-        return "kai.scheduler";
-    case ObjectKind::KueueTopology:
-    case ObjectKind::ResourceFlavor:
-        return "kueue.x-k8s.io";
-    }
-    return "kueue.x-k8s.io";
-}
+} // namespace
 
-std::string_view objectPlural(ObjectKind kind) {
-    switch (kind) {
-    case ObjectKind::HyperNode:
-        return "hypernodes";
-    case ObjectKind::ResourceFlavor:
-        return "resourceflavors";
-    case ObjectKind::KueueTopology:
-    case ObjectKind::KaiTopology:
-        return "topologies";
-    }
-    return "topologies";
-}
-
-std::string_view defaultObjectVersion(ObjectKind kind) {
-    return kind == ObjectKind::KueueTopology || kind == ObjectKind::ResourceFlavor ? "v1beta2" : "v1alpha1";
-}
+std::string_view objectKindName(ObjectKind kind) { return facts(kind).name; }
+std::string_view objectKindTitle(ObjectKind kind) { return facts(kind).title; }
+std::string_view objectGroup(ObjectKind kind) { return facts(kind).group; }
+std::string_view objectPlural(ObjectKind kind) { return facts(kind).plural; }
+std::string_view defaultObjectVersion(ObjectKind kind) { return facts(kind).version; }
 
 std::string_view objectActionName(ObjectChange::Action action) {
     switch (action) {
@@ -89,9 +64,7 @@ const std::string& objectResourceVersion(const TopologyObject& object) {
     return std::visit([](const auto& o) -> const std::string& { return o.resourceVersion; }, object);
 }
 
-std::string ObjectChange::apiVersion() const {
-    return std::string(objectGroup(kind)) + "/" + (version.empty() ? std::string(defaultObjectVersion(kind)) : version);
-}
+std::string ObjectChange::apiVersion() const { return apiVersionOf(kind, version); }
 
 std::string ObjectChange::describe() const {
     return std::string(objectActionName(action())) + " " + std::string(objectKindTitle(kind)) + " " + name;
@@ -347,8 +320,7 @@ std::vector<std::string> objectChangeRisks(const std::vector<ObjectChange>& chan
 std::string objectManifestJson(ObjectKind kind, std::string_view version, const TopologyObject& object) {
     std::string out;
     JsonWriter json(out);
-    const std::string apiVersion =
-        std::string(objectGroup(kind)) + "/" + std::string(version.empty() ? defaultObjectVersion(kind) : version);
+    const std::string apiVersion = apiVersionOf(kind, version);
     if (const auto* hyperNode = std::get_if<HyperNode>(&object))
         writeHyperNodeManifest(json, *hyperNode);
     else if (const auto* flavor = std::get_if<ResourceFlavor>(&object))
@@ -361,8 +333,7 @@ std::string objectManifestJson(ObjectKind kind, std::string_view version, const 
 std::string objectManifestYaml(ObjectKind kind, std::string_view version, const TopologyObject& object,
                                std::string_view indent, bool withVersion) {
     const std::string pad(indent);
-    const std::string apiVersion =
-        std::string(objectGroup(kind)) + "/" + std::string(version.empty() ? defaultObjectVersion(kind) : version);
+    const std::string apiVersion = apiVersionOf(kind, version);
     std::string out =
         "apiVersion: " + yamlQuoted(apiVersion) + "\n" + pad + "kind: " + yamlQuoted(objectKindName(kind)) + "\n";
     out += pad + "metadata:\n" + pad + "  name: " + yamlQuoted(objectName(object)) + "\n";
