@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package that building, testing and running topodeck needs.
+# Installs the Debian 12 packages that building and running topodeck need; with --tests, also what
+# the test suite needs (Slurm's daemons, etcd and Go for the test kube-apiserver, clang for the
+# fuzz targets, Google Benchmark, Xvfb, OpenSSL for the fault proxy).
 # Idempotent: packages already present are skipped, so a second run does nothing.
+#   install-deps.sh            build and run (the README's run command)
+#   install-deps.sh --tests    build, run and every test (the README's test command, CI)
 set -euo pipefail
+
+with_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) with_tests=true ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown argument $arg (see --help)" >&2; exit 2 ;;
+  esac
+done
 
 build_packages=(
   build-essential cmake ninja-build pkg-config git
@@ -28,7 +41,8 @@ run_packages=(
   qt6-qpa-plugins libqt6svg6 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 )
 
-wanted=("${build_packages[@]}" "${test_packages[@]}" "${run_packages[@]}")
+wanted=("${build_packages[@]}" "${run_packages[@]}")
+if $with_tests; then wanted+=("${test_packages[@]}"); fi
 missing=()
 for pkg in "${wanted[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/node.h"
-#include "core/topology_spec.h"
+#include "core/model/node.h"
+#include "core/model/topology_spec.h"
 
 #include <QString>
 

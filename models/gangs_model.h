@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "session/cluster_session.h"
 
 #include <QAbstractTableModel>

@@ -5,8 +5,8 @@
 // Changes page to preview and apply.
 
 #include "core/changes/object_change.h"
-#include "core/cluster_state.h"
-#include "core/hypernode.h"
+#include "core/model/cluster_state.h"
+#include "core/model/hypernode.h"
 #include "core/result.h"
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/level_capacity.h"
+#include "core/topology/level_capacity.h"
 #include "session/cluster_snapshot.h"
 
 #include <QAbstractTableModel>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/occupancy_history.h"
+#include "core/topology/occupancy_history.h"
 #include "session/cluster_snapshot.h"
 
 #include <QAbstractTableModel>

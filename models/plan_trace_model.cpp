@@ -1,6 +1,6 @@
 #include "models/plan_trace_model.h"
 
-#include "core/hostlist.h"
+#include "core/text/hostlist.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/label_selector.h"
+#include "core/topology/label_selector.h"
 #include "models/topology_tree_model.h"
 
 #include <QSortFilterProxyModel>

@@ -4,7 +4,7 @@
 // flavor this topologyName and these nodeLabels).
 
 #include "core/changes/object_change.h"
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "core/result.h"
 
 #include <optional>

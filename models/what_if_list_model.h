@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/placement/plan_query.h"
-#include "core/placement/what_if_sequence.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/placement/whatif/what_if_sequence.h"
 #include "core/result.h"
 
 #include <QAbstractTableModel>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/live_target.h"
+#include "core/live/live_target.h"
 
 #include <QSize>
 #include <QString>

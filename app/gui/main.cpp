@@ -1,11 +1,10 @@
 #include "app/gui/command_line.h"
+#include "app/gui/launch_actions.h"
 #include "app/gui/main_window.h"
-#include "translations/translations.h"
-#include "views/app_settings.h"
 #include "app/gui/screenshot_capture.h"
-#include "views/planner_panel.h"
 #include "session/kubeconfig_catalog.h"
-#include "views/what_if_panel.h"
+#include "translations/translations.h"
+#include "views/chrome/app_settings.h"
 
 #include <QApplication>
 #include <QFont>
@@ -27,14 +26,6 @@
 #include <vector>
 
 namespace {
-
-// --page, --plan, --zoom and --map-colours.
-void openPages(topodeck::MainWindow& window, const topodeck::LaunchOptions& options) {
-    if (!options.page.isEmpty()) window.showPage(options.page);
-    if (!options.plan.isEmpty()) window.planOnceShown(options.plan);
-    window.setMapView(options.zoom, options.freeCapacity);
-    if (!options.whatIf.isEmpty()) window.whatIfOnceShown(options.whatIf);
-}
 
 bool haveDisplay() {
     return qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
@@ -141,31 +132,17 @@ int main(int argc, char** argv) {
 
     topodeck::MainWindow window;
     if (!options.screenshot.isEmpty()) {
-        auto* capture =
-            new topodeck::ScreenshotCapture(&window, options.screenshot, topodeck::CommandLine::kScreenshotSize);
+        topodeck::ScreenshotCapture* capture = topodeck::LaunchActions::apply(window, options);
         QObject::connect(capture, &topodeck::ScreenshotCapture::finished, &app, [&](int code, const QString& message) {
             if (code != 0) err << "topodeck: " << message << Qt::endl;
             QApplication::exit(code);
         });
-        capture->start(options.select);
-        if (!options.plan.isEmpty()) capture->waitFor(window.plannerPanel(), &topodeck::PlannerPanel::answerShown);
-        if (!options.whatIf.isEmpty()) capture->waitFor(window.whatIfPanel(), &topodeck::WhatIfPanel::answerShown);
-        openPages(window, options);
         window.open(options);
         return QApplication::exec();
     }
 
-    if (!options.select.isEmpty()) {
-        QObject::connect(
-            &window, &topodeck::MainWindow::dataShown, &window,
-            [&] {
-                if (!window.selectPath(options.select))
-                    err << "topodeck: nothing at path '" << options.select << "' to select" << Qt::endl;
-            },
-            Qt::SingleShotConnection);
-    }
     window.restoreLayout();
-    openPages(window, options);
+    topodeck::LaunchActions::apply(window, options);
     window.open(options);
     window.show();
     // Every further cluster in a window of its own.

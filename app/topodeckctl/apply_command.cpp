@@ -9,10 +9,12 @@
 #include "core/changes/plan_apply.h"
 #include "core/changes/plan_preview.h"
 #include "core/changes/topology_diff.h"
-#include "core/live_status.h"
-#include "core/text_file.h"
-#include "core/text_format.h"
+#include "core/live/live_status.h"
+#include "core/text/text_file.h"
+#include "core/text/text_format.h"
 #include "net/label_patch_sender.h"
+#include "usecases/apply_change.h"
+#include "usecases/change_preview.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -49,7 +51,8 @@ Result<std::size_t> positiveCount(const ParsedArgs& args, const std::string& fla
     if (!text) return fallback;
     std::size_t value = 0;
     for (char c : *text) {
-        if (c < '0' || c > '9' || value > most) return Error{"--" + flag + ": expected a whole number, not \"" + *text + '"'};
+        if (c < '0' || c > '9' || value > most)
+            return Error{"--" + flag + ": expected a whole number, not \"" + *text + '"'};
         value = value * 10 + std::size_t(c - '0');
     }
     if (text->empty() || value == 0 || value > most)
@@ -82,9 +85,10 @@ Result<WriteSettings> writeSettingsFrom(const ParsedArgs& args, const std::strin
     if (s.journal.empty()) return Error{"--journal needs a file name"};
     if (const std::string* manager = args.value("field-manager")) {
         // It goes into a query string, and managedFields shows it to everyone: a plain name.
-        const bool plain = !manager->empty() && manager->size() <= 128 &&
-                           manager->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
-                               std::string::npos;
+        const bool plain =
+            !manager->empty() && manager->size() <= 128 &&
+            manager->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
+                std::string::npos;
         if (!plain) return Error{"--field-manager: letters, digits, '-', '_' and '.', at most 128"};
         s.patch.fieldManager = *manager;
     }
@@ -97,25 +101,12 @@ Result<WriteSettings> writeSettingsFrom(const ParsedArgs& args, const std::strin
     return s;
 }
 
-std::string plural(std::size_t n, std::string_view one, std::string_view many) {
-    return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
-}
-
 std::string changesOnNodes(const ChangePlan& plan) {
     const std::string objects = plural(plan.objectChanges.size(), "object change", "object changes");
     if (plan.labelChanges.empty() && !plan.objectChanges.empty()) return objects;
     std::string out = plural(plan.labelChanges.size(), "label change", "label changes") + " on " +
                       plural(nodePatches(plan).size(), "node", "nodes");
     return plan.objectChanges.empty() ? out : out + " and " + objects;
-}
-
-// The answers the server did not accept, one line each (the first 20).
-std::string refusalLines(const std::vector<std::pair<std::string, std::string>>& refusals) {
-    std::string out;
-    for (std::size_t i = 0; i < refusals.size() && i < 20; ++i)
-        out += "  " + refusals[i].first + ": " + visibleText(refusals[i].second) + "\n";
-    if (refusals.size() > 20) out += "  ... and " + std::to_string(refusals.size() - 20) + " more\n";
-    return out;
 }
 
 // Loads the cluster, refuses a plan the cluster has drifted from, then dry-runs and applies it,
@@ -129,70 +120,48 @@ int applyOnCluster(ChangePlan plan, const WriteSettings& settings, bool dryRunOn
     if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
     const LoadedCluster& loaded = *std::get<IndexedCluster>(cluster).loaded;
     const std::string where = loaded.live->describe(true);
-    const std::vector<std::string> drift = planDrift(loaded.state, plan);
+    const ApplyCheck check = checkApply(loaded.state, plan);
     if (preview) {
-        PlanPreviewOptions options;
-        options.colour = stdoutIsTerminal() && !noColorRequested();
-        writeStdout(planPreviewText(plan, diffPlanTopology(loaded.state, std::get<IndexedCluster>(cluster).index, plan),
-                                    drift, options) +
-                    "\n");
+        PreviewExtras extras;
+        extras.text.colour = stdoutIsTerminal() && !noColorRequested();
+        writeStdout(previewChangePlan(loaded.state, std::get<IndexedCluster>(cluster).index, plan, extras).text + "\n");
     }
-    if (!drift.empty()) {
-        std::string text = "refused: " + where + " no longer holds what the plan found, so nothing was sent:\n";
-        for (std::size_t i = 0; i < drift.size() && i < 20; ++i) text += "  " + drift[i] + "\n";
-        if (drift.size() > 20) text += "  ... and " + std::to_string(drift.size() - 20) + " more\n";
-        std::fputs((text + "Plan again against the cluster as it is now, and review it with topodeckctl diff.\n").c_str(),
-                   stderr);
+    if (!check.drift.empty()) {
+        std::fputs(check.text(where).c_str(), stderr);
         return kExitFailure;
     }
     if (plan.empty()) {
         writeStdout("Nothing to change on " + where + ".\n");
         return kExitOk;
     }
-    if (!plan.objectChanges.empty()) {
-        const std::vector<std::string> problems =
-            objectChangeProblems(plan.objectChanges, loaded.state, withPlanApplied(loaded.state, plan));
-        if (!problems.empty()) {
-            std::string text = "refused: the target CRDs or their controllers would not take the plan's objects, so "
-                               "nothing was sent:\n";
-            for (const std::string& problem : problems) text += "  " + visibleText(problem) + "\n";
-            std::fputs(text.c_str(), stderr);
-            return kExitFailure;
-        }
-        // A plan made from a source without versions (a demo, an exported file) is guarded by the
-        // versions read now, where the objects still say what the plan found (drift is empty).
-        takeResourceVersions(plan.objectChanges, loaded.state);
+    if (!check.passed()) {
+        std::fputs(check.text(where).c_str(), stderr);
+        return kExitFailure;
     }
-    ChangeJournal journal;
-    journal.plan = plan.name;
-    journal.cluster = where;
-    journal.fieldManager = settings.patch.fieldManager;
-    journal.started = formatUtc(std::chrono::system_clock::now());
-    ApplyOptions options;
-    options.batchSize = settings.batchSize;
-    options.dryRunOnly = dryRunOnly;
+    // A plan made from a source without versions (a demo, an exported file) is guarded by the
+    // versions read now, where the objects still say what the plan found (drift is empty).
+    plan = planToSend(loaded.state, std::move(plan));
     const std::shared_ptr<KubeCredentials> credentials = kubeCredentials(loaded.live->kubeConnection());
-    const PatchSender send = kubePatchSender(credentials, settings.patch);
-    options.sendObject = kubeObjectSender(credentials, settings.patch);
-    auto applied = applyPlanJournaled(plan, std::move(journal), settings.journal, send, options);
+    ApplyRun run;
+    run.target = where;
+    run.fieldManager = settings.patch.fieldManager;
+    run.journalFile = settings.journal;
+    run.batchSize = settings.batchSize;
+    run.dryRunOnly = dryRunOnly;
+    run.sendPatches = kubePatchSender(credentials, settings.patch);
+    run.sendObject = kubeObjectSender(credentials, settings.patch);
+    auto applied = runApply(plan, run);
     if (!applied) return runtimeError(applied.error().message);
     ApplyResult& result = applied->result;
     const std::string& journalProblem = applied->journalProblem;
-    const std::vector<NodePatch> patches = nodePatches(plan);
+    const std::vector<std::pair<std::string, std::string>> refusals = serverRefusals(plan, result);
 
     if (result.stage == ApplyResult::Stage::DryRunRefused) { // nothing was applied: no journal
-        std::vector<std::pair<std::string, std::string>> refusals;
-        for (const auto& [index, answer] : result.dryRunRefusals)
-            refusals.emplace_back(patches[index].node,
-                                  std::string(changeOutcomeName(outcomeOf(answer))) + ": " + answer.message);
-        for (const auto& [index, answer] : result.objectDryRunRefusals)
-            refusals.emplace_back(plan.objectChanges[index].describe(),
-                                  std::string(changeOutcomeName(outcomeOf(answer))) + ": " + answer.message);
+        const std::size_t nodes = nodePatches(plan).size();
         const std::string objects = plural(plan.objectChanges.size(), "object", "objects");
-        const std::string of = patches.empty() ? objects
-                               : plan.objectChanges.empty()
-                                   ? plural(patches.size(), "node", "nodes")
-                                   : plural(patches.size(), "node", "nodes") + " and " + objects;
+        const std::string of = nodes == 0                   ? objects
+                               : plan.objectChanges.empty() ? plural(nodes, "node", "nodes")
+                                                            : plural(nodes, "node", "nodes") + " and " + objects;
         std::fputs(("server dry run on " + where + ": refused " + std::to_string(refusals.size()) + " of " + of +
                     "; nothing was applied:\n" + refusalLines(refusals))
                        .c_str(),
@@ -205,22 +174,14 @@ int applyOnCluster(ChangePlan plan, const WriteSettings& settings, bool dryRunOn
         return kExitOk;
     }
     const std::size_t appliedChanges = result.journal.count(ChangeOutcome::Applied);
-    const std::string undoHint = "journal: " + settings.journal + " (undo: topodeckctl undo " + settings.journal + ")\n";
+    const std::string undoHint =
+        "journal: " + settings.journal + " (undo: topodeckctl undo " + settings.journal + ")\n";
     if (result.stage == ApplyResult::Stage::Applied && journalProblem.empty()) {
         writeStdout(text + "applied " + changesOnNodes(plan) + " in " + plural(result.batchesSent, "batch", "batches") +
                     ", field manager " + settings.patch.fieldManager + "\n" + undoHint);
         return kExitOk;
     }
     writeStdout(text);
-    std::vector<std::pair<std::string, std::string>> refusals;
-    for (const JournalChange& entry : result.journal.changes)
-        if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted &&
-            (refusals.empty() || refusals.back().first != entry.change.node))
-            refusals.emplace_back(entry.change.node, std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
-    for (const JournalObjectChange& entry : result.journal.objectChanges)
-        if (entry.outcome != ChangeOutcome::Applied && entry.outcome != ChangeOutcome::NotAttempted)
-            refusals.emplace_back(entry.change.describe(),
-                                  std::string(changeOutcomeName(entry.outcome)) + ": " + entry.message);
     std::string failure = "stopped after " + plural(result.batchesSent, "batch", "batches");
     if (!journalProblem.empty()) failure += ": the journal could not be written (" + journalProblem + ")";
     failure += "; " + std::to_string(appliedChanges) + " of " +
@@ -230,12 +191,6 @@ int applyOnCluster(ChangePlan plan, const WriteSettings& settings, bool dryRunOn
     std::fputs(failure.c_str(), stderr);
     if (journalProblem.empty()) writeStdout(undoHint);
     return kExitFailure;
-}
-
-Result<ChangePlan> readPlanArgument(const std::string& path) {
-    auto text = path == "-" ? readAll(stdin) : readTextFile(path);
-    if (!text) return text.error();
-    return readChangePlan(*text, path == "-" ? "stdin" : path);
 }
 
 } // namespace
@@ -279,7 +234,8 @@ int runApplyCommand(std::span<const std::string> args) {
     if (!flags.positionals().empty())
         return usageError("unexpected argument \"" + flags.positionals().front() + "\" (the plan goes after -f)");
     const std::string* planFile = flags.value("filename");
-    if (!planFile || planFile->empty()) return usageError("apply needs -f PLAN (a file written by topodeckctl label -o)");
+    if (!planFile || planFile->empty())
+        return usageError("apply needs -f PLAN (a file written by topodeckctl label -o)");
     bool dryRunOnly = false;
     if (const std::string* dryRun = flags.value("dry-run")) {
         if (*dryRun != "server")
@@ -288,7 +244,8 @@ int runApplyCommand(std::span<const std::string> args) {
     }
     if (*planFile == "-" && !flags.value("journal") && !dryRunOnly)
         return usageError("a plan read from stdin needs --journal FILE");
-    auto settings = writeSettingsFrom(flags, *planFile == "-" ? std::string() : besideWithSuffix(*planFile, ".journal.yaml"));
+    auto settings =
+        writeSettingsFrom(flags, *planFile == "-" ? std::string() : besideWithSuffix(*planFile, ".journal.yaml"));
     if (!settings) return usageError(settings.error().message);
     auto plan = readPlanArgument(*planFile);
     if (!plan) return usageError(plan.error().message);

@@ -2,7 +2,7 @@
 
 #include "terminal.h"
 
-#include "core/text_format.h"
+#include "core/text/text_format.h"
 
 #include <algorithm>
 #include <charconv>

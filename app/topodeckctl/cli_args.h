@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/command_args.h"
 #include "core/result.h"
+#include "core/text/command_args.h"
 
 #include <map>
 #include <span>

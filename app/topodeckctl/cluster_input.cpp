@@ -2,9 +2,11 @@
 
 #include "terminal.h"
 
-#include "core/hierarchy_sources.h"
-#include "core/snapshot_reader.h"
-#include "core/topology_presets.h"
+#include "core/changes/change_plan_file.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/topology_presets.h"
+#include "usecases/change_preview.h"
 
 #include <algorithm>
 
@@ -258,6 +260,13 @@ std::variant<IndexedCluster, int> loadIndexedCluster(const ClusterSource& source
     out.index = TopologyIndex::build((*cluster)->state, std::move(*topology), hierarchy.gpus);
     out.loaded = std::move(*cluster);
     return out;
+}
+
+Result<ChangePlan> readPlanArgument(const std::string& path) {
+    if (path != "-") return readChangePlanFile(path);
+    auto text = readAll(stdin);
+    if (!text) return text.error();
+    return readChangePlan(*text, "stdin");
 }
 
 } // namespace topodeck::cli

@@ -3,13 +3,14 @@
 #include "cli_args.h"
 #include "live_connection.h"
 
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/gpu_resources.h"
+#include "core/changes/change_plan.h"
+#include "core/demo/demo_cluster.h"
+#include "core/model/cluster_state.h"
+#include "core/model/gpu_resources.h"
+#include "core/model/topology_spec.h"
 #include "core/result.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
-#include "core/topology_spec.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include <chrono>
 #include <memory>
@@ -41,7 +42,7 @@ struct ClusterSource {
 
 struct LoadedCluster {
     ClusterState state;
-    std::optional<DemoCluster> demo;     // the demo's own hierarchy and, for --watch, its gangs
+    std::optional<DemoCluster> demo;      // the demo's own hierarchy and, for --watch, its gangs
     std::unique_ptr<LiveConnection> live; // a live cluster, still watched (for --watch)
     // The Slurm version the source says it runs, as it says it ("slurm-wlm 22.05.8"), and where
     // that comes from for people ("the version sinfo --version reports", "recorded in the
@@ -89,5 +90,8 @@ struct IndexedCluster {
     TopologyIndex index;
 };
 std::variant<IndexedCluster, int> loadIndexedCluster(const ClusterSource& source, const HierarchyChoice& hierarchy);
+
+// A change plan named on the command line: a file, or - for stdin.
+Result<ChangePlan> readPlanArgument(const std::string& path);
 
 } // namespace topodeck::cli

@@ -7,7 +7,8 @@
 #include "core/changes/change_plan_file.h"
 #include "core/changes/plan_preview.h"
 #include "core/changes/topology_diff.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
+#include "usecases/change_preview.h"
 
 #include <variant>
 
@@ -63,20 +64,15 @@ int runDiffCommand(std::span<const std::string> args) {
     auto hierarchy = hierarchyChoiceFromArgs(flags);
     if (!hierarchy) return usageError(hierarchy.error().message);
 
-    auto text = *planFile == "-" ? readAll(stdin) : readTextFile(*planFile);
-    if (!text) return usageError(text.error().message);
-    auto plan = readChangePlan(*text, *planFile == "-" ? "stdin" : *planFile);
+    auto plan = readPlanArgument(*planFile);
     if (!plan) return usageError(plan.error().message);
 
     auto cluster = loadIndexedCluster(*source, *hierarchy);
     if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
     const IndexedCluster& loaded = std::get<IndexedCluster>(cluster);
-    const TopologyDiff diff = diffPlanTopology(loaded.loaded->state, loaded.index, *plan);
-    const std::vector<std::string> drift = planDrift(loaded.loaded->state, *plan);
-
-    PlanPreviewOptions preview;
-    preview.colour = stdoutIsTerminal() && !noColorRequested();
-    writeStdout(planPreviewText(*plan, diff, drift, preview));
+    PreviewExtras extras;
+    extras.text.colour = stdoutIsTerminal() && !noColorRequested();
+    writeStdout(previewChangePlan(loaded.loaded->state, loaded.index, *plan, extras).text);
     return plan->empty() ? kExitOk : kExitChanges;
 }
 

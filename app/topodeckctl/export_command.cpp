@@ -3,11 +3,9 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
-#include "core/changes/change_plan_file.h"
 #include "core/exports/topology_exports.h"
-#include "core/placement/gang_export.h"
-#include "core/placement/review_bundle.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
+#include "usecases/export_files.h"
 
 #include <filesystem>
 #include <set>
@@ -19,15 +17,11 @@ namespace {
 struct ExportSettings {
     std::string format;
     std::string output; // a file, a folder for "all" and "bundle", or empty: stdout
-    TopologyExportOptions topology;
-    std::string plan; // labels, bundle: from this plan
-    std::optional<PlanQuery> gang; // gang, bundle: the gang, as plan's flags give it
-    GangExportOptions gangOptions;
-    bool kindGiven = false;
+    ExportRequest request;
 };
 
 const std::vector<std::string>& formats() {
-    static const std::vector<std::string> all = {"kueue", "kai",    "hypernodes", "topology.conf", "topology.yaml",
+    static const std::vector<std::string> all = {"kueue",  "kai",  "hypernodes", "topology.conf", "topology.yaml",
                                                  "labels", "gang", "all",        "bundle"};
     return all;
 }
@@ -35,71 +29,15 @@ const std::vector<std::string>& formats() {
 // The gang flags export shares with plan: what to place, not how to ask.
 const std::vector<FlagSpec>& gangFlags() {
     static const std::vector<FlagSpec> flags = [] {
-        static const std::set<std::string> names = {"engine", "pods", "request", "required", "preferred", "unconstrained",
-                                                    "slice-level", "slice-size", "slice-layers", "manifest", "gang",
-                                                    "sbatch"};
+        static const std::set<std::string> names = {"engine",       "pods",          "request",     "required",
+                                                    "preferred",    "unconstrained", "slice-level", "slice-size",
+                                                    "slice-layers", "manifest",      "gang",        "sbatch"};
         std::vector<FlagSpec> out;
         for (const FlagSpec& flag : planQueryFlags())
             if (names.contains(flag.name)) out.push_back(flag);
         return out;
     }();
     return flags;
-}
-
-Result<ChangePlan> readPlanFile(const std::string& path) {
-    auto text = readTextFile(path);
-    if (!text) return text.error();
-    return readChangePlan(*text, path);
-}
-
-// The gang as the scheduler it is written for wants it: -e, else the one the request was
-// written for (an sbatch line: Slurm; anything else: Kueue).
-Result<std::string> gangText(const GangRequest& gang, const ExportSettings& s, const TopologyIndex& index) {
-    const std::vector<std::string>& engines = s.gang->engines;
-    const std::string engine = !engines.empty() ? engines.front() : gang.slurm ? std::string("slurm") : std::string("kueue-tas");
-    if (engine.starts_with("slurm"))
-        return gangBatchScript(gang, index.spec(), index.gpuResources(), s.topology.blocks || engine == "slurm-block");
-    GangExportOptions options = s.gangOptions;
-    if (engine == "kai") options.scheduler = GangScheduler::Kai;
-    else if (engine == "volcano") options.scheduler = GangScheduler::Volcano;
-    if (!s.kindGiven) {
-        if (options.scheduler == GangScheduler::Volcano) options.workload = GangWorkload::VolcanoJob;
-        else if (gang.heterogeneous()) options.workload = GangWorkload::JobSet;
-    }
-    return gangManifestYaml(gang, index.spec(), options);
-}
-
-Result<std::vector<ExportFile>> exportFiles(const ExportSettings& settings, const ClusterState& state,
-                                            const TopologyIndex& index) {
-    const std::string& format = settings.format;
-    const bool all = format == "all";
-    std::vector<ExportFile> files;
-    if (format != "labels" && format != "gang") {
-        TopologyExportFiles exports = topologyExportFiles(state, index, settings.topology, format);
-        // One format refused (a Topology of a hierarchy without labels) leaves the others in "all".
-        if (!all && exports.files.empty() && !exports.leftOut.empty()) return Error{exports.leftOut.front()};
-        for (const std::string& why : exports.leftOut) printWarning(why);
-        files = std::move(exports.files);
-    }
-    if (all || format == "labels") {
-        std::optional<ChangePlan> plan;
-        if (!settings.plan.empty()) {
-            auto read = readPlanFile(settings.plan);
-            if (!read) return read.error();
-            plan = std::move(*read);
-        }
-        const NodeLabelsExport labels = nodeLabelsExport(state, index, plan ? &*plan : nullptr);
-        files.push_back({"node-labels.yaml", labels.objects});
-        files.push_back({"kubectl-label.sh", labels.kubectlLines});
-    }
-    if (format == "gang") {
-        auto gang = planGang(*settings.gang);
-        if (!gang) return gang.error();
-        auto text = gangText(*gang, settings, index);
-        if (!text) return text.error();
-        files.push_back({"gang", std::move(*text)});
-    }
-    return files;
 }
 
 constexpr std::string_view kFormatList =
@@ -117,9 +55,12 @@ Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
     }
     if ((s.format == "all" || s.format == "bundle") && s.output.empty())
         return Error{s.format + " writes several files: give -o FOLDER"};
-    KueueExportOptions& kueue = s.topology.kueue;
+    s.request.bundle = s.format == "bundle";
+    if (!s.request.bundle) s.request.formats = {s.format};
+    TopologyExportOptions& topology = s.request.options;
+    KueueExportOptions& kueue = topology.kueue;
     if (const std::string* version = args.value("api-version")) kueue.apiVersion = *version;
-    if (const std::string* name = args.value("name")) kueue.topologyName = s.topology.kaiName = *name;
+    if (const std::string* name = args.value("name")) kueue.topologyName = topology.kaiName = *name;
     if (const std::string* flavor = args.value("flavor")) kueue.flavorName = *flavor;
     if (const std::string* labels = args.value("flavor-labels")) {
         for (const std::string& pair : splitList(*labels)) {
@@ -134,17 +75,17 @@ Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
     if (const std::string* plan = args.value("plan")) {
         if (s.format != "labels" && s.format != "all" && s.format != "bundle")
             return Error{"--plan goes with labels, all or bundle"};
-        s.plan = *plan;
+        s.request.planFile = *plan;
     }
-    s.topology.blocks = args.has("blocks");
+    topology.blocks = args.has("blocks");
     if (const std::string* per = args.value("block-per")) {
         if (*per != "rack" && *per != "clique") return Error{"--block-per: rack or clique, not \"" + *per + '"'};
-        s.topology.blocks = true;
-        s.topology.blockPerRack = *per == "rack";
+        topology.blocks = true;
+        topology.blockPerRack = *per == "rack";
     }
 
-    const bool gangGiven = std::any_of(gangFlags().begin(), gangFlags().end(),
-                                       [&](const FlagSpec& flag) { return args.has(flag.name); });
+    const bool gangGiven =
+        std::any_of(gangFlags().begin(), gangFlags().end(), [&](const FlagSpec& flag) { return args.has(flag.name); });
     const bool takesGang = s.format == "gang" || s.format == "bundle";
     if (gangGiven && !takesGang) return Error{"a gang (--pods, --manifest, --sbatch, ...) goes with gang or bundle"};
     if (s.format == "gang" && !gangGiven)
@@ -158,17 +99,17 @@ Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
             if (!text) return text.error();
             query->manifestText = std::move(*text);
         }
-        s.gang = std::move(*query);
+        s.request.gang = std::move(*query);
     }
     if (const std::string* kind = args.value("kind")) {
         const std::optional<GangWorkload> workload = gangWorkloadNamed(*kind);
         if (!workload)
             return Error{"--kind: want job, jobset, pytorchjob, leaderworkerset or volcanojob, not \"" + *kind + '"'};
-        s.gangOptions.workload = *workload;
-        s.kindGiven = true;
+        s.request.gangOptions.workload = *workload;
+        s.request.gangKindGiven = true;
     }
-    if (const std::string* queue = args.value("queue")) s.gangOptions.queue = *queue;
-    if (const std::string* image = args.value("image")) s.gangOptions.image = *image;
+    if (const std::string* queue = args.value("queue")) s.request.gangOptions.queue = *queue;
+    if (const std::string* image = args.value("image")) s.request.gangOptions.image = *image;
     return s;
 }
 
@@ -179,25 +120,13 @@ int writeFolder(const std::string& folder, const std::vector<ExportFile>& files,
     return kExitOk;
 }
 
-int runBundle(const ExportSettings& settings, const ClusterSource& source, const IndexedCluster& loaded,
-              const HierarchyChoice& hierarchy) {
+int runBundle(ExportSettings& settings, const ClusterSource& source, const IndexedCluster& loaded) {
     // Refused before the work, not after it; writeExportFolder checks again.
     std::error_code error;
     if (std::filesystem::exists(settings.output, error) && !std::filesystem::is_empty(settings.output, error))
         return usageError(settings.output + " is not empty: a review bundle goes into a new or empty folder");
-    std::optional<ChangePlan> plan;
-    if (!settings.plan.empty()) {
-        auto read = readPlanFile(settings.plan);
-        if (!read) return usageError(read.error().message);
-        plan = std::move(*read);
-    }
-    ReviewBundleRequest request;
-    request.source = source.describe(loaded.loaded->demo, true, loaded.loaded->live.get());
-    request.plan = plan ? &*plan : nullptr;
-    request.dryRun = settings.gang ? &*settings.gang : nullptr;
-    request.exports = settings.topology;
-    request.gpus = hierarchy.gpus;
-    auto bundle = reviewBundle(loaded.loaded->state, loaded.index, request);
+    settings.request.source = source.describe(loaded.loaded->demo, true, loaded.loaded->live.get());
+    auto bundle = exportFiles(loaded.loaded->state, loaded.index, settings.request);
     if (!bundle) return usageError(bundle.error().message);
     for (const std::string& warning : bundle->warnings) printWarning(warning);
     return writeFolder(settings.output, bundle->files, true);
@@ -231,12 +160,14 @@ const CommandSpec& exportCommandSpec() {
             "                 dry-run under every scheduler before and after, and its manifests\n"
             "Kueue and KAI Topologies name label keys, so a hierarchy read from HyperNodes or Slurm is\n"
             "refused for them. Everything written reads back through topodeck's own readers.";
-        s.usage = "topodeckctl export FORMAT (--demo NAME | -f FILE | --context NAME | --slurm URL|cli ...) [-o FILE|DIR]";
-        s.examples = "  topodeckctl export kueue --demo gb200\n"
-                     "  topodeckctl export topology.conf --context prod -o topology.conf\n"
-                     "  topodeckctl export labels --context prod --plan move.yaml -o move-labels.yaml\n"
-                     "  topodeckctl export gang --demo gb200 --pods 16 --request nvidia.com/gpu=4 --required rack -e kai\n"
-                     "  topodeckctl export bundle --context prod --plan move.yaml --manifest train.yaml -o review/\n";
+        s.usage =
+            "topodeckctl export FORMAT (--demo NAME | -f FILE | --context NAME | --slurm URL|cli ...) [-o FILE|DIR]";
+        s.examples =
+            "  topodeckctl export kueue --demo gb200\n"
+            "  topodeckctl export topology.conf --context prod -o topology.conf\n"
+            "  topodeckctl export labels --context prod --plan move.yaml -o move-labels.yaml\n"
+            "  topodeckctl export gang --demo gb200 --pods 16 --request nvidia.com/gpu=4 --required rack -e kai\n"
+            "  topodeckctl export bundle --context prod --plan move.yaml --manifest train.yaml -o review/\n";
         s.flags = clusterSourceFlags();
         s.flags.insert(
             s.flags.end(),
@@ -277,20 +208,20 @@ int runExportCommand(std::span<const std::string> args) {
     auto cluster = loadIndexedCluster(*source, *hierarchy);
     if (const int* exitCode = std::get_if<int>(&cluster)) return *exitCode;
     const IndexedCluster& loaded = std::get<IndexedCluster>(cluster);
-    if (settings->format == "bundle") return runBundle(*settings, *source, loaded, *hierarchy);
+    if (settings->format == "bundle") return runBundle(*settings, *source, loaded);
 
-    auto files = exportFiles(*settings, loaded.loaded->state, loaded.index);
-    if (!files) return usageError(files.error().message);
-    if (settings->format == "all") {
-        return writeFolder(settings->output, *files, false);
-    }
+    auto exported = exportFiles(loaded.loaded->state, loaded.index, settings->request);
+    if (!exported) return usageError(exported.error().message);
+    for (const std::string& why : exported->warnings) printWarning(why);
+    if (settings->format == "all") return writeFolder(settings->output, exported->files, false);
     std::string text;
-    for (const ExportFile& file : *files) text += (text.empty() ? "" : "\n") + file.text;
+    for (const ExportFile& file : exported->files) text += (text.empty() ? "" : "\n") + file.text;
     if (settings->output.empty()) {
         writeStdout(text);
         return kExitOk;
     }
-    if (Status written = writeFileAtomically(settings->output, text); !written) return runtimeError(written.error().message);
+    if (Status written = writeFileAtomically(settings->output, text); !written)
+        return runtimeError(written.error().message);
     return kExitOk;
 }
 

@@ -3,10 +3,10 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
-#include "core/json_writer.h"
-#include "core/placement/gangs_report.h"
-#include "core/text_format.h"
-#include "core/topology_index.h"
+#include "core/placement/reports/gangs_report.h"
+#include "core/text/json_writer.h"
+#include "core/text/text_format.h"
+#include "core/topology/topology_index.h"
 
 #include <algorithm>
 #include <limits>

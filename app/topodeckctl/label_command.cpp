@@ -10,7 +10,8 @@
 #include "core/changes/relabel_plan.h"
 #include "core/changes/slinky_plan.h"
 #include "core/changes/topology_diff.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
+#include "usecases/change_preview.h"
 
 #include <cstdio>
 #include <functional>
@@ -110,17 +111,17 @@ namespace {
 // label and relabel both write them.
 int writePlanWithPreview(const ChangePlan& plan, const ClusterState& state, const TopologyIndex& before,
                          const std::string& output, bool colour, const std::string& note = {}) {
-    const TopologyDiff diff = diffPlanTopology(state, before, plan);
     const std::string text = writeChangePlan(plan);
-    PlanPreviewOptions preview;
+    PreviewExtras extras;
+    extras.text.colour = colour && !output.empty(); // the preview goes to stderr when the plan takes stdout
+    const std::string preview = previewChangePlan(state, before, plan, extras).text;
     if (output.empty()) {
         writeStdout(text);
-        std::fputs((planPreviewText(plan, diff, {}, preview) + note).c_str(), stderr);
+        std::fputs((preview + note).c_str(), stderr);
         return kExitOk;
     }
     if (Status written = writeFileAtomically(output, text); !written) return runtimeError(written.error().message);
-    preview.colour = colour;
-    writeStdout(planPreviewText(plan, diff, {}, preview) + note + "\nPlan written to " + output + "\n");
+    writeStdout(preview + note + "\nPlan written to " + output + "\n");
     return kExitOk;
 }
 
@@ -187,24 +188,25 @@ const CommandSpec& relabelCommandSpec() {
             "value found, as its precondition.";
         s.usage = "topodeckctl relabel --to KEY,... [--remove KEY|PREFIX*,...]\n"
                   "                     (--demo NAME | -f FILE | --context NAME | ...) [hierarchy flags] [-o PLAN]";
-        s.examples =
-            "  # Label a node list from the topology.conf that places it (leaf, spine, core)\n"
-            "  topodeckctl relabel -f nodes.yaml --slurm-topology topology.conf \\\n"
-            "      --to example.com/core,example.com/spine,example.com/leaf -o from-slurm.yaml\n"
-            "  # Topograph's old keys to its new ones, the old ones removed\n"
-            "  topodeckctl relabel --context prod \\\n"
-            "      --levels network.topology.nvidia.com/spine,network.topology.nvidia.com/leaf \\\n"
-            "      --to fabric.topograph.run/tier-1,fabric.topograph.run/tier-0 \\\n"
-            "      --remove 'network.topology.nvidia.com/*' -o topograph-v1.yaml\n";
+        s.examples = "  # Label a node list from the topology.conf that places it (leaf, spine, core)\n"
+                     "  topodeckctl relabel -f nodes.yaml --slurm-topology topology.conf \\\n"
+                     "      --to example.com/core,example.com/spine,example.com/leaf -o from-slurm.yaml\n"
+                     "  # Topograph's old keys to its new ones, the old ones removed\n"
+                     "  topodeckctl relabel --context prod \\\n"
+                     "      --levels network.topology.nvidia.com/spine,network.topology.nvidia.com/leaf \\\n"
+                     "      --to fabric.topograph.run/tier-1,fabric.topograph.run/tier-0 \\\n"
+                     "      --remove 'network.topology.nvidia.com/*' -o topograph-v1.yaml\n";
         s.flags = clusterSourceFlags();
-        s.flags.insert(s.flags.end(),
-                       {
-                           {"to", 0, "KEYS", "the label key of each level, top level first, comma-separated (- leaves\na level out)"},
-                           {"remove", 0, "KEYS", "keys removed from every node (KEY, or a prefix ending in *),\ncomma-separated"},
-                           {"output", 'o', "PLAN", "write the plan to this file (default: stdout, the preview on stderr)"},
-                           {"name", 0, "NAME", "the plan's name (default: relabel)"},
-                           gpuResourcesFlag(),
-                       });
+        s.flags.insert(
+            s.flags.end(),
+            {
+                {"to", 0, "KEYS",
+                 "the label key of each level, top level first, comma-separated (- leaves\na level out)"},
+                {"remove", 0, "KEYS", "keys removed from every node (KEY, or a prefix ending in *),\ncomma-separated"},
+                {"output", 'o', "PLAN", "write the plan to this file (default: stdout, the preview on stderr)"},
+                {"name", 0, "NAME", "the plan's name (default: relabel)"},
+                gpuResourcesFlag(),
+            });
         return s;
     }();
     return spec;

@@ -2,7 +2,7 @@
 
 #include "cli_args.h"
 
-#include "core/text_format.h"
+#include "core/text/text_format.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/cluster_event.h"
-#include "core/live_status.h"
+#include "core/live/live_status.h"
+#include "core/model/cluster_event.h"
 #include "core/result.h"
 #include "net/kube_credentials.h"
-#include "net/kubeconfig.h"
 #include "net/kube_source.h"
+#include "net/kubeconfig.h"
 #include "net/slurm_source.h"
 
 #include <chrono>

@@ -3,11 +3,11 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
-#include "core/placement/capacity_report.h"
-#include "core/placement/placement_report.h"
-#include "core/placement/plan_query.h"
-#include "core/placement/sbatch_args.h"
-#include "core/text_file.h"
+#include "core/placement/reports/capacity_report.h"
+#include "core/placement/reports/placement_report.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/placement/requests/sbatch_args.h"
+#include "core/text/text_file.h"
 #include "net/slurm_cli.h"
 
 #include <algorithm>

@@ -3,14 +3,14 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
-#include "core/gpu_resources.h"
-#include "core/show_report.h"
-#include "core/snapshot_reader.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
+#include "core/exports/show_report.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
+#include "core/model/gpu_resources.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,10 +3,10 @@
 #include "cluster_input.h"
 #include "terminal.h"
 
+#include "core/formats/snapshot_writer.h"
 #include "core/slurm/slurm_snapshot.h"
-#include "core/snapshot_writer.h"
-#include "core/text_file.h"
-#include "core/text_format.h"
+#include "core/text/text_file.h"
+#include "core/text/text_format.h"
 
 #include <cstdio>
 #include <variant>

@@ -1,7 +1,7 @@
 #include "net/exec_credential.h"
 
-#include "core/json_writer.h"
-#include "core/text_format.h"
+#include "core/text/json_writer.h"
+#include "core/text/text_format.h"
 #include "net/child_process.h"
 
 #include <simdjson.h>

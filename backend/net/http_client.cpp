@@ -1,6 +1,6 @@
 #include "net/http_client.h"
 
-#include "core/text_format.h"
+#include "core/text/text_format.h"
 #include "net/child_process.h"
 #include "net/line_splitter.h"
 
@@ -277,6 +277,166 @@ std::string failureMessage(CURL* easy, CURLcode code, const char* errorBuffer, c
     }
 }
 
+// The handle's transport: where to connect, through what, how long to wait, and TLS. The error
+// buffer and the connect-to list must outlive the transfer; the caller owns them.
+void setTransportOptions(CURL* easy, const std::string& url, char* errorBuffer, const HttpRequest& request,
+                         const HttpClientOptions& options, curl_slist* connectTo) {
+    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connectTimeout.count()));
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl can decode
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
+    if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo);
+    if (!options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, options.proxy.c_str());
+    // A proxy's answer to CONNECT is not the server's: it must not start the low-speed check.
+    curl_easy_setopt(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+    if (!options.unixSocket.empty()) curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, options.unixSocket.c_str());
+    applyTls(easy, options.tls);
+}
+
+void appendHeader(SlistPtr& headers, const std::string& line) {
+    if (curl_slist* grown = curl_slist_append(headers.get(), line.c_str())) {
+        headers.release(); // same list, now one longer
+        headers.reset(grown);
+    }
+}
+
+// Credentials, the request's headers, its method and body. Returns the header list, which must
+// outlive the transfer.
+SlistPtr setHeadersAndMethod(CURL* easy, const HttpRequest& request, const HttpClientOptions& options) {
+    SlistPtr headers(nullptr, curl_slist_free_all);
+    if (!options.bearerToken.empty()) appendHeader(headers, "Authorization: Bearer " + options.bearerToken);
+    if (!options.basicUser.empty()) {
+        curl_easy_setopt(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+        curl_easy_setopt(easy, CURLOPT_USERNAME, options.basicUser.c_str());
+        curl_easy_setopt(easy, CURLOPT_PASSWORD, options.basicPassword.c_str());
+    }
+    for (const auto& [name, value] : request.headers) appendHeader(headers, name + ": " + value);
+
+    if (request.method == "GET") {
+        curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    } else if (request.method == "HEAD") {
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    } else {
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        if (!request.body.empty() || request.method != "DELETE") {
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+            appendHeader(headers, "Expect:"); // no 100-continue round trip before large bodies
+        }
+    }
+    if (headers) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get());
+    return headers;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// The low-speed check: each window of lowSpeedTime while an answer is under way must bring
+// lowSpeedLimit bytes a second. libcurl's own (CURLOPT_LOW_SPEED_*) cannot tell a watch's
+// silence between events from a stall inside one, and counts in whole seconds.
+class LowSpeedCheck {
+public:
+    explicit LowSpeedCheck(const HttpRequest& request)
+        : m_request(request), m_enabled(request.lowSpeedLimit > 0 && request.lowSpeedTime.count() > 0) {}
+
+    // How long to wait for activity between checks: often enough to end a window on time.
+    int pollMs() const {
+        return m_enabled ? static_cast<int>(std::clamp<long long>(m_request.lowSpeedTime.count() / 4, 10, 1000)) : 1000;
+    }
+
+    // False, with the transfer's refusal set, when a window just ended under the limit.
+    bool passes(HttpClient::Transfer& transfer, const std::string& where) {
+        if (!m_enabled) return true;
+        const auto now = Clock::now();
+        if (!transfer.midAnswer()) {
+            m_windowStart.reset();
+        } else if (!m_windowStart) {
+            m_windowStart = now;
+            m_windowFrom = transfer.received;
+        } else if (now - *m_windowStart >= m_request.lowSpeedTime) {
+            const std::size_t got = transfer.received - m_windowFrom;
+            const double seconds = std::chrono::duration<double>(now - *m_windowStart).count();
+            if (static_cast<double>(got) < static_cast<double>(m_request.lowSpeedLimit) * seconds) {
+                const auto lasted = std::chrono::duration_cast<std::chrono::milliseconds>(now - *m_windowStart);
+                transfer.refusal = got == 0
+                                       ? "the server stalled in the middle of the response to " + where +
+                                             ": nothing for " + describeDuration(lasted)
+                                       : "the server is too slow in the middle of the response to " + where + ": " +
+                                             std::to_string(got) + " bytes in " + describeDuration(lasted) +
+                                             ", under the least of " + describeByteSize(m_request.lowSpeedLimit) + "/s";
+                return false;
+            }
+            m_windowStart = now;
+            m_windowFrom = transfer.received;
+        }
+        return true;
+    }
+
+private:
+    const HttpRequest& m_request;
+    const bool m_enabled;
+    std::optional<Clock::time_point> m_windowStart;
+    std::size_t m_windowFrom = 0;
+};
+
+// Drives the easy handle on the multi handle until the transfer ends, is cancelled or fails the
+// low-speed check; the multi handle's own loop, so that cancel() can wake it at once.
+CURLcode runTransfer(CURLM* multi, CURL* easy, const std::atomic<bool>& cancelled, const HttpRequest& request,
+                     HttpClient::Transfer& transfer, const std::string& where) {
+    LowSpeedCheck speed(request);
+    const int pollMs = speed.pollMs();
+    CURLcode code = CURLE_OK;
+    bool done = false;
+    curl_multi_add_handle(multi, easy);
+    while (!done) {
+        int running = 0;
+        if (curl_multi_perform(multi, &running) != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+            if (message->msg == CURLMSG_DONE) {
+                code = message->data.result;
+                done = true;
+            }
+        }
+        if (done) break;
+        if (cancelled) {
+            code = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        if (!speed.passes(transfer, where)) {
+            code = CURLE_OPERATION_TIMEDOUT;
+            break;
+        }
+        curl_multi_poll(multi, nullptr, 0, pollMs, nullptr);
+    }
+    curl_multi_remove_handle(multi, easy); // mid-transfer this closes the connection
+    return code;
+}
+
+void readResponseInfo(CURL* easy, HttpResponse& response) {
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
+    long version = 0;
+    curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+    response.httpVersion = version == CURL_HTTP_VERSION_2_0 ? 2 : version == CURL_HTTP_VERSION_1_1 ? 11 : 10;
+}
+
+// libcurl's own text could echo a URL or header; make sure no secret survives.
+void redactSecrets(std::string& message, const HttpRequest& request, const HttpClientOptions& options) {
+    replaceAll(message, options.bearerToken);
+    replaceAll(message, options.basicPassword);
+    replaceAll(message, urlUserinfo(request.url));
+    replaceAll(message, urlUserinfo(options.proxy));
+    for (const auto& [name, value] : request.headers)
+        if (equalsIgnoreCase(name, "Authorization") || equalsIgnoreCase(name, "X-SLURM-USER-TOKEN"))
+            replaceAll(message, value);
+}
+
 } // namespace
 
 HttpClient::HttpClient(HttpClientOptions options) : m_options(std::move(options)), m_handles(new Handles) {
@@ -358,122 +518,22 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
         CURL* easy;
         ~ResetOnExit() { curl_easy_reset(easy); }
     } resetOnExit{easy};
-    auto appendHeader = [&headers](const std::string& line) {
-        if (curl_slist* grown = curl_slist_append(headers.get(), line.c_str())) {
-            headers.release(); // same list, now one longer
-            headers.reset(grown);
-        }
-    };
 
     const TlsOptions& tls = m_options.tls;
     if (!tls.serverName.empty() && !dialUnderServerName(url, tls.serverName, connectTo))
         return Error{"invalid URL or TLS server name for " + where};
 
-    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connectTimeout.count()));
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl can decode
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);   // watches sit idle for minutes
-    if (connectTo) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, connectTo.get());
-    if (!m_options.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, m_options.proxy.c_str());
-    // A proxy's answer to CONNECT is not the server's: it must not start the low-speed check.
-    curl_easy_setopt(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
-    if (!m_options.unixSocket.empty()) curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, m_options.unixSocket.c_str());
-    applyTls(easy, tls);
-
-    if (!m_options.bearerToken.empty()) appendHeader("Authorization: Bearer " + m_options.bearerToken);
-    if (!m_options.basicUser.empty()) {
-        curl_easy_setopt(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-        curl_easy_setopt(easy, CURLOPT_USERNAME, m_options.basicUser.c_str());
-        curl_easy_setopt(easy, CURLOPT_PASSWORD, m_options.basicPassword.c_str());
-    }
-    for (const auto& [name, value] : request.headers) appendHeader(name + ": " + value);
-
-    if (request.method == "GET") {
-        curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
-    } else if (request.method == "HEAD") {
-        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
-    } else {
-        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-        if (!request.body.empty() || request.method != "DELETE") {
-            curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-            curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-            appendHeader("Expect:"); // no 100-continue round trip before large bodies
-        }
-    }
-    if (headers) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get());
+    setTransportOptions(easy, url, errorBuffer, request, m_options, connectTo.get());
+    headers = setHeadersAndMethod(easy, request, m_options);
 
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
 
-    // The low-speed check: each window of lowSpeedTime while an answer is under way must bring
-    // lowSpeedLimit bytes a second. libcurl's own (CURLOPT_LOW_SPEED_*) cannot tell a watch's
-    // silence between events from a stall inside one, and counts in whole seconds.
-    using Clock = std::chrono::steady_clock;
-    const bool checkSpeed = request.lowSpeedLimit > 0 && request.lowSpeedTime.count() > 0;
-    std::optional<Clock::time_point> windowStart;
-    std::size_t windowFrom = 0;
-    const int pollMs = checkSpeed ? static_cast<int>(std::clamp<long long>(request.lowSpeedTime.count() / 4, 10, 1000)) : 1000;
-
     const auto started = Clock::now();
-    CURLcode code = CURLE_OK;
-    bool done = false;
-    curl_multi_add_handle(m_handles->multi, easy);
-    while (!done) {
-        int running = 0;
-        if (curl_multi_perform(m_handles->multi, &running) != CURLM_OK) {
-            code = CURLE_FAILED_INIT;
-            break;
-        }
-        int queued = 0;
-        while (CURLMsg* message = curl_multi_info_read(m_handles->multi, &queued)) {
-            if (message->msg == CURLMSG_DONE) {
-                code = message->data.result;
-                done = true;
-            }
-        }
-        if (done) break;
-        if (m_cancelled) {
-            code = CURLE_ABORTED_BY_CALLBACK;
-            break;
-        }
-        if (checkSpeed) {
-            const auto now = Clock::now();
-            if (!transfer.midAnswer()) {
-                windowStart.reset();
-            } else if (!windowStart) {
-                windowStart = now;
-                windowFrom = transfer.received;
-            } else if (now - *windowStart >= request.lowSpeedTime) {
-                const std::size_t got = transfer.received - windowFrom;
-                const double seconds = std::chrono::duration<double>(now - *windowStart).count();
-                if (static_cast<double>(got) < static_cast<double>(request.lowSpeedLimit) * seconds) {
-                    const auto lasted = std::chrono::duration_cast<std::chrono::milliseconds>(now - *windowStart);
-                    transfer.refusal =
-                        got == 0 ? "the server stalled in the middle of the response to " + where + ": nothing for " +
-                                       describeDuration(lasted)
-                                 : "the server is too slow in the middle of the response to " + where + ": " +
-                                       std::to_string(got) + " bytes in " + describeDuration(lasted) +
-                                       ", under the least of " + describeByteSize(request.lowSpeedLimit) + "/s";
-                    code = CURLE_OPERATION_TIMEDOUT;
-                    break;
-                }
-                windowStart = now;
-                windowFrom = transfer.received;
-            }
-        }
-        curl_multi_poll(m_handles->multi, nullptr, 0, pollMs, nullptr);
-    }
-    curl_multi_remove_handle(m_handles->multi, easy); // mid-transfer this closes the connection
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &transfer.response.status);
-    long version = 0;
-    curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
-    transfer.response.httpVersion = version == CURL_HTTP_VERSION_2_0 ? 2 : version == CURL_HTTP_VERSION_1_1 ? 11 : 10;
+    const CURLcode code = runTransfer(m_handles->multi, easy, m_cancelled, request, transfer, where);
+    readResponseInfo(easy, transfer.response);
     const auto elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
 
     if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedByCaller)) {
@@ -483,17 +543,10 @@ Status HttpClient::perform(const HttpRequest& request, Transfer& transfer) {
 
     m_refusedByLimit = transfer.refusedBySize;
     std::string message = m_cancelled && code == CURLE_ABORTED_BY_CALLBACK ? "cancelled: " + where
-                          : !transfer.refusal.empty()                     ? transfer.refusal
+                          : !transfer.refusal.empty()                      ? transfer.refusal
                           : transfer.callbackFailed ? "failed while receiving the response of " + where
                                                     : failureMessage(easy, code, errorBuffer, request, where);
-    // libcurl's own text could echo a URL or header; make sure no secret survives.
-    replaceAll(message, m_options.bearerToken);
-    replaceAll(message, m_options.basicPassword);
-    replaceAll(message, urlUserinfo(request.url));
-    replaceAll(message, urlUserinfo(m_options.proxy));
-    for (const auto& [name, value] : request.headers)
-        if (equalsIgnoreCase(name, "Authorization") || equalsIgnoreCase(name, "X-SLURM-USER-TOKEN"))
-            replaceAll(message, value);
+    redactSecrets(message, request, m_options);
     spdlog::debug("http {}", message);
     return Error{std::move(message)};
 }

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/live_target.h"
+#include "core/live/live_target.h"
 #include "core/result.h"
-#include "core/url_text.h"
+#include "core/text/url_text.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/kube_response_reader.h"
+#include "core/formats/kube_response_reader.h"
 #include "core/result.h"
 #include "net/http_client.h"
 #include "net/kube_credentials.h"

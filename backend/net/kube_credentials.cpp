@@ -1,6 +1,6 @@
 #include "net/kube_credentials.h"
 
-#include "core/text_file.h"
+#include "core/text/text_file.h"
 
 #include <map>
 

@@ -1,6 +1,6 @@
 #include "net/kube_source.h"
 
-#include "core/kube_response_reader.h"
+#include "core/formats/kube_response_reader.h"
 #include "net/kube_client.h"
 
 #include <simdjson.h>

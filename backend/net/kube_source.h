@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/cluster_event.h"
-#include "core/live_status.h"
-#include "core/live_target.h"
+#include "core/live/live_status.h"
+#include "core/live/live_target.h"
+#include "core/model/cluster_event.h"
 #include "net/exec_credential.h"
 #include "net/kubeconfig.h"
 #include "net/live_source.h"

@@ -1,10 +1,10 @@
 #include "net/kubeconfig.h"
 
-#include "core/base64.h"
-#include "core/json_writer.h"
-#include "core/text_file.h"
-#include "core/text_format.h"
-#include "core/yaml_document.h"
+#include "core/formats/yaml_document.h"
+#include "core/text/base64.h"
+#include "core/text/json_writer.h"
+#include "core/text/text_file.h"
+#include "core/text/text_format.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -287,6 +287,127 @@ std::string execClusterInfo(const KubeconfigCluster& cluster, const KubeConnecti
     return out;
 }
 
+// The context to resolve: the one named, else current-context; it must exist.
+Result<std::string> chosenContextName(const Kubeconfig& config, std::string_view contextName) {
+    const auto known = [&] {
+        std::string names;
+        for (const auto& [name, context] : config.contexts) names += (names.empty() ? "" : ", ") + name;
+        return names.empty() ? std::string("none") : names;
+    };
+    std::string name(contextName.empty() ? std::string_view(config.currentContext) : contextName);
+    if (config.files.empty() && contextName.empty())
+        return Error{"no kubeconfig found (set KUBECONFIG or pass --kubeconfig)"};
+    if (name.empty())
+        return Error{"no context chosen: the kubeconfig sets no current-context; pass --context (known: " + known() +
+                     ')'};
+    if (!config.contexts.contains(name))
+        return Error{"context " + inQuotes(name) + " not found (known: " + known() + ')'};
+    return name;
+}
+
+// The cluster's server, proxy and TLS settings, checked. inCluster names it in errors.
+Status applyCluster(KubeConnection& c, const KubeconfigCluster& cluster, const std::string& inCluster) {
+    if (cluster.server.empty()) return Error{inCluster + ": server is not set"};
+    if (!validServer(cluster.server))
+        return Error{inCluster + ": server " + inQuotes(cluster.server) + " is not an http:// or https:// URL"};
+    c.server = cluster.server;
+    while (c.server.size() > 8 && c.server.back() == '/') c.server.pop_back();
+    // Schemes are case-insensitive (HTTPS://...); the rest of topodeck compares them lower-cased.
+    std::transform(c.server.begin(), c.server.begin() + static_cast<std::ptrdiff_t>(c.server.find("://")),
+                   c.server.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (!cluster.certificateAuthority.empty() && !cluster.certificateAuthorityData.empty())
+        return Error{inCluster + ": certificate-authority and certificate-authority-data are both set; keep one"};
+    if ((!cluster.certificateAuthority.empty() || !cluster.certificateAuthorityData.empty()) &&
+        cluster.insecureSkipTlsVerify)
+        return Error{inCluster + ": insecure-skip-tls-verify cannot be used with a certificate authority"};
+    if (!cluster.certificateAuthority.empty()) {
+        std::ifstream probe(cluster.certificateAuthority);
+        if (!probe)
+            return Error{inCluster + ": certificate-authority " + cluster.certificateAuthority + ": " +
+                         std::strerror(errno)};
+    }
+    if (!cluster.proxyUrl.empty()) {
+        const std::string_view proxy = cluster.proxyUrl;
+        if (!(proxy.starts_with("http://") || proxy.starts_with("https://") || proxy.starts_with("socks5://")))
+            return Error{inCluster + ": proxy-url " + inQuotes(proxy) + " must be an http, https or socks5 URL"};
+        c.proxy = cluster.proxyUrl;
+    }
+    c.tls.caFile = cluster.certificateAuthority;
+    c.tls.caData = cluster.certificateAuthorityData;
+    c.tls.insecureSkipVerify = cluster.insecureSkipTlsVerify;
+    c.tls.serverName = cluster.tlsServerName;
+    return {};
+}
+
+// A client certificate, when there is one, needs its key, each given once, and the files must be
+// readable.
+Status checkClientCertificate(const KubeconfigUser& user, const std::string& inUser) {
+    if (user.clientCertificate.empty() && user.clientCertificateData.empty()) return {};
+    if (!user.clientCertificate.empty() && !user.clientCertificateData.empty())
+        return Error{inUser + ": client-certificate and client-certificate-data are both set; keep one"};
+    if (!user.clientKey.empty() && !user.clientKeyData.empty())
+        return Error{inUser + ": client-key and client-key-data are both set; keep one"};
+    if (user.clientKey.empty() && user.clientKeyData.empty())
+        return Error{inUser + ": client-certificate needs client-key or client-key-data"};
+    for (const std::string* file : {&user.clientCertificate, &user.clientKey}) {
+        if (file->empty()) continue;
+        std::ifstream probe(*file);
+        if (!probe) return Error{inUser + ": cannot read " + *file + ": " + std::strerror(errno)};
+    }
+    return {};
+}
+
+// The user's credentials (all but exec), checked: one way of logging in, no legacy provider.
+// inUser names the user in errors.
+Status applyUser(KubeConnection& c, const KubeconfigUser& user, const std::string& inUser) {
+    if (!user.authProvider.empty())
+        return Error{inUser + ": auth-provider " + inQuotes(user.authProvider) +
+                     " is not supported (kubectl dropped the built-in providers in 1.26); use the provider's exec "
+                     "credential plugin, such as gke-gcloud-auth-plugin or kubelogin"};
+    const bool basic = !user.username.empty() || !user.password.empty();
+    if (!user.token.empty() && basic)
+        return Error{inUser + ": more than one way to log in (token and username/password); keep one"};
+    if (Status s = checkClientCertificate(user, inUser); !s) return s;
+    c.tls.clientCertFile = user.clientCertificate;
+    c.tls.clientCertData = user.clientCertificateData;
+    c.tls.clientKeyFile = user.clientKey;
+    c.tls.clientKeyData = user.clientKeyData;
+    c.token = user.token;
+    // With both, client-go sends the token first and the file's content once it re-reads it.
+    c.tokenFile = user.tokenFile;
+    if (user.token.empty() && !user.tokenFile.empty()) {
+        Result<std::string> token = readTokenFile(user.tokenFile);
+        if (!token) return Error{inUser + ": tokenFile: " + token.error().message};
+        c.token = std::move(*token);
+    }
+    c.username = user.username;
+    c.password = user.password;
+    c.impersonate = user.impersonate;
+    c.impersonateGroups = user.impersonateGroups;
+    return {};
+}
+
+// The user's exec plugin, checked as client-go checks it, with interactiveMode's default filled in.
+Result<KubeExecConfig> checkedExec(KubeExecConfig exec, const std::string& inUser) {
+    const std::string inExec = inUser + ": exec";
+    if (exec.command.empty()) return Error{inExec + ": command is not set"};
+    if (exec.apiVersion.empty()) return Error{inExec + ": apiVersion is not set"};
+    if (exec.apiVersion != kExecV1 && exec.apiVersion != kExecV1beta1)
+        return Error{inExec + ": apiVersion " + inQuotes(exec.apiVersion) + " is not supported (use " +
+                     std::string(kExecV1) + " or " + std::string(kExecV1beta1) + ")"};
+    for (const auto& [envName, value] : exec.env)
+        if (envName.empty()) return Error{inExec + ": an env entry has no name"};
+    if (exec.interactiveMode.empty()) {
+        // v1 made the field required; earlier versions default it.
+        if (exec.apiVersion == kExecV1) return Error{inExec + ": interactiveMode must be set for " + exec.apiVersion};
+        exec.interactiveMode = "IfAvailable";
+    }
+    if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" && exec.interactiveMode != "Always")
+        return Error{inExec + ": interactiveMode " + inQuotes(exec.interactiveMode) +
+                     " is not one of Never, IfAvailable, Always"};
+    return exec;
+}
+
 } // namespace
 
 std::vector<std::string> Kubeconfig::contextNames() const {
@@ -401,21 +522,11 @@ bool KubeConnection::secure() const {
 }
 
 Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_view contextName) {
-    const auto known = [&] {
-        std::string names;
-        for (const auto& [name, context] : config.contexts) names += (names.empty() ? "" : ", ") + name;
-        return names.empty() ? std::string("none") : names;
-    };
-    std::string name(contextName.empty() ? std::string_view(config.currentContext) : contextName);
-    if (config.files.empty() && contextName.empty())
-        return Error{"no kubeconfig found (set KUBECONFIG or pass --kubeconfig)"};
-    if (name.empty())
-        return Error{"no context chosen: the kubeconfig sets no current-context; pass --context (known: " + known() + ')'};
-    const auto context = config.contexts.find(name);
-    if (context == config.contexts.end()) return Error{"context " + inQuotes(name) + " not found (known: " + known() + ')'};
+    Result<std::string> name = chosenContextName(config, contextName);
+    if (!name) return name.error();
 
-    const std::string where = "context " + inQuotes(name);
-    const KubeconfigContext& ctx = context->second;
+    const std::string where = "context " + inQuotes(*name);
+    const KubeconfigContext& ctx = config.contexts.at(*name);
     if (ctx.cluster.empty()) return Error{where + " (" + ctx.origin + "): cluster is not set"};
     if (ctx.user.empty()) return Error{where + " (" + ctx.origin + "): user is not set"};
     const auto clusterIt = config.clusters.find(ctx.cluster);
@@ -430,101 +541,18 @@ Result<KubeConnection> resolveKubeContext(const Kubeconfig& config, std::string_
     const std::string inUser = where + ": user " + inQuotes(ctx.user) + " (" + user.origin + ")";
 
     KubeConnection c;
-    c.contextName = name;
+    c.contextName = *name;
     c.clusterName = ctx.cluster;
     c.userName = ctx.user;
     c.nameSpace = ctx.nameSpace;
-
-    // The cluster.
-    if (cluster.server.empty()) return Error{inCluster + ": server is not set"};
-    if (!validServer(cluster.server))
-        return Error{inCluster + ": server " + inQuotes(cluster.server) + " is not an http:// or https:// URL"};
-    c.server = cluster.server;
-    while (c.server.size() > 8 && c.server.back() == '/') c.server.pop_back();
-    // Schemes are case-insensitive (HTTPS://...); the rest of topodeck compares them lower-cased.
-    std::transform(c.server.begin(), c.server.begin() + static_cast<std::ptrdiff_t>(c.server.find("://")),
-                   c.server.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-    if (!cluster.certificateAuthority.empty() && !cluster.certificateAuthorityData.empty())
-        return Error{inCluster + ": certificate-authority and certificate-authority-data are both set; keep one"};
-    if ((!cluster.certificateAuthority.empty() || !cluster.certificateAuthorityData.empty()) &&
-        cluster.insecureSkipTlsVerify)
-        return Error{inCluster + ": insecure-skip-tls-verify cannot be used with a certificate authority"};
-    if (!cluster.certificateAuthority.empty()) {
-        std::ifstream probe(cluster.certificateAuthority);
-        if (!probe)
-            return Error{inCluster + ": certificate-authority " + cluster.certificateAuthority + ": " +
-                         std::strerror(errno)};
-    }
-    if (!cluster.proxyUrl.empty()) {
-        const std::string_view proxy = cluster.proxyUrl;
-        if (!(proxy.starts_with("http://") || proxy.starts_with("https://") || proxy.starts_with("socks5://")))
-            return Error{inCluster + ": proxy-url " + inQuotes(proxy) + " must be an http, https or socks5 URL"};
-        c.proxy = cluster.proxyUrl;
-    }
-    c.tls.caFile = cluster.certificateAuthority;
-    c.tls.caData = cluster.certificateAuthorityData;
-    c.tls.insecureSkipVerify = cluster.insecureSkipTlsVerify;
-    c.tls.serverName = cluster.tlsServerName;
-
-    // The user.
-    if (!user.authProvider.empty())
-        return Error{inUser + ": auth-provider " + inQuotes(user.authProvider) +
-                     " is not supported (kubectl dropped the built-in providers in 1.26); use the provider's exec "
-                     "credential plugin, such as gke-gcloud-auth-plugin or kubelogin"};
-    const bool basic = !user.username.empty() || !user.password.empty();
-    if (!user.token.empty() && basic)
-        return Error{inUser + ": more than one way to log in (token and username/password); keep one"};
-    const bool clientCert = !user.clientCertificate.empty() || !user.clientCertificateData.empty();
-    if (clientCert) {
-        if (!user.clientCertificate.empty() && !user.clientCertificateData.empty())
-            return Error{inUser + ": client-certificate and client-certificate-data are both set; keep one"};
-        if (!user.clientKey.empty() && !user.clientKeyData.empty())
-            return Error{inUser + ": client-key and client-key-data are both set; keep one"};
-        if (user.clientKey.empty() && user.clientKeyData.empty())
-            return Error{inUser + ": client-certificate needs client-key or client-key-data"};
-        for (const std::string* file : {&user.clientCertificate, &user.clientKey}) {
-            if (file->empty()) continue;
-            std::ifstream probe(*file);
-            if (!probe) return Error{inUser + ": cannot read " + *file + ": " + std::strerror(errno)};
-        }
-    }
-    c.tls.clientCertFile = user.clientCertificate;
-    c.tls.clientCertData = user.clientCertificateData;
-    c.tls.clientKeyFile = user.clientKey;
-    c.tls.clientKeyData = user.clientKeyData;
-    c.token = user.token;
-    // With both, client-go sends the token first and the file's content once it re-reads it.
-    c.tokenFile = user.tokenFile;
-    if (user.token.empty() && !user.tokenFile.empty()) {
-        Result<std::string> token = readTokenFile(user.tokenFile);
-        if (!token) return Error{inUser + ": tokenFile: " + token.error().message};
-        c.token = std::move(*token);
-    }
-    c.username = user.username;
-    c.password = user.password;
-    c.impersonate = user.impersonate;
-    c.impersonateGroups = user.impersonateGroups;
-
+    if (Status s = applyCluster(c, cluster, inCluster); !s) return s.error();
+    if (Status s = applyUser(c, user, inUser); !s) return s.error();
     if (user.exec) {
-        KubeExecConfig exec = *user.exec;
-        const std::string inExec = inUser + ": exec";
-        if (exec.command.empty()) return Error{inExec + ": command is not set"};
-        if (exec.apiVersion.empty()) return Error{inExec + ": apiVersion is not set"};
-        if (exec.apiVersion != kExecV1 && exec.apiVersion != kExecV1beta1)
-            return Error{inExec + ": apiVersion " + inQuotes(exec.apiVersion) + " is not supported (use " +
-                         std::string(kExecV1) + " or " + std::string(kExecV1beta1) + ")"};
-        for (const auto& [envName, value] : exec.env)
-            if (envName.empty()) return Error{inExec + ": an env entry has no name"};
-        if (exec.interactiveMode.empty()) {
-            // v1 made the field required; earlier versions default it.
-            if (exec.apiVersion == kExecV1) return Error{inExec + ": interactiveMode must be set for " + exec.apiVersion};
-            exec.interactiveMode = "IfAvailable";
-        }
-        if (exec.interactiveMode != "Never" && exec.interactiveMode != "IfAvailable" && exec.interactiveMode != "Always")
-            return Error{inExec + ": interactiveMode " + inQuotes(exec.interactiveMode) +
-                         " is not one of Never, IfAvailable, Always"};
-        if (exec.provideClusterInfo) c.execClusterInfo = execClusterInfo(cluster, c);
-        c.exec = std::move(exec);
+        Result<KubeExecConfig> exec = checkedExec(*user.exec, inUser);
+        if (!exec) return exec.error();
+        // The cluster info describes the connection as resolved above.
+        if (exec->provideClusterInfo) c.execClusterInfo = execClusterInfo(cluster, c);
+        c.exec = std::move(*exec);
     }
     return c;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/cluster_event.h"
-#include "core/live_status.h"
+#include "core/live/live_status.h"
+#include "core/model/cluster_event.h"
 
 #include <functional>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/live_target.h"
+#include "core/live/live_target.h"
 #include "core/slurm/slurm_text.h"
 #include "net/child_process.h"
 #include "net/slurm_fetch.h"

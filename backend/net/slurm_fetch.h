@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/live_status.h"
+#include "core/live/live_status.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "net/slurm_rest_client.h"
 
-#include "core/base64.h"
-#include "core/text_file.h"
+#include "core/text/base64.h"
+#include "core/text/text_file.h"
 #include "net/file_stamp.h"
 
 #include <simdjson.h>

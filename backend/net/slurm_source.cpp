@@ -44,6 +44,14 @@ Result<SlurmTopology> chooseTopology(std::vector<SlurmTopology> topologies, cons
     return Error{source + ": no topology named \"" + name + "\" (it has " + names + ")"};
 }
 
+// What one reply held, read into the mapper: how many objects, Slurm's last_update (0: not
+// given) or, when it could not be read, why.
+struct ReplyRead {
+    std::size_t objects = 0;
+    std::int64_t lastUpdate = 0;
+    std::string problem;
+};
+
 } // namespace
 
 class SlurmSource::Impl {
@@ -113,6 +121,15 @@ public:
 private:
     void run();
     bool pollOnce(std::vector<ClusterEvent>& events);
+    bool refreshTopology();
+    bool discoverRestVersion();
+    bool pollResource(Resource resource, bool& notesDue);
+    void reportFailedFetch(Resource resource, const SlurmFetch& fetch);
+    bool takeReply(Resource resource, SlurmFetch& fetch, std::int64_t askedAt, bool& notesDue);
+    ReplyRead readScontrolNodes(const std::string& text);
+    ReplyRead readNodesJson(std::string& json, const std::string& source);
+    ReplyRead readJobsJson(std::string& json, const std::string& source);
+    void updateNotes();
     std::optional<SlurmFetch> readTopology();
     void readVersion();
     void setServerVersion(std::string version, std::string source);
@@ -267,134 +284,178 @@ void SlurmSource::Impl::readVersion() {
 // backs off); what did arrive is published either way.
 bool SlurmSource::Impl::pollOnce(std::vector<ClusterEvent>& events) {
     bool ok = true;
-    bool notesDue = false; // the nodes or the topology changed
-    if (std::optional<SlurmFetch> topology = readTopology()) {
-        notesDue = true;
-        m_topologyNote.clear();
-        if (topology->outcome == SlurmFetch::Outcome::Failed) {
-            // No topology is a fact about the cluster; a broken one an error worth retrying.
-            if (topology->failure == State::NotInstalled) m_topologyNote = topology->message;
-            report(kTopology, topology->failure, topology->message);
-        } else {
-            report(kTopology, State::Synced, {});
-        }
-        const SlurmTopology* topologyRead = m_mapper.topology().get();
-        std::lock_guard lock(m_mutex);
-        m_health[kTopology].objects = topologyRead ? topologyRead->switches.size() + topologyRead->blocks.size() : 0;
-    }
+    bool notesDue = refreshTopology(); // the nodes or the topology changed
     readVersion();
-    if (m_rest && m_rest->apiVersion().empty()) {
-        SlurmFetch discovered = m_rest->discoverVersion();
-        if (discovered.outcome == SlurmFetch::Outcome::Failed) {
-            report(kNodes, discovered.failure, discovered.message);
-            report(kJobs, discovered.failure, discovered.message);
-            return false;
-        }
-        spdlog::info("{}: using REST API {}", m_rest->describe(), m_rest->apiVersion());
-    }
+    if (!discoverRestVersion()) return false;
     for (Resource resource : {kNodes, kJobs}) {
         if (m_stopping) return false;
-        const std::int64_t askedAt = epochSeconds();
-        SlurmFetch fetch = ask(resource);
-        if (fetch.outcome == SlurmFetch::Outcome::Failed) {
-            State state = fetch.failure;
-            std::string message = fetch.message;
-            // 22.05's slurmrestd says the same 500 for a token slurmctld rejects and for a
-            // slurmctld it cannot reach: before anything ever synced, the token is the suspect.
-            bool everSynced;
-            {
-                std::lock_guard lock(m_mutex);
-                everSynced = m_health[resource].everSynced;
-            }
-            if (m_rest && state == State::Failing && !everSynced && message.find("Unspecified error") != std::string::npos) {
-                state = State::Unauthorized;
-                message += ": slurmctld rejected the token (wrong key, user or expired), or slurmrestd cannot reach it";
-            }
-            if (resource == kJobs) m_jobsNote = state == State::NotInstalled ? message : std::string();
-            report(resource, state, std::move(message));
-            if (resource == kNodes) ok = false;
-            notesDue = notesDue || resource == kJobs;
-            continue;
-        }
-        if (fetch.outcome == SlurmFetch::Outcome::Fresh) {
-            const std::string source = m_rest ? m_rest->describe() + " " + (resource == kNodes ? "nodes" : "jobs")
-                                              : std::string(resource == kNodes ? "sinfo --json" : "squeue --json");
-            auto shared = std::make_shared<std::string>(std::move(fetch.body));
-            std::size_t objects = 0;
-            std::int64_t lastUpdate = 0;
-            std::string problem;
-            if (resource == kNodes && fetch.format == SlurmFetch::Format::ScontrolNodes) {
-                Result<std::vector<SlurmNode>> nodes = parseScontrolNodes(*shared);
-                if (nodes) {
-                    notesDue = true;
-                    objects = nodes->size();
-                    m_mapper.setNodes(std::move(*nodes));
-                    shared.reset(); // not the JSON a snapshot holds
-                } else {
-                    problem = "scontrol show nodes: " + nodes.error().message;
-                }
-            } else if (resource == kNodes) {
-                Result<SlurmNodesReply> reply = readSlurmNodes(*shared, source);
-                if (reply) {
-                    notesDue = true;
-                    objects = reply->nodes.size();
-                    lastUpdate = reply->meta.lastUpdate;
-                    if (m_rest && !reply->meta.slurmRelease.empty())
-                        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
-                    m_mapper.setNodes(std::move(reply->nodes));
-                } else {
-                    problem = reply.error().message;
-                }
-            } else {
-                Result<SlurmJobsReply> reply = readSlurmJobs(*shared, source);
-                if (reply) {
-                    objects = static_cast<std::size_t>(
-                        std::count_if(reply->jobs.begin(), reply->jobs.end(), [](const SlurmJob& job) { return job.holdsNodes(); }));
-                    lastUpdate = reply->meta.lastUpdate;
-                    if (m_rest && !reply->meta.slurmRelease.empty())
-                        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
-                    m_mapper.setJobs(std::move(reply->jobs));
-                } else {
-                    problem = reply.error().message;
-                }
-            }
-            if (!problem.empty()) {
-                // Slurm's own "errors" (slurmctld down, for the CLI), or a reply we cannot read.
-                const bool controller = problem.find("Unspecified error") != std::string::npos ||
-                                        problem.find("slurm_load") != std::string::npos;
-                report(resource, controller ? State::Unreachable : State::Failing, std::move(problem));
-                if (resource == kNodes) ok = false;
-                continue;
-            }
-            // Changes made in the second of the question would be missed by asking "since then".
-            m_updateTime[resource] = (lastUpdate > 0 ? lastUpdate : askedAt) - 1;
-            std::lock_guard lock(m_mutex);
-            m_health[resource].objects = objects;
-            (resource == kNodes ? m_replies.nodes : m_replies.jobs) = std::move(shared);
-        }
-        if (resource == kJobs && !m_jobsNote.empty()) {
-            m_jobsNote.clear();
-            notesDue = true;
-        }
-        report(resource, State::Synced, {});
+        if (!pollResource(resource, notesDue) && resource == kNodes) ok = false;
     }
-    if (notesDue) {
-        std::vector<std::string> notes;
-        for (const std::string* note : {&m_topologyNote, &m_jobsNote})
-            if (!note->empty()) notes.push_back(*note);
-        if (m_mapper.topology())
-            for (const std::string& warning : m_mapper.topology()->warnings) notes.push_back(warning);
-        for (std::string& warning : m_mapper.topologyWarnings()) notes.push_back(std::move(warning));
-        std::lock_guard lock(m_mutex);
-        m_replies.topology = m_mapper.topology();
-        if (notes != m_notes) {
-            m_notes = std::move(notes);
-            m_changed = true;
-        }
-    }
+    if (notesDue) updateNotes();
     // Nodes first: pods of a job on a node not listed yet would make a nameless node.
     events = m_mapper.takeEvents();
     return ok;
+}
+
+// Reads the topology when it is due and reports how that went. True when it was read or failed
+// to be: the notes may have changed.
+bool SlurmSource::Impl::refreshTopology() {
+    std::optional<SlurmFetch> topology = readTopology();
+    if (!topology) return false;
+    m_topologyNote.clear();
+    if (topology->outcome == SlurmFetch::Outcome::Failed) {
+        // No topology is a fact about the cluster; a broken one an error worth retrying.
+        if (topology->failure == State::NotInstalled) m_topologyNote = topology->message;
+        report(kTopology, topology->failure, topology->message);
+    } else {
+        report(kTopology, State::Synced, {});
+    }
+    const SlurmTopology* topologyRead = m_mapper.topology().get();
+    std::lock_guard lock(m_mutex);
+    m_health[kTopology].objects = topologyRead ? topologyRead->switches.size() + topologyRead->blocks.size() : 0;
+    return true;
+}
+
+// slurmrestd's API version, found once per connection before anything is asked. False when it
+// cannot be found (reported against nodes and jobs).
+bool SlurmSource::Impl::discoverRestVersion() {
+    if (!m_rest || !m_rest->apiVersion().empty()) return true;
+    SlurmFetch discovered = m_rest->discoverVersion();
+    if (discovered.outcome == SlurmFetch::Outcome::Failed) {
+        report(kNodes, discovered.failure, discovered.message);
+        report(kJobs, discovered.failure, discovered.message);
+        return false;
+    }
+    spdlog::info("{}: using REST API {}", m_rest->describe(), m_rest->apiVersion());
+    return true;
+}
+
+// Asks for nodes or jobs and hands what changed to the mapper. False when that failed (reported);
+// notesDue is set when the notes may have changed.
+bool SlurmSource::Impl::pollResource(Resource resource, bool& notesDue) {
+    const std::int64_t askedAt = epochSeconds();
+    SlurmFetch fetch = ask(resource);
+    if (fetch.outcome == SlurmFetch::Outcome::Failed) {
+        reportFailedFetch(resource, fetch);
+        notesDue = notesDue || resource == kJobs;
+        return false;
+    }
+    if (fetch.outcome == SlurmFetch::Outcome::Fresh && !takeReply(resource, fetch, askedAt, notesDue)) return false;
+    if (resource == kJobs && !m_jobsNote.empty()) {
+        m_jobsNote.clear();
+        notesDue = true;
+    }
+    report(resource, State::Synced, {});
+    return true;
+}
+
+void SlurmSource::Impl::reportFailedFetch(Resource resource, const SlurmFetch& fetch) {
+    State state = fetch.failure;
+    std::string message = fetch.message;
+    // 22.05's slurmrestd says the same 500 for a token slurmctld rejects and for a
+    // slurmctld it cannot reach: before anything ever synced, the token is the suspect.
+    bool everSynced;
+    {
+        std::lock_guard lock(m_mutex);
+        everSynced = m_health[resource].everSynced;
+    }
+    if (m_rest && state == State::Failing && !everSynced && message.find("Unspecified error") != std::string::npos) {
+        state = State::Unauthorized;
+        message += ": slurmctld rejected the token (wrong key, user or expired), or slurmrestd cannot reach it";
+    }
+    if (resource == kJobs) m_jobsNote = state == State::NotInstalled ? message : std::string();
+    report(resource, state, std::move(message));
+}
+
+// Reads a fresh reply into the mapper and keeps its JSON for snapshots. False when it could not
+// be read (reported); notesDue is set when new nodes arrived.
+bool SlurmSource::Impl::takeReply(Resource resource, SlurmFetch& fetch, std::int64_t askedAt, bool& notesDue) {
+    const std::string source = m_rest ? m_rest->describe() + " " + (resource == kNodes ? "nodes" : "jobs")
+                                      : std::string(resource == kNodes ? "sinfo --json" : "squeue --json");
+    auto shared = std::make_shared<std::string>(std::move(fetch.body));
+    ReplyRead read;
+    if (resource == kNodes && fetch.format == SlurmFetch::Format::ScontrolNodes) {
+        read = readScontrolNodes(*shared);
+        if (read.problem.empty()) shared.reset(); // not the JSON a snapshot holds
+    } else if (resource == kNodes) {
+        read = readNodesJson(*shared, source);
+    } else {
+        read = readJobsJson(*shared, source);
+    }
+    if (!read.problem.empty()) {
+        // Slurm's own "errors" (slurmctld down, for the CLI), or a reply we cannot read.
+        const bool controller = read.problem.find("Unspecified error") != std::string::npos ||
+                                read.problem.find("slurm_load") != std::string::npos;
+        report(resource, controller ? State::Unreachable : State::Failing, std::move(read.problem));
+        return false;
+    }
+    if (resource == kNodes) notesDue = true;
+    // Changes made in the second of the question would be missed by asking "since then".
+    m_updateTime[resource] = (read.lastUpdate > 0 ? read.lastUpdate : askedAt) - 1;
+    std::lock_guard lock(m_mutex);
+    m_health[resource].objects = read.objects;
+    (resource == kNodes ? m_replies.nodes : m_replies.jobs) = std::move(shared);
+    return true;
+}
+
+ReplyRead SlurmSource::Impl::readScontrolNodes(const std::string& text) {
+    ReplyRead read;
+    Result<std::vector<SlurmNode>> nodes = parseScontrolNodes(text);
+    if (!nodes) {
+        read.problem = "scontrol show nodes: " + nodes.error().message;
+        return read;
+    }
+    read.objects = nodes->size();
+    m_mapper.setNodes(std::move(*nodes));
+    return read;
+}
+
+ReplyRead SlurmSource::Impl::readNodesJson(std::string& json, const std::string& source) {
+    ReplyRead read;
+    Result<SlurmNodesReply> reply = readSlurmNodes(json, source);
+    if (!reply) {
+        read.problem = reply.error().message;
+        return read;
+    }
+    read.objects = reply->nodes.size();
+    read.lastUpdate = reply->meta.lastUpdate;
+    if (m_rest && !reply->meta.slurmRelease.empty())
+        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
+    m_mapper.setNodes(std::move(reply->nodes));
+    return read;
+}
+
+// Only jobs that hold nodes count: they are what the map shows.
+ReplyRead SlurmSource::Impl::readJobsJson(std::string& json, const std::string& source) {
+    ReplyRead read;
+    Result<SlurmJobsReply> reply = readSlurmJobs(json, source);
+    if (!reply) {
+        read.problem = reply.error().message;
+        return read;
+    }
+    read.objects = static_cast<std::size_t>(
+        std::count_if(reply->jobs.begin(), reply->jobs.end(), [](const SlurmJob& job) { return job.holdsNodes(); }));
+    read.lastUpdate = reply->meta.lastUpdate;
+    if (m_rest && !reply->meta.slurmRelease.empty())
+        setServerVersion(std::move(reply->meta.slurmRelease), "slurmrestd");
+    m_mapper.setJobs(std::move(reply->jobs));
+    return read;
+}
+
+// The notes the status shows: why there is no topology or no jobs, and the topology's warnings.
+void SlurmSource::Impl::updateNotes() {
+    std::vector<std::string> notes;
+    for (const std::string* note : {&m_topologyNote, &m_jobsNote})
+        if (!note->empty()) notes.push_back(*note);
+    if (m_mapper.topology())
+        for (const std::string& warning : m_mapper.topology()->warnings) notes.push_back(warning);
+    for (std::string& warning : m_mapper.topologyWarnings()) notes.push_back(std::move(warning));
+    std::lock_guard lock(m_mutex);
+    m_replies.topology = m_mapper.topology();
+    if (notes != m_notes) {
+        m_notes = std::move(notes);
+        m_changed = true;
+    }
 }
 
 void SlurmSource::Impl::run() {

@@ -2,7 +2,9 @@
 
 #include <QFile>
 
-#include "session/session_worker.h"
+#include "session/apply_worker.h"
+#include "session/request_worker.h"
+#include "session/source_worker.h"
 
 #include <QMutexLocker>
 
@@ -11,9 +13,19 @@ namespace topodeck {
 namespace {
 
 // Calls f(worker) on the worker's thread.
-template <class F> void onWorker(SessionWorker* worker, F f) {
+template <class W, class F> void onWorker(W* worker, F f) {
     QMetaObject::invokeMethod(
         worker, [worker, f = std::move(f)] { f(*worker); }, Qt::QueuedConnection);
+}
+
+// Starts a worker on its thread; it is deleted there as the thread finishes, so its timers stop
+// where they run.
+template <class W> W* startOn(QThread& thread, W* worker, const char* name) {
+    worker->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.setObjectName(QString::fromLatin1(name));
+    thread.start();
+    return worker;
 }
 
 } // namespace
@@ -29,61 +41,71 @@ ClusterSession::ClusterSession(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ChangePreviewPtr>("topodeck::ChangePreviewPtr");
     qRegisterMetaType<ApplyAnswerPtr>("topodeck::ApplyAnswerPtr");
     qRegisterMetaType<TopologyObjectsPtr>("topodeck::TopologyObjectsPtr");
+    qRegisterMetaType<FrozenClusterPtr>("topodeck::FrozenClusterPtr");
+    qRegisterMetaType<ApplyJobPtr>("topodeck::ApplyJobPtr");
 
-    m_worker = new SessionWorker(m_latestRequest);
-    m_worker->moveToThread(&m_thread);
-    // Deleted on its own thread as the thread finishes, so its timers stop where they run.
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &SessionWorker::published, this, &ClusterSession::receiveSnapshot);
-    connect(m_worker, &SessionWorker::statusChanged, this, &ClusterSession::receiveStatus);
-    connect(m_worker, &SessionWorker::gangsReportComputed, this,
+    m_source = new SourceWorker(m_latestRequest, m_changeCount);
+    m_requests = new RequestWorker(m_source, m_changeCount, m_applying);
+    m_applier = new ApplyWorker(m_applying);
+    connect(m_source, &SourceWorker::published, this, &ClusterSession::receiveSnapshot);
+    connect(m_source, &SourceWorker::statusChanged, this, &ClusterSession::receiveStatus);
+    connect(m_source, &SourceWorker::frozen, m_requests, &RequestWorker::takeFrozen);
+    connect(m_source, &SourceWorker::published, m_requests, &RequestWorker::livePublished);
+    connect(m_requests, &RequestWorker::applyChecked, m_applier, &ApplyWorker::run);
+    connect(m_requests, &RequestWorker::gangsReportComputed, this,
             [this](const GangsReportPtr& report, quint64 request) {
                 if (request != m_latestGangsRequest.load()) return; // a newer request is on its way
                 Q_EMIT gangsReportReady(report, report->generation);
             });
-    connect(m_worker, &SessionWorker::exportComputed, this, &ClusterSession::exportFinished);
-    connect(m_worker, &SessionWorker::changePreviewComputed, this,
+    connect(m_requests, &RequestWorker::exportComputed, this, &ClusterSession::exportFinished);
+    connect(m_requests, &RequestWorker::changePreviewComputed, this,
             [this](const ChangePreviewPtr& preview, quint64 request) {
                 if (request == m_latestChangeRequest.load()) Q_EMIT changePreviewReady(preview);
             });
-    connect(m_worker, &SessionWorker::topologyObjectsComputed, this,
+    connect(m_requests, &RequestWorker::topologyObjectsComputed, this,
             [this](const TopologyObjectsPtr& objects, quint64 request) {
                 if (request == m_latestObjectsRequest.load()) Q_EMIT topologyObjectsReady(objects);
             });
-    connect(m_worker, &SessionWorker::applyProgressed, this, &ClusterSession::applyProgressed);
-    connect(m_worker, &SessionWorker::applyFinished, this, &ClusterSession::applyFinished);
-    connect(m_worker, &SessionWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
+    connect(m_requests, &RequestWorker::applyFinished, this, &ClusterSession::applyFinished);
+    connect(m_applier, &ApplyWorker::applyProgressed, this, &ClusterSession::applyProgressed);
+    connect(m_applier, &ApplyWorker::applyFinished, this, &ClusterSession::applyFinished);
+    connect(m_requests, &RequestWorker::planComputed, this, [this](const PlanAnswerPtr& answer, quint64 request) {
         if (request == m_latestPlanRequest.load()) Q_EMIT planAnswered(answer);
     });
-    connect(m_worker, &SessionWorker::nodePodsComputed, this, [this](const NodePodsPtr& answer, quint64 request) {
+    connect(m_requests, &RequestWorker::nodePodsComputed, this, [this](const NodePodsPtr& answer, quint64 request) {
         if (request == m_latestNodePodsRequest.load()) Q_EMIT nodePodsReady(answer);
     });
-    connect(m_worker, &SessionWorker::whatIfComputed, this, [this](const WhatIfAnswerPtr& answer, quint64 request) {
+    connect(m_requests, &RequestWorker::whatIfComputed, this, [this](const WhatIfAnswerPtr& answer, quint64 request) {
         // A reset or a newer what-if since: this answer describes steps no longer asked for.
         if (m_whatIfActive && request == m_latestWhatIfRequest.load()) Q_EMIT whatIfAnswered(answer);
     });
-    m_thread.setObjectName(QStringLiteral("topodeck-session"));
-    m_thread.start();
+    startOn(m_sourceThread, m_source, "topodeck-source");
+    startOn(m_requestThread, m_requests, "topodeck-requests");
+    startOn(m_applyThread, m_applier, "topodeck-apply");
 }
 
 ClusterSession::~ClusterSession() {
     ++m_latestRequest; // an open in progress gives up at its next check instead of finishing
-    m_thread.quit();
-    m_thread.wait();
+    if (m_applyCancel) m_applyCancel->store(true); // an apply stops after the batch in flight
+    // The request worker asks the source for copies: it stops first.
+    for (QThread* thread : {&m_requestThread, &m_applyThread, &m_sourceThread}) {
+        thread->quit();
+        thread->wait();
+    }
 }
 
 // Each open takes a new request number (superseding any open still in progress) and the
 // hierarchy choice as it is now.
 void ClusterSession::openDemo(const QString& name) {
     clearWhatIf(); // a what-if describes the cluster it was made on
-    onWorker(m_worker, [request = ++m_latestRequest, name, choice = m_choice](SessionWorker& worker) {
+    onWorker(m_source, [request = ++m_latestRequest, name, choice = m_choice](SourceWorker& worker) {
         worker.openDemo(request, name, choice);
     });
 }
 
 void ClusterSession::openFile(const QString& path) {
     clearWhatIf(); // a what-if describes the cluster it was made on
-    onWorker(m_worker, [request = ++m_latestRequest, path, choice = m_choice](SessionWorker& worker) {
+    onWorker(m_source, [request = ++m_latestRequest, path, choice = m_choice](SourceWorker& worker) {
         worker.openFile(request, path, choice);
     });
 }
@@ -91,24 +113,24 @@ void ClusterSession::openFile(const QString& path) {
 void ClusterSession::openKubernetes(const QString& context, const QString& kubeconfig, bool inCluster) {
     clearWhatIf(); // a what-if describes the cluster it was made on
     const KubeTarget target{context.toStdString(), kubeconfig.toStdString(), inCluster};
-    onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
+    onWorker(m_source, [request = ++m_latestRequest, target, choice = m_choice](SourceWorker& worker) {
         worker.openKubernetes(request, target, choice);
     });
 }
 
 void ClusterSession::openSlurm(const SlurmTarget& target) {
     clearWhatIf(); // a what-if describes the cluster it was made on
-    onWorker(m_worker, [request = ++m_latestRequest, target, choice = m_choice](SessionWorker& worker) {
+    onWorker(m_source, [request = ++m_latestRequest, target, choice = m_choice](SourceWorker& worker) {
         worker.openSlurm(request, target, choice);
     });
 }
 
 void ClusterSession::setSlurmSourceOptions(const SlurmSourceOptions& options) {
-    onWorker(m_worker, [options](SessionWorker& worker) { worker.setSlurmSourceOptions(options); });
+    onWorker(m_source, [options](SourceWorker& worker) { worker.setSlurmSourceOptions(options); });
 }
 
 void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
-    onWorker(m_worker, [options](SessionWorker& worker) { worker.setLiveSourceOptions(options); });
+    onWorker(m_source, [options](SourceWorker& worker) { worker.setLiveSourceOptions(options); });
 }
 
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
@@ -122,7 +144,7 @@ void ClusterSession::setTopologyChoice(const QString& topologyName, const QStrin
 
 void ClusterSession::setSimulationEnabled(bool on) {
     m_simulationEnabled = on;
-    onWorker(m_worker, [on](SessionWorker& worker) { worker.setSimulationEnabled(on); });
+    onWorker(m_source, [on](SourceWorker& worker) { worker.setSimulationEnabled(on); });
 }
 
 bool ClusterSession::simulationEnabled() const {
@@ -130,12 +152,12 @@ bool ClusterSession::simulationEnabled() const {
 }
 
 void ClusterSession::setSimulationInterval(int ms) {
-    onWorker(m_worker, [ms](SessionWorker& worker) { worker.setSimulationInterval(ms); });
+    onWorker(m_source, [ms](SourceWorker& worker) { worker.setSimulationInterval(ms); });
 }
 
 void ClusterSession::requestGangsReport() {
     const std::uint64_t request = ++m_latestGangsRequest;
-    onWorker(m_worker, [request, latest = &m_latestGangsRequest](SessionWorker& worker) {
+    onWorker(m_requests, [request, latest = &m_latestGangsRequest](RequestWorker& worker) {
         // Requests queue up while the worker is busy: only the newest is worth computing.
         if (request != latest->load()) return;
         worker.computeGangsReport(request);
@@ -144,40 +166,41 @@ void ClusterSession::requestGangsReport() {
 
 void ClusterSession::requestPlan(const PlanQuery& query) {
     const std::uint64_t request = ++m_latestPlanRequest;
-    onWorker(m_worker, [request, query, latest = &m_latestPlanRequest](SessionWorker& worker) {
+    onWorker(m_requests, [request, query, latest = &m_latestPlanRequest](RequestWorker& worker) {
         if (request == latest->load()) worker.computePlan(request, query);
     });
 }
 
 void ClusterSession::requestNodePods(NodeId node) {
     const std::uint64_t request = ++m_latestNodePodsRequest;
-    onWorker(m_worker, [request, node, latest = &m_latestNodePodsRequest](SessionWorker& worker) {
+    onWorker(m_requests, [request, node, latest = &m_latestNodePodsRequest](RequestWorker& worker) {
         if (request == latest->load()) worker.computeNodePods(request, node);
     });
 }
 
 void ClusterSession::requestExport(const ExportRequest& request) {
     // Every export asked for is written: each names its own folder.
-    onWorker(m_worker, [request](SessionWorker& worker) { worker.computeExport(request); });
+    onWorker(m_requests, [request](RequestWorker& worker) { worker.computeExport(request); });
 }
 
 void ClusterSession::requestChangePreview(const ChangePreviewRequest& request) {
     const std::uint64_t number = ++m_latestChangeRequest;
-    onWorker(m_worker, [this, number, request](SessionWorker& worker) {
+    onWorker(m_requests, [this, number, request](RequestWorker& worker) {
         if (number == m_latestChangeRequest.load()) worker.computeChangePreview(number, request);
     });
 }
 
 void ClusterSession::requestTopologyObjects() {
     const std::uint64_t number = ++m_latestObjectsRequest;
-    onWorker(m_worker, [this, number](SessionWorker& worker) {
+    onWorker(m_requests, [this, number](RequestWorker& worker) {
         if (number == m_latestObjectsRequest.load()) worker.computeTopologyObjects(number);
     });
 }
 
 void ClusterSession::requestApply(const ApplyRequest& request) {
     m_applyCancel = std::make_shared<std::atomic<bool>>(false);
-    onWorker(m_worker, [request, cancel = m_applyCancel](SessionWorker& worker) { worker.startApply(request, cancel); });
+    onWorker(m_requests,
+             [request, cancel = m_applyCancel](RequestWorker& worker) { worker.checkApply(request, cancel); });
 }
 
 void ClusterSession::cancelApply() {
@@ -187,14 +210,15 @@ void ClusterSession::cancelApply() {
 void ClusterSession::requestWhatIf(const std::vector<WhatIfStep>& steps, const EngineOptions& options) {
     m_whatIfActive = true;
     const std::uint64_t request = ++m_latestWhatIfRequest;
-    onWorker(m_worker, [request, steps, options](SessionWorker& worker) { worker.setWhatIf(request, steps, options); });
+    onWorker(m_requests,
+             [request, steps, options](RequestWorker& worker) { worker.setWhatIf(request, steps, options); });
 }
 
 void ClusterSession::clearWhatIf() {
     if (!m_whatIfActive) return;
     m_whatIfActive = false;
     ++m_latestWhatIfRequest;
-    onWorker(m_worker, [](SessionWorker& worker) { worker.clearWhatIf(); });
+    onWorker(m_requests, [](RequestWorker& worker) { worker.clearWhatIf(); });
     Q_EMIT whatIfCleared();
 }
 

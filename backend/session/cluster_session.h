@@ -1,18 +1,9 @@
 #pragma once
 
-#include "core/changes/change_journal.h"
-#include "core/changes/change_plan.h"
-#include "core/changes/plan_apply.h"
-#include "core/changes/relabel_plan.h"
-#include "core/changes/topology_diff.h"
-#include "core/exports/topology_exports.h"
-#include "core/live_target.h"
-#include "core/placement/gangs_report.h"
-#include "core/placement/plan_query.h"
-#include "core/placement/review_bundle.h"
-#include "core/placement/what_if_sequence.h"
-#include "core/topology_presets.h"
+#include "core/live/live_target.h"
+#include "core/topology/topology_presets.h"
 #include "session/cluster_snapshot.h"
+#include "session/session_requests.h"
 
 #include <QMutex>
 #include <QObject>
@@ -25,134 +16,18 @@
 
 namespace topodeck {
 
-class SessionWorker;
-
-using GangsReportPtr = std::shared_ptr<const GangsReport>;
-
-// A dry-run's answer on the state it ran on: the outcome, or why the request cannot run.
-struct PlanAnswer {
-    std::uint64_t generation = 0; // as ClusterSnapshot::generation
-    std::string error;            // the request's fault, in topodeckctl plan's words; else ""
-    PlanOutcome outcome;
-    // Per result: the nodes it uses and the pods on each, for the map.
-    std::vector<std::vector<std::pair<NodeId, std::int32_t>>> nodePods;
-    std::string json; // what `topodeckctl plan -o json` prints for the same request
-};
-using PlanAnswerPtr = std::shared_ptr<const PlanAnswer>;
-
-// The pods holding resources on one node (a Slurm cluster's: its jobs' allocations), read through
-// the state's per-node index when asked: the snapshot carries no pods.
-struct NodePodsAnswer {
-    NodeId node = 0;
-    std::uint64_t generation = 0; // as ClusterSnapshot::generation
-    std::uint64_t sourceEpoch = 0;
-    std::vector<Pod> pods; // by namespace, then name, in natural order
-};
-using NodePodsPtr = std::shared_ptr<const NodePodsAnswer>;
-// A what-if applied to the current state: the hypothetical cluster and what each step did.
-struct WhatIfAnswer {
-    std::uint64_t liveGeneration = 0;     // the live state it was applied to (as ClusterSnapshot::generation)
-    ClusterSnapshotPtr snapshot;          // hypothetical(); null when no cluster is open
-    std::vector<WhatIfStepOutcome> steps; // one per step, in order
-    std::vector<GangFailure> failures;    // every Fail step's broken gangs, in step order
-    std::vector<NodeId> changedNodes;     // the nodes the steps drained, failed or placed pods on
-    std::string error;                    // why nothing could be applied (no cluster open), else ""
-};
-using WhatIfAnswerPtr = std::shared_ptr<const WhatIfAnswer>;
-
-// Files for review from the current state (the export dialog's choice), made and written on the
-// worker thread: a review bundle, or some of the hierarchy's forms.
-struct ExportRequest {
-    std::string folder;
-    bool bundle = false;
-    // Without bundle: any of "kueue", "kai", "hypernodes", "topology.conf", "topology.yaml",
-    // "labels", "map" (map.svg).
-    std::vector<std::string> formats;
-    std::string planFile;          // bundle: a change plan file to bundle, read on the worker; "" none
-    std::optional<PlanQuery> gang; // bundle: a gang to dry-run before and after
-    std::string source;            // bundle: where the cluster was read, for its README
-    TopologyExportOptions options;
-};
-struct ExportAnswer {
-    std::vector<std::string> written; // paths, in order
-    std::vector<std::string> warnings; // forms left out, and why
-    std::string error;                 // why nothing was written; else ""
-};
-using ExportAnswerPtr = std::shared_ptr<const ExportAnswer>;
-
-// A change plan seen against the current state (the changes page's preview), on the worker thread.
-struct ChangePreviewRequest {
-    ChangePlan plan;
-    // Resolve the plan's operations again on the current state, new preconditions and all (a
-    // plan being made); otherwise the plan keeps the values it found (a file's, an undo's).
-    bool resolve = true;
-    std::string planFile;          // read the plan from this file instead (not resolved); "" none
-    std::string undoJournal;       // or preview the plan that undoes this journal's apply; "" none
-    std::string saveTo;            // also write the plan there; "" none
-    std::optional<PlanQuery> gang; // dry-run before and after
-    // The plan's operations made by the relabel generator on the hierarchy shown (then resolved).
-    std::optional<RelabelRequest> relabel;
-    // plan.objectChanges (HyperNodes, Topologies, ResourceFlavors) go with the labels or alone;
-    // resolved, each is planned again on the current state (objectChangeTo of its `after`): its
-    // precondition the object as it is now, dropped when the object already is what it asks.
-};
-struct ChangePreview {
-    std::string error;          // the plan does not read, resolve or save: nothing else is set
-    std::string saved;          // the file written, if asked
-    ChangePlan plan;            // as resolved
-    TopologyDiff diff;
-    std::vector<std::string> drift; // planDrift: what an apply now would refuse
-    std::string text;               // what `topodeckctl diff` prints
-    std::optional<GangDryRuns> gang;
-    std::string gangError;          // the gang's request is wrong; else ""
-    std::string relabelCheck;       // for a relabel: whether its labels, read as levels, give the same tree
-    bool relabelFaithful = true;
-    std::vector<NodeId> nodes;      // the nodes it changes, for the map
-    std::string target;             // where an apply goes ("context prod"); "" when it cannot
-    std::string cannotApply;        // why this source takes no apply ("a demo"), else ""
-};
-using ChangePreviewPtr = std::shared_ptr<const ChangePreview>;
-
-// The current state's topology objects, for the object editors (HyperNodes, Kueue and KAI
-// Topologies, ResourceFlavors): taken on the worker thread, so the GUI thread reads no state.
-struct TopologyObjectsAnswer {
-    std::uint64_t generation = 0; // as ClusterSnapshot::generation
-    std::uint64_t sourceEpoch = 0;
-    // A state holding only the cluster's topology objects (no nodes, no pods): what the editors
-    // plan their ObjectChanges against (objectChangeTo), as the worker's own state holds them.
-    ClusterState objects;
-    // The hierarchy shown, as Volcano HyperNodes (hyperNodesFromIndex): where a HyperNode tree
-    // can start from when the cluster has none.
-    std::vector<HyperNode> fromHierarchy;
-    std::vector<std::string> labelKeys; // every label key the present nodes carry, sorted
-    std::string error;                  // no cluster is open; else ""
-};
-using TopologyObjectsPtr = std::shared_ptr<const TopologyObjectsAnswer>;
-
-// An apply of a change plan to the current Kubernetes cluster: the drift check on the state the
-// worker holds, then the server's dry run and the batches on a thread of their own.
-struct ApplyRequest {
-    ChangePlan plan;
-    bool dryRunOnly = false;
-    std::string journalFile; // required unless dryRunOnly
-    std::size_t batchSize = 200;
-};
-struct ApplyAnswer {
-    std::string target;  // "context prod"
-    std::string refused; // refused before anything was sent (drift, no cluster, the journal); else ""
-    ApplyResult result;
-    std::vector<std::pair<std::string, std::string>> refusals; // node, outcome: what the server said
-    std::string journalFile;                                    // written (not for a dry run)
-    std::string journalProblem;
-};
-using ApplyAnswerPtr = std::shared_ptr<const ApplyAnswer>;
+class SourceWorker;
+class RequestWorker;
+class ApplyWorker;
 
 // One cluster source seen from the GUI or the CLI. All source work (demo generation, file
 // reading, a live cluster's list and watch, event application, the demo simulator) runs off the
-// caller's thread: on a worker thread the session owns (and, for a live cluster, the source's own
-// network threads); the
-// results come back as immutable snapshots, at most one per 100 ms, delivered queued on the
-// session's own thread. A failing open reports an Error status and keeps what was shown before.
+// caller's thread, on the session's source thread (and, for a live cluster, the source's own
+// network threads); the results come back as immutable snapshots, at most one per 100 ms,
+// delivered queued on the session's own thread. Requests (dry-runs, reports, previews, exports,
+// what-ifs) run on a thread of their own over a copy of the cluster, so the two never wait for
+// each other; an apply is sent from a third. A failing open reports an Error status and keeps
+// what was shown before.
 class ClusterSession : public QObject {
     Q_OBJECT
 public:
@@ -246,17 +121,24 @@ private:
     void receiveSnapshot(const ClusterSnapshotPtr& snapshot);
     void receiveStatus(const SourceStatus& status);
 
-    std::atomic<std::uint64_t> m_latestRequest{0}; // read by the worker; outlives it
-    std::atomic<std::uint64_t> m_latestGangsRequest{0}; // likewise, for gangs reports
-    std::atomic<std::uint64_t> m_latestPlanRequest{0};  // and for dry-runs
+    std::atomic<std::uint64_t> m_latestRequest{0};         // read by the worker; outlives it
+    std::atomic<std::uint64_t> m_latestGangsRequest{0};    // likewise, for gangs reports
+    std::atomic<std::uint64_t> m_latestPlanRequest{0};     // and for dry-runs
     std::atomic<std::uint64_t> m_latestNodePodsRequest{0}; // and for a node's pods
-    std::atomic<std::uint64_t> m_latestWhatIfRequest{0}; // and for what-ifs (a clear counts as one)
-    std::atomic<std::uint64_t> m_latestChangeRequest{0}; // and for change previews
-    std::atomic<std::uint64_t> m_latestObjectsRequest{0}; // and for topology objects
-    std::shared_ptr<std::atomic<bool>> m_applyCancel;    // the running apply's
+    std::atomic<std::uint64_t> m_latestWhatIfRequest{0};   // and for what-ifs (a clear counts as one)
+    std::atomic<std::uint64_t> m_latestChangeRequest{0};   // and for change previews
+    std::atomic<std::uint64_t> m_latestObjectsRequest{0};  // and for topology objects
+    std::shared_ptr<std::atomic<bool>> m_applyCancel;      // the running apply's
+    std::atomic<std::uint64_t> m_changeCount{0};           // the source's changes, as SourceWorker counts them
+    std::atomic<bool> m_applying{false};                   // an apply runs on m_applyThread
     bool m_whatIfActive = false;
-    QThread m_thread;
-    SessionWorker* m_worker = nullptr; // lives on m_thread, deleted when it finishes
+    // Each worker lives on its thread and is deleted there when it finishes.
+    QThread m_sourceThread;
+    QThread m_requestThread;
+    QThread m_applyThread;
+    SourceWorker* m_source = nullptr;
+    RequestWorker* m_requests = nullptr;
+    ApplyWorker* m_applier = nullptr;
 
     HierarchyChoice m_choice;
     bool m_simulationEnabled = false;
@@ -267,12 +149,3 @@ private:
 };
 
 } // namespace topodeck
-
-Q_DECLARE_METATYPE(topodeck::GangsReportPtr)
-Q_DECLARE_METATYPE(topodeck::PlanAnswerPtr)
-Q_DECLARE_METATYPE(topodeck::NodePodsPtr)
-Q_DECLARE_METATYPE(topodeck::WhatIfAnswerPtr)
-Q_DECLARE_METATYPE(topodeck::ExportAnswerPtr)
-Q_DECLARE_METATYPE(topodeck::ChangePreviewPtr)
-Q_DECLARE_METATYPE(topodeck::ApplyAnswerPtr)
-Q_DECLARE_METATYPE(topodeck::TopologyObjectsPtr)

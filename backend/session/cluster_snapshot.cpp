@@ -7,7 +7,8 @@ namespace topodeck {
 QString SourceStatus::occupancyProblem() const {
     for (const ResourceHealth& resource : resources)
         if (resource.resource == "pods" && !resource.everSynced)
-            return QString::fromStdString(resource.message.empty() ? std::string("pods not listed yet") : resource.message);
+            return QString::fromStdString(resource.message.empty() ? std::string("pods not listed yet")
+                                                                   : resource.message);
     return {};
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/cluster_state.h"
-#include "core/live_status.h"
-#include "core/node.h"
-#include "core/topology_index.h"
+#include "core/live/live_status.h"
+#include "core/model/cluster_state.h"
+#include "core/model/node.h"
+#include "core/topology/topology_index.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -29,9 +29,9 @@ enum class SourceHealth {
 struct SourceStatus {
     QString sourceName = {}; // e.g. "demo gb200", "file cluster.yaml", "context prod"
     SourceHealth health = SourceHealth::Connecting;
-    QString detail = {};                    // e.g. the error text, or "simulator running"
-    std::vector<std::string> warnings = {}; // things the source skipped, could not read or may not list
-    QDateTime since = {};                   // when `health` began (for Stale: when the data stopped)
+    QString detail = {};                        // e.g. the error text, or "simulator running"
+    std::vector<std::string> warnings = {};     // things the source skipped, could not read or may not list
+    QDateTime since = {};                       // when `health` began (for Stale: when the data stopped)
     std::vector<ResourceHealth> resources = {}; // a live source's resources, each with its own state
 
     // Why the GPUs in use are not known (a live source that may not, or cannot, list pods), or

@@ -21,7 +21,8 @@ QString loginOf(const KubeconfigUser& user) {
         const std::string& command = user.exec->command;
         return KubeconfigCatalog::tr("exec plugin %1").arg(q(command.substr(command.rfind('/') + 1)));
     }
-    if (!user.authProvider.empty()) return KubeconfigCatalog::tr("auth-provider %1 (not supported)").arg(q(user.authProvider));
+    if (!user.authProvider.empty())
+        return KubeconfigCatalog::tr("auth-provider %1 (not supported)").arg(q(user.authProvider));
     if (!user.clientCertificate.empty() || !user.clientCertificateData.empty())
         return KubeconfigCatalog::tr("client certificate");
     if (!user.token.empty()) return KubeconfigCatalog::tr("token");
@@ -54,7 +55,8 @@ KubeconfigListing KubeconfigCatalog::read(const QString& explicitPath) {
         info.nameSpace = q(context.nameSpace);
         if (auto cluster = config->clusters.find(context.cluster); cluster != config->clusters.end())
             info.server = q(cluster->second.server);
-        if (auto user = config->users.find(context.user); user != config->users.end()) info.login = loginOf(user->second);
+        if (auto user = config->users.find(context.user); user != config->users.end())
+            info.login = loginOf(user->second);
         listing.contexts << info;
     }
     if (std::getenv("KUBERNETES_SERVICE_HOST")) {

@@ -27,8 +27,8 @@
 #include "core/changes/slinky_plan.h"
 #include "core/changes/topology_diff.h"
 #include "core/exports/topology_exports.h"
-#include "core/hierarchy_sources.h"
-#include "core/placement/review_bundle.h"
+#include "core/placement/reports/review_bundle.h"
+#include "core/topology/hierarchy_sources.h"
 
 #include <benchmark/benchmark.h>
 

@@ -12,9 +12,9 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "session/cluster_session.h"
-#include "views/command_palette.h"
-#include "views/planner_panel.h"
-#include "views/topology_map_view.h"
+#include "views/chrome/command_palette.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/planner_panel.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 // the per-node mask and the matches per domain that the tree and the map read. Target: the filter
 // applied in <= 50 ms; the mask alone <= 5 ms, so that it can follow every snapshot on the GUI
 // thread.
-#include "core/label_selector.h"
+#include "core/topology/label_selector.h"
 
 #include "bench_cluster.h"
 

@@ -1,11 +1,12 @@
 // The tree's side of the filter bar on scale:65536: the filter model taking a new mask (the
 // domains holding matches are counted again) and the rows a fully expanded tree would then ask
 // for. With bench_filter's mask, what the window does when a filter is applied, before painting.
-#include "core/demo_cluster.h"
-#include "core/label_selector.h"
+#include "core/demo/demo_cluster.h"
+#include "core/topology/label_selector.h"
 #include "models/topology_filter_model.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
+#include "support/demo_loader.h"
 
 #include <QCoreApplication>
 
@@ -19,12 +20,8 @@ namespace {
 
 ClusterSnapshotPtr bigSnapshot() {
     static const ClusterSnapshotPtr snapshot = [] {
-        auto demo = makeDemoCluster("scale:65536");
-        if (!demo) throw std::runtime_error(demo.error().message);
-        ClusterState state;
-        for (const ClusterEvent& event : demo->events) (void)state.apply(event);
-        const TopologyIndex index = TopologyIndex::build(state, demo->topology);
-        return makeClusterSnapshot(state, index);
+        const testing::LoadedDemo demo = testing::loadDemo("scale:65536");
+        return makeClusterSnapshot(demo.state, demo.index);
     }();
     return snapshot;
 }

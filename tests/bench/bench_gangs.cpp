@@ -1,6 +1,6 @@
 // The gangs report on scale:65536 (65,536 nodes, 4 network layers, ~14,000 running GPU gangs,
 // ~485,000 pods): group the pods, then spans and least per level. Target: <= 100 ms.
-#include "core/placement/gangs_report.h"
+#include "core/placement/reports/gangs_report.h"
 
 #include "bench_cluster.h"
 

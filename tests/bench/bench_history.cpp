@@ -1,11 +1,12 @@
 // Occupancy history and capacity figures for issue 14: the cost of one sample on scale:65536
 // (the cluster, its 4 cores and 32 spines, and 16 selected racks), the memory of a full day at
 // 10 s (8,640 points; budget 64 MB), and the per-level fragmentation and gang-slot computation.
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/level_capacity.h"
-#include "core/occupancy_history.h"
-#include "core/topology_index.h"
+#include "core/demo/demo_cluster.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/level_capacity.h"
+#include "core/topology/occupancy_history.h"
+#include "core/topology/topology_index.h"
+#include "support/demo_loader.h"
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -24,11 +25,7 @@ double peakRssMegabytes() {
 
 const TopologyIndex& bigIndex() {
     static const TopologyIndex index = [] {
-        auto demo = makeDemoCluster("scale:65536");
-        if (!demo) throw std::runtime_error(demo.error().message);
-        ClusterState state;
-        for (const ClusterEvent& event : demo->events) (void)state.apply(event);
-        return TopologyIndex::build(state, demo->topology);
+        return testing::loadDemo("scale:65536").index;
     }();
     return index;
 }

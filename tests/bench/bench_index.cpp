@@ -1,13 +1,14 @@
 // Index and `show` figures for the foundation issue: build for scale:65536 with ~500k pods, one pod
 // event, and `show -o json` end to end on a 65,536-node snapshot file. Peak memory is reported as
 // the process's maximum resident set (counter "peak_rss_MB").
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/show_report.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/demo/demo_cluster.h"
+#include "core/exports/show_report.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
+#include "support/demo_loader.h"
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -34,11 +35,8 @@ struct BigCluster {
 
 const BigCluster& bigCluster() {
     static const BigCluster cluster = [] {
-        auto demo = makeDemoCluster("scale:65536");
-        if (!demo) throw std::runtime_error(demo.error().message);
-        BigCluster c{std::move(*demo), {}};
-        for (const ClusterEvent& event : c.demo.events) (void)c.state.apply(event);
-        return c;
+        testing::LoadedDemo loaded = testing::loadDemo("scale:65536");
+        return BigCluster{std::move(loaded.demo), std::move(loaded.state)};
     }();
     return cluster;
 }

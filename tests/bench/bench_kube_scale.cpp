@@ -7,7 +7,7 @@
 //    created as fast as the server takes them while the window follows (events/s end to end);
 //  - BM_WindowBacklog: 10,000 pod events held back by the fault proxy, then released at once
 //    (events/s topodeck itself applies, and the GUI's longest stall meanwhile).
-// Needs etcd and the kube-apiserver (installer/install-deps.sh, build-kube-apiserver.sh).
+// Needs etcd and the kube-apiserver (installer/install-deps.sh --tests, build-kube-apiserver.sh).
 // Figures go in the README and the closing note.
 
 #include "fault_proxy.h"
@@ -15,9 +15,9 @@
 
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
-#include "core/cluster_state.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 #include "net/kube_source.h"
 #include "session/cluster_session.h"
 

@@ -2,13 +2,14 @@
 // network layers + hostname, ~500,000 GPUs, ~485,000 pods) for a 1,024-pod x 8-GPU gang and an
 // 8-pod gang, and the capacity report on the same cluster. Targets: <= 20 ms per dry-run
 // (volcano <= 100 ms), capacity <= 200 ms.
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/placement/capacity_report.h"
-#include "core/placement/gang_flags.h"
-#include "core/placement/placement_engine.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/demo/demo_cluster.h"
+#include "core/model/cluster_state.h"
+#include "core/placement/engines/placement_engine.h"
+#include "core/placement/reports/capacity_report.h"
+#include "core/placement/requests/gang_flags.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
+#include "support/demo_loader.h"
 
 #include <benchmark/benchmark.h>
 
@@ -27,11 +28,10 @@ struct BigCluster {
 
 const BigCluster& bigCluster() {
     static const BigCluster* cluster = [] {
-        auto demo = makeDemoCluster("scale:65536");
-        if (!demo) throw std::runtime_error(demo.error().message);
+        testing::LoadedDemo demo = testing::loadDemo("scale:65536");
         auto* c = new BigCluster;
-        for (const ClusterEvent& event : demo->events) (void)c->state.apply(event);
-        c->index = TopologyIndex::build(c->state, withHostnameLevel(demo->topology, c->state));
+        c->state = std::move(demo.state);
+        c->index = TopologyIndex::build(c->state, withHostnameLevel(demo.demo.topology, c->state));
         c->cluster = std::make_unique<PlacementCluster>(c->state, c->index);
         return c;
     }();

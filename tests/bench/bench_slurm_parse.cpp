@@ -7,11 +7,11 @@
 // Counters: reply_MB (the text parsed per iteration), nodes/jobs/switches read; bytes/s from
 // SetBytesProcessed. Target: each parse well under 1 s. BM_PollCycle20k: one whole poll of the
 // Slurm source's (both replies changed) in process CPU time; target 200 ms per 5 s poll.
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
-#include "core/topology_index.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/topology/topology_index.h"
 
 #include <benchmark/benchmark.h>
 

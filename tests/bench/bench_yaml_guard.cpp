@@ -7,8 +7,8 @@
 //  - BM_YamlCppLoad: yaml-cpp's LoadAll alone, the unguarded load.
 // The guard's cost is BM_Guard / (BM_ReadSnapshot - BM_Guard): the target is 10 % or less.
 
-#include "core/snapshot_reader.h"
-#include "core/yaml_document.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/yaml_document.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,7 +1,7 @@
 // decodeBase64: kubeconfig *-data fields. What decodes encodes back to the same bytes.
 #include "fuzz_support.h"
 
-#include "core/base64.h"
+#include "core/text/base64.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = topodeck::fuzz::text(data, size);

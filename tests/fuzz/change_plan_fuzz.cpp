@@ -6,7 +6,7 @@
 
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan_file.h"
-#include "core/label_selector.h"
+#include "core/topology/label_selector.h"
 
 #include <string>
 

@@ -3,12 +3,12 @@
 // What a caller does with a cluster a reader produced (topodeckctl show, the GUI): the state,
 // its hierarchy (detected, or the HyperNode tree), the index over it, and both show reports.
 
-#include "core/cluster_state.h"
-#include "core/hierarchy_sources.h"
-#include "core/show_report.h"
-#include "core/snapshot.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/exports/show_report.h"
+#include "core/model/cluster_state.h"
+#include "core/model/snapshot.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include <string>
 #include <utility>

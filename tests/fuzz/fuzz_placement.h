@@ -6,14 +6,14 @@
 
 #include "fuzz_support.h"
 
-#include "core/cluster_state.h"
-#include "core/placement/gang_request.h"
-#include "core/placement/placement_cluster.h"
-#include "core/placement/placement_engine.h"
-#include "core/placement/placement_report.h"
-#include "core/snapshot_reader.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
+#include "core/placement/engines/placement_cluster.h"
+#include "core/placement/engines/placement_engine.h"
+#include "core/placement/reports/placement_report.h"
+#include "core/placement/requests/gang_request.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include <memory>
 #include <vector>

@@ -2,7 +2,7 @@
 // reader (at most 2^18 names); what expands compresses to a hostlist that expands to the same names.
 #include "fuzz_support.h"
 
-#include "core/hostlist.h"
+#include "core/text/hostlist.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     topodeck::Result<std::vector<std::string>> names = topodeck::expandHostlist(topodeck::fuzz::text(data, size));

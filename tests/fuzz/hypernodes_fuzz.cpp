@@ -5,8 +5,8 @@
 #include "fuzz_cluster.h"
 #include "fuzz_support.h"
 
-#include "core/hypernode_tree.h"
-#include "core/snapshot_reader.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/topology/hypernode_tree.h"
 
 namespace {
 

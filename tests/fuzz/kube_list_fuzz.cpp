@@ -3,7 +3,7 @@
 #include "fuzz_cluster.h"
 #include "fuzz_support.h"
 
-#include "core/kube_response_reader.h"
+#include "core/formats/kube_response_reader.h"
 
 #include <string>
 

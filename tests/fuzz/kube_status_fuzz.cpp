@@ -2,7 +2,7 @@
 // message KubeClient makes of it.
 #include "fuzz_support.h"
 
-#include "core/kube_response_reader.h"
+#include "core/formats/kube_response_reader.h"
 #include "net/kube_client.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,7 @@
 // matching an object never depends on anything but its labels.
 #include "fuzz_support.h"
 
-#include "core/label_selector.h"
+#include "core/topology/label_selector.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // PodGroups (every kind, YAML or JSON, several documents, kind: List), then `topodeckctl plan`.
 #include "fuzz_placement.h"
 
-#include "core/placement/gang_manifest.h"
+#include "core/placement/requests/gang_manifest.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     topodeck::Result<std::vector<topodeck::GangRequest>> gangs =

@@ -2,7 +2,7 @@
 // parseSlurmDuration (-t) on the same text; then `topodeckctl plan`.
 #include "fuzz_placement.h"
 
-#include "core/placement/sbatch_args.h"
+#include "core/placement/requests/sbatch_args.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = topodeck::fuzz::text(data, size);

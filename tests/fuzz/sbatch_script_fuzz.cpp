@@ -3,7 +3,7 @@
 // that line as the command line's options, which win over the directives.
 #include "fuzz_placement.h"
 
-#include "core/placement/sbatch_args.h"
+#include "core/placement/requests/sbatch_args.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text = topodeck::fuzz::text(data, size);

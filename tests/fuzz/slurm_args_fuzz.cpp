@@ -2,8 +2,8 @@
 // --slurm-release) and SlurmTarget::fromArgument (--slurm URL|cli).
 #include "fuzz_support.h"
 
-#include "core/live_target.h"
-#include "core/placement/placement_engine.h"
+#include "core/live/live_target.h"
+#include "core/placement/engines/placement_engine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = topodeck::fuzz::text(data, size);

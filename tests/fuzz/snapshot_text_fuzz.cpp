@@ -3,7 +3,7 @@
 #include "fuzz_cluster.h"
 #include "fuzz_support.h"
 
-#include "core/snapshot_reader.h"
+#include "core/formats/snapshot_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     topodeck::Result<topodeck::Snapshot> snapshot = topodeck::readSnapshotText(topodeck::fuzz::text(data, size), "fuzz");

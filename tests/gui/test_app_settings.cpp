@@ -1,6 +1,6 @@
 // The typed settings: every value round-trips through a real INI file in a temporary folder,
 // recent clusters keep their order and cap, and what a newer version wrote is skipped.
-#include "views/app_settings.h"
+#include "views/chrome/app_settings.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -1,13 +1,14 @@
 // The charts page offscreen: fed by a ClusterSession with the demo simulator running, its series
 // grow; redraws are bounded; the chart themes follow the palette; and the page is rendered to PNGs
 // (light and dark, gb200 and scale:65536) in the build tree for people to look at.
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
 #include "models/level_capacity_model.h"
 #include "models/occupancy_history_model.h"
 #include "session/cluster_session.h"
-#include "views/charts_page.h"
-#include "views/theme.h"
+#include "support/demo_loader.h"
+#include "views/chrome/theme.h"
+#include "views/pages/charts_page.h"
 
 #include <QApplication>
 #include <QBarSeries>
@@ -29,18 +30,8 @@ using namespace topodeck;
 namespace {
 
 // A demo cluster loaded the way a source holds it, stepped by its simulator.
-struct Source {
-    std::optional<DemoCluster> demo;
-    ClusterState state;
-    TopologyIndex index;
-
-    explicit Source(const QString& name) {
-        Result<DemoCluster> made = makeDemoCluster(name.toStdString());
-        if (!made) qFatal("no demo %s", qPrintable(name));
-        demo = std::move(made.value());
-        for (const ClusterEvent& event : demo->events) (void)state.apply(event);
-        index = TopologyIndex::build(state, demo->topology);
-    }
+struct Source : testing::LoadedDemo {
+    explicit Source(const QString& name) : LoadedDemo(testing::loadDemo(name.toStdString())) {}
     void step(DemoSimulator& simulator) {
         for (ClusterEvent& event : simulator.step(state)) index.apply(state, state.apply(std::move(event)));
     }
@@ -107,7 +98,7 @@ private Q_SLOTS:
 
     void redrawsAtMostOncePerInterval() {
         Source source(QStringLiteral("h100"));
-        DemoSimulator simulator(*source.demo, 5);
+        DemoSimulator simulator(source.demo, 5);
         ChartsPage page;
         page.setRedrawInterval(300);
         page.resize(800, 500);
@@ -186,7 +177,7 @@ private Q_SLOTS:
 
         // A history of `points` samples 10 s apart, ending now, with the simulator moving gangs.
         Source source(demo);
-        DemoSimulator simulator(*source.demo, 11);
+        DemoSimulator simulator(source.demo, 11);
         ChartsPage page;
         page.resize(1000, 700);
         const DomainId selected = firstAtLevel(source.index, 1);

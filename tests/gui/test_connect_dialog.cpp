@@ -3,7 +3,7 @@
 // tab still lists a kubeconfig's contexts. A Slurm choice reaches the window's session.
 #include "app/gui/main_window.h"
 #include "session/cluster_session.h"
-#include "views/connect_dialog.h"
+#include "views/dialogs/connect_dialog.h"
 
 #include <QDir>
 #include <QDoubleSpinBox>

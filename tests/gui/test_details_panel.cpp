@@ -3,8 +3,8 @@
 // by gang size.
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
-#include "core/level_capacity.h"
-#include "views/details_panel.h"
+#include "core/topology/level_capacity.h"
+#include "views/pages/details_panel.h"
 
 #include "gui_test_window.h"
 
@@ -12,15 +12,24 @@
 #include <QClipboard>
 #include <QLabel>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 
 using namespace topodeck;
 
 namespace {
 
-qint64 number(const QTableWidgetItem* item) {
-    return item ? item->text().remove(QLocale().groupSeparator()).toLongLong() : 0;
+// The details' tables are views on item models: a cell's text is the model's.
+QString cellText(const QTableView* table, int row, int column) {
+    return table->model()->index(row, column).data().toString();
+}
+
+qint64 number(const QTableView* table, int row, int column) {
+    return cellText(table, row, column).remove(QLocale().groupSeparator()).toLongLong();
+}
+
+int rowCount(const QTableView* table) {
+    return table->model()->rowCount();
 }
 
 } // namespace
@@ -48,23 +57,23 @@ private Q_SLOTS:
         DetailsPanel* details = m_window->detailsPanel();
         QTRY_COMPARE(details->shownNode(), busy);
 
-        auto* pods = details->findChild<QTableWidget*>(QStringLiteral("nodePods"));
+        auto* pods = details->findChild<QTableView*>(QStringLiteral("nodePods"));
         QVERIFY(pods);
-        QTRY_COMPARE(pods->rowCount(), int(stats.pods));
+        QTRY_COMPARE(rowCount(pods), int(stats.pods));
         qint64 gpus = 0;
-        for (int row = 0; row < pods->rowCount(); ++row) {
-            QVERIFY(pods->item(row, 0)->text().contains(QLatin1Char('/'))); // namespace/name
-            QVERIFY(!pods->item(row, 2)->text().isEmpty());                 // phase
-            gpus += number(pods->item(row, 3));
+        for (int row = 0; row < rowCount(pods); ++row) {
+            QVERIFY(cellText(pods, row, 0).contains(QLatin1Char('/'))); // namespace/name
+            QVERIFY(!cellText(pods, row, 2).isEmpty());                 // phase
+            gpus += number(pods, row, 3);
         }
         QCOMPARE(gpus, qint64(stats.gpusUsed));
 
         // Labels, sorted, copied as key=value lines.
-        auto* labels = details->findChild<QTableWidget*>(QStringLiteral("nodeLabels"));
+        auto* labels = details->findChild<QTableView*>(QStringLiteral("nodeLabels"));
         QVERIFY(labels);
-        QCOMPARE(labels->rowCount(), int(node->labels.size()));
-        for (int row = 1; row < labels->rowCount(); ++row)
-            QVERIFY(labels->item(row - 1, 0)->text() < labels->item(row, 0)->text());
+        QCOMPARE(rowCount(labels), int(node->labels.size()));
+        for (int row = 1; row < rowCount(labels); ++row)
+            QVERIFY(cellText(labels, row - 1, 0) < cellText(labels, row, 0));
         labels->clearSelection();
         QVERIFY(!labels->actions().isEmpty());
         labels->actions().front()->trigger();
@@ -73,11 +82,11 @@ private Q_SLOTS:
         QCOMPARE(lines.front(), QString::fromStdString(node->labels.front().first + '=' + node->labels.front().second));
 
         // Conditions: the demo reports readiness only, which is still shown.
-        auto* conditions = details->findChild<QTableWidget*>(QStringLiteral("nodeConditions"));
+        auto* conditions = details->findChild<QTableView*>(QStringLiteral("nodeConditions"));
         QVERIFY(conditions);
-        QVERIFY(conditions->rowCount() >= 1);
-        QCOMPARE(conditions->item(0, 0)->text(), QStringLiteral("Ready"));
-        QCOMPARE(conditions->item(0, 1)->text(), stats.ready ? QStringLiteral("True") : QStringLiteral("False"));
+        QVERIFY(rowCount(conditions) >= 1);
+        QCOMPARE(cellText(conditions, 0, 0), QStringLiteral("Ready"));
+        QCOMPARE(cellText(conditions, 0, 1), stats.ready ? QStringLiteral("True") : QStringLiteral("False"));
 
         // Another node, with fewer pods: its own pods, not the first one's.
         NodeId other = DetailsPanel::kNoNode;
@@ -89,7 +98,7 @@ private Q_SLOTS:
         QVERIFY(m_window->selectPath(
             QString::fromStdString(index.pathName(index.node(other).leaf) + '/' + snapshot->node(other)->name)));
         QTRY_COMPARE(details->shownNode(), other);
-        QTRY_COMPARE(pods->rowCount(), int(index.node(other).pods));
+        QTRY_COMPARE(rowCount(pods), int(index.node(other).pods));
     }
 
     void domainShowsItsSlots() {
@@ -118,7 +127,7 @@ private Q_SLOTS:
                 slotsText.contains(QStringLiteral("&nbsp;%1</td>").arg(QLocale().toString(qlonglong(slots.gangs[i])))),
                 qPrintable(slotsText));
         // The children table is still there: the rack's nodes.
-        auto* children = details->findChildren<QTableWidget*>().front();
+        auto* children = details->findChildren<QTableView*>().front();
         QVERIFY(children);
     }
 

@@ -4,10 +4,11 @@
 // does not read is an error naming it, and nothing is written.
 #include "app/gui/main_window.h"
 #include "core/changes/change_plan_file.h"
-#include "core/demo_cluster.h"
-#include "core/text_file.h"
-#include "views/export_dialog.h"
-#include "views/planner_panel.h"
+#include "core/demo/demo_cluster.h"
+#include "core/text/text_file.h"
+#include "support/demo_loader.h"
+#include "views/dialogs/export_dialog.h"
+#include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
 
@@ -28,16 +29,13 @@ namespace {
 
 // What `topodeckctl label --demo gb200 --domain su-1/rack-1-03 <rack label>=rack-1-02` writes.
 std::string mergeRackPlan() {
-    auto demo = makeDemoCluster("gb200");
-    if (!demo) qFatal("%s", demo.error().message.c_str());
-    ClusterState state;
-    for (ClusterEvent& event : demo->events) (void)state.apply(std::move(event));
+    const testing::LoadedDemo demo = testing::loadDemo("gb200");
     ChangePlan plan;
     plan.name = "merge-rack-1-03";
     LabelOperation operation;
     operation.target.domain = "su-1/rack-1-03";
     operation.edits = {{"fabric.topograph.run/tier-0", std::string("rack-1-02")}};
-    if (!addLabelOperation(plan, state, TopologyIndex::build(state, demo->topology), operation)) qFatal("plan");
+    if (!addLabelOperation(plan, demo.state, demo.index, operation)) qFatal("plan");
     return writeChangePlan(plan);
 }
 

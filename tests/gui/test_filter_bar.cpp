@@ -6,9 +6,9 @@
 #include "models/topology_filter_model.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
-#include "views/filter_bar.h"
-#include "views/occupancy_palette.h"
-#include "views/topology_map_view.h"
+#include "views/chrome/filter_bar.h"
+#include "views/map/occupancy_palette.h"
+#include "views/map/topology_map_view.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -4,16 +4,15 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "models/gangs_model.h"
-#include "views/details_panel.h"
-#include "views/gangs_page.h"
-#include "views/topology_map_view.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/details_panel.h"
+#include "views/pages/gangs_page.h"
 
 #include "gui_test_window.h"
 
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTest>
 
 using namespace topodeck;
@@ -86,21 +85,23 @@ private:
         // The details pane shows it: its pods per domain, adding up at each level.
         DetailsPanel* details = m_window->detailsPanel();
         QTRY_COMPARE(details->shownGang(), name);
-        auto* domains = details->findChild<QTableWidget*>(QStringLiteral("gangDomains"));
+        // The details' tables are views on item models (GangDomainsModel): a cell's text is the model's.
+        auto* domains = details->findChild<QTableView*>(QStringLiteral("gangDomains"));
         QVERIFY(domains);
         QTRY_VERIFY(domains->isVisible());
-        QVERIFY(domains->rowCount() > 0);
+        const QAbstractItemModel* cells = domains->model();
+        const auto text = [cells](int row, int column) { return cells->index(row, column).data().toString(); };
+        QVERIFY(cells->rowCount() > 0);
         std::map<QString, qint64> podsPerLevel;
-        for (int row = 0; row < domains->rowCount(); ++row)
-            podsPerLevel[domains->item(row, 0)->text()] +=
-                domains->item(row, 2)->text().remove(QLocale().groupSeparator()).toLongLong();
+        for (int row = 0; row < cells->rowCount(); ++row)
+            podsPerLevel[text(row, 0)] += text(row, 2).remove(QLocale().groupSeparator()).toLongLong();
         QVERIFY(podsPerLevel.count(QStringLiteral("rack")) == 1);
         for (const auto& [level, pods] : podsPerLevel) QCOMPARE(pods, qint64(gang.pods));
         // A rack row reads "su-N/rack-N-NN".
         bool rackRow = false;
-        for (int row = 0; row < domains->rowCount(); ++row)
-            rackRow = rackRow || (domains->item(row, 0)->text() == QLatin1String("rack") &&
-                                  domains->item(row, 1)->text().startsWith(QLatin1String("su-")));
+        for (int row = 0; row < cells->rowCount(); ++row)
+            rackRow =
+                rackRow || (text(row, 0) == QLatin1String("rack") && text(row, 1).startsWith(QLatin1String("su-")));
         QVERIFY(rackRow);
         // The boundaries it crosses, level by level.
         bool boundaries = false;

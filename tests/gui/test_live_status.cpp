@@ -1,7 +1,7 @@
 // The parts of the GUI that show a live cluster without needing one: the status bar's label for
 // every link state, and the connect dialog listing a kubeconfig's contexts.
-#include "views/connect_dialog.h"
-#include "views/source_status_label.h"
+#include "views/chrome/source_status_label.h"
+#include "views/dialogs/connect_dialog.h"
 
 #include <QFile>
 #include <QSignalSpy>

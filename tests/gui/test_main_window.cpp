@@ -4,10 +4,10 @@
 #include "app/gui/main_window.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
-#include "views/details_panel.h"
-#include "views/open_failure_banner.h"
-#include "views/source_status_label.h"
-#include "views/topology_map_view.h"
+#include "views/chrome/open_failure_banner.h"
+#include "views/chrome/source_status_label.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/details_panel.h"
 
 #include <QElapsedTimer>
 #include <QScrollBar>

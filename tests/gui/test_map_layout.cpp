@@ -1,8 +1,9 @@
 // The topology map's geometry: boxes nest, siblings never overlap, hit-testing finds what is drawn,
 // level of detail switches where it should, and a 65,536-node layout builds quickly.
-#include "core/demo_cluster.h"
 #include "../unit/unit_builders.h"
-#include "views/topology_map_layout.h"
+#include "core/demo/demo_cluster.h"
+#include "support/demo_loader.h"
+#include "views/map/topology_map_layout.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -13,18 +14,10 @@ using namespace topodeck;
 
 namespace {
 
-struct Built {
-    ClusterState state;
-    TopologyIndex index;
-};
+using Built = testing::LoadedDemo;
 
 std::unique_ptr<Built> buildDemo(const QString& name) {
-    auto demo = makeDemoCluster(name.toStdString());
-    if (!demo) qFatal("demo %s: %s", qPrintable(name), demo.error().message.c_str());
-    auto built = std::make_unique<Built>();
-    for (const ClusterEvent& event : demo->events) built->state.apply(event);
-    built->index = TopologyIndex::build(built->state, demo->topology);
-    return built;
+    return std::make_unique<Built>(testing::loadDemo(name.toStdString()));
 }
 
 // Rects that share only an edge do not overlap.

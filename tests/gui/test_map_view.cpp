@@ -1,11 +1,12 @@
 // The topology map widget: it paints a 65,536-node cluster quickly at every zoom, keeps zoom and
 // selection across live updates, and its interaction (zoom around the cursor, click, tooltips)
 // works on the real geometry.
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
 #include "session/cluster_snapshot.h"
-#include "views/map_breadcrumbs.h"
-#include "views/topology_map_view.h"
+#include "support/demo_loader.h"
+#include "views/map/map_breadcrumbs.h"
+#include "views/map/topology_map_view.h"
 
 #include <QImageReader>
 #include <QSvgRenderer>
@@ -36,12 +37,11 @@ struct Source {
 };
 
 std::unique_ptr<Source> openDemo(const QString& name) {
-    auto demo = makeDemoCluster(name.toStdString());
-    if (!demo) qFatal("%s", demo.error().message.c_str());
+    testing::LoadedDemo demo = testing::loadDemo(name.toStdString());
     auto source = std::make_unique<Source>();
-    for (const ClusterEvent& event : demo->events) source->state.apply(event);
-    source->index = TopologyIndex::build(source->state, demo->topology);
-    source->simulator = std::make_unique<DemoSimulator>(*demo, 7);
+    source->state = std::move(demo.state);
+    source->index = std::move(demo.index);
+    source->simulator = std::make_unique<DemoSimulator>(demo.demo, 7);
     return source;
 }
 

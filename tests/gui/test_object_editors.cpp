@@ -6,10 +6,10 @@
 // changed level list of an existing one is an update the preview refuses (levels are immutable).
 #include "app/gui/main_window.h"
 #include "models/hypernode_tree_model.h"
-#include "views/changes_page.h"
-#include "views/hypernode_editor.h"
-#include "views/palette_entries.h"
-#include "views/topology_editor.h"
+#include "views/chrome/palette_entries.h"
+#include "views/dialogs/hypernode_editor.h"
+#include "views/dialogs/topology_editor.h"
+#include "views/pages/changes_page.h"
 
 #include "gui_test_window.h"
 #include "widget_text.h"

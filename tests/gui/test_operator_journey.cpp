@@ -5,10 +5,10 @@
 #include "app/gui/main_window.h"
 #include "models/gangs_model.h"
 #include "models/plan_trace_model.h"
-#include "views/command_palette.h"
-#include "views/gangs_page.h"
-#include "views/planner_panel.h"
-#include "views/topology_map_view.h"
+#include "views/chrome/command_palette.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/gangs_page.h"
+#include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
 

@@ -3,11 +3,11 @@
 // its nodes. Ctrl+K finds a rack by name.
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
-#include "core/command_args.h"
+#include "core/text/command_args.h"
 #include "models/plan_result_model.h"
 #include "models/topology_tree_model.h"
-#include "views/command_palette.h"
-#include "views/planner_panel.h"
+#include "views/chrome/command_palette.h"
+#include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
 

@@ -6,9 +6,9 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
 #include "models/topology_tree_model.h"
-#include "views/planner_panel.h"
-#include "views/occupancy_palette.h"
-#include "views/topology_map_view.h"
+#include "views/map/occupancy_palette.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/planner_panel.h"
 
 #include <QApplication>
 #include <QDir>

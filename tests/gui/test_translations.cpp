@@ -2,7 +2,7 @@
 // screen says "1 node(s)"), it is compiled into the application, and installed it gives "1 label
 // change" and "2 label changes".
 #include "translations/translations.h"
-#include "views/changes_page.h"
+#include "views/pages/changes_page.h"
 
 #include <QApplication>
 #include <QFile>

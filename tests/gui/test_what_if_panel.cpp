@@ -6,10 +6,10 @@
 #include "models/topology_tree_model.h"
 #include "models/what_if_list_model.h"
 #include "session/cluster_session.h"
-#include "views/planner_panel.h"
-#include "views/topology_map_view.h"
-#include "views/what_if_banner.h"
-#include "views/what_if_panel.h"
+#include "views/chrome/what_if_banner.h"
+#include "views/map/topology_map_view.h"
+#include "views/pages/planner_panel.h"
+#include "views/pages/what_if_panel.h"
 
 #include "gui_test_window.h"
 

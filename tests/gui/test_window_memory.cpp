@@ -3,9 +3,9 @@
 // first window comes back where it was closed, with its docks; other windows leave that alone.
 #include "gui_test_window.h"
 
-#include "views/app_settings.h"
-#include "views/open_failure_banner.h"
-#include "views/recent_clusters_menu.h"
+#include "views/chrome/app_settings.h"
+#include "views/chrome/open_failure_banner.h"
+#include "views/chrome/recent_clusters_menu.h"
 
 #include <QDockWidget>
 #include <QMenu>

@@ -7,7 +7,7 @@
 #include "kube_test_cluster.h"
 #include "live_test_support.h"
 
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "net/kube_source.h"
 
 #include <QtCore/QJsonArray>

@@ -3,7 +3,7 @@
 // Shared by the integration tests: programs run with a deadline, and a live source (Kubernetes
 // or Slurm) followed in-process, its events applied to a ClusterState on the test's thread.
 
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "net/live_source.h"
 
 #include <QtCore/QJsonDocument>

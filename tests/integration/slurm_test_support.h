@@ -29,7 +29,7 @@ inline QString unavailableReason() {
     for (const QString& tool : {QStringLiteral("slurmctld"), QStringLiteral("slurmd"), QStringLiteral("munged"),
                                 QStringLiteral("slurmrestd")})
         if (QStandardPaths::findExecutable(tool).isEmpty() && QStandardPaths::findExecutable(tool, sbin).isEmpty())
-            return tool + QStringLiteral(" is not installed (installer/install-deps.sh installs Slurm and munge)");
+            return tool + QStringLiteral(" is not installed (installer/install-deps.sh --tests installs Slurm and munge)");
     for (const QString& tool : {QStringLiteral("sbatch"), QStringLiteral("scontrol"), QStringLiteral("squeue")})
         if (QStandardPaths::findExecutable(tool).isEmpty())
             return tool + QStringLiteral(" is not installed (package slurm-client)");

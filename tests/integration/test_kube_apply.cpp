@@ -11,7 +11,7 @@
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan_file.h"
 #include "core/changes/plan_apply.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
 #include "net/kubeconfig.h"
 #include "net/label_patch_sender.h"
 

@@ -10,14 +10,14 @@
 // Needs etcd and the kube-apiserver built by kube/build-kube-apiserver.sh (the dev build does
 // that); skipped without them unless TOPODECK_REQUIRE_KUBE=1 (CI).
 
-#include "kube_test_support.h"
 #include "../gui/widget_text.h"
+#include "kube_test_support.h"
 
 #include "core/changes/change_journal.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
 #include "models/label_changes_model.h"
 #include "session/cluster_session.h"
-#include "views/changes_page.h"
+#include "views/pages/changes_page.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QTemporaryDir>

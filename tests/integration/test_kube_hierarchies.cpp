@@ -12,7 +12,7 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "session/cluster_session.h"
-#include "views/occupancy_notice.h"
+#include "views/chrome/occupancy_notice.h"
 
 #include <QtCore/QJsonArray>
 #include <QtTest/QSignalSpy>

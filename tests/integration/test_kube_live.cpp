@@ -9,11 +9,11 @@
 
 #include "kube_test_support.h"
 
-#include "core/snapshot_reader.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/text/base64.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 #include "net/kube_client.h"
-#include "core/base64.h"
 #include "net/kubeconfig.h"
 
 #include <QtCore/QDir>

@@ -11,7 +11,7 @@
 #include "app/gui/main_window.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
-#include "views/source_status_label.h"
+#include "views/chrome/source_status_label.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QAbstractItemModelTester>

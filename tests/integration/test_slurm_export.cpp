@@ -5,7 +5,7 @@
 // children, as the file. Then topodeckctl, reading that live Slurm, must show the hierarchy the
 // labels gave.
 //
-// Needs root, munge and the Slurm daemons (installer/install-deps.sh); skipped without them
+// Needs root, munge and the Slurm daemons (installer/install-deps.sh --tests); skipped without them
 // unless TOPODECK_REQUIRE_SLURM=1 (CI).
 #include "slurm_test_support.h"
 

@@ -6,7 +6,7 @@
 // drains), bad tokens become a clear Unauthorized state, and a slurmctld stopped mid-poll makes
 // the data stale until it is back.
 //
-// Needs root, munge and the Slurm daemons (installer/install-deps.sh); skipped without them
+// Needs root, munge and the Slurm daemons (installer/install-deps.sh --tests); skipped without them
 // unless TOPODECK_REQUIRE_SLURM=1 (CI). The fixture's watchdog stops the cluster if this program dies.
 
 #include "slurm_test_support.h"

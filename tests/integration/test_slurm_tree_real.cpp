@@ -19,7 +19,7 @@
 // shows the row really tests a 22.05 rule. The expected column pins Slurm's answer, so a change in
 // the occupancy that would make a row test nothing fails loudly.
 //
-// Needs root, munge and the Slurm daemons (installer/install-deps.sh); skipped without them
+// Needs root, munge and the Slurm daemons (installer/install-deps.sh --tests); skipped without them
 // unless TOPODECK_REQUIRE_SLURM=1 (CI). The fixture's watchdog stops the cluster if this program
 // dies; TOPODECK_SLURM_PORT moves its ports (default 16817..16849). The cluster runs with
 // max_switch_wait=kSwitchWait (plan is told the same) so that the fallback is quick to watch.

@@ -7,6 +7,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <memory>
 
 using namespace topodeck;
@@ -89,6 +90,7 @@ private Q_SLOTS:
     void simulationIsCoalesced();
     void destroyWhileOpening();
     void nodePodsComeFromTheWorker();
+    void snapshotsFlowDuringASlowRequest();
 
 private:
     QTemporaryDir m_dir;
@@ -345,6 +347,41 @@ void TestClusterSession::nodePodsComeFromTheWorker() {
     }
     QCOMPARE(gpus, index.node(busy).gpusUsed);
     for (std::size_t i = 1; i < pods->pods.size(); ++i) QVERIFY(pods->pods[i - 1].key() != pods->pods[i].key());
+}
+
+// Requests run on a thread of their own, over a copy of the cluster: while a slow one (a review
+// bundle, every engine before and after, on 8,192 nodes) runs, the simulator's changes go on being
+// applied and published, at the session's pace (one snapshot per 100 ms at most).
+void TestClusterSession::snapshotsFlowDuringASlowRequest() {
+    ClusterSession session;
+    QSignalSpy published(&session, &ClusterSession::snapshotPublished);
+    QSignalSpy exported(&session, &ClusterSession::exportFinished);
+    session.setSimulationInterval(20);
+    session.setSimulationEnabled(true);
+    session.openDemo(QStringLiteral("scale:8192"));
+    QVERIFY(published.wait(kTimeoutMs));
+    QTemporaryDir dir;
+    ExportRequest request;
+    request.folder = QString(dir.path() + QStringLiteral("/bundle")).toStdString();
+    request.bundle = true;
+    auto gang = parsePlanQuery("--pods 256 --request nvidia.com/gpu=8 --preferred agg --compare");
+    QVERIFY(gang.ok());
+    request.gang = *gang;
+    QElapsedTimer took;
+    took.start();
+    published.clear();
+    session.requestExport(request);
+    QVERIFY(exported.wait(kTimeoutMs));
+    const qint64 ms = took.elapsed();
+    const qsizetype during = published.size();
+    const auto answer = exported.at(0).at(0).value<ExportAnswerPtr>();
+    QVERIFY2(answer->error.empty(), answer->error.c_str());
+    QVERIFY(!answer->written.empty());
+    // The bundle takes a second or more in this build; a source that waited for it would publish
+    // nothing meanwhile.
+    QVERIFY2(ms >= 500, qPrintable(QStringLiteral("the request took only %1 ms: make it slower").arg(ms)));
+    QVERIFY2(during >= std::max<qint64>(2, ms / 400),
+             qPrintable(QStringLiteral("%1 snapshots in %2 ms").arg(during).arg(ms)));
 }
 
 QTEST_GUILESS_MAIN(TestClusterSession)

@@ -1,8 +1,9 @@
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
 #include "models/level_capacity_model.h"
 #include "models/occupancy_history_model.h"
 #include "session/cluster_snapshot.h"
+#include "support/demo_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -15,18 +16,8 @@ using namespace topodeck;
 namespace {
 
 // A demo cluster loaded the way a source holds it, so tests can apply further events.
-struct Source {
-    std::optional<DemoCluster> demo;
-    ClusterState state;
-    TopologyIndex index;
-
-    explicit Source(const char* name) {
-        Result<DemoCluster> made = makeDemoCluster(name);
-        if (!made) qFatal("no demo %s", name);
-        demo = std::move(made.value());
-        for (const ClusterEvent& event : demo->events) (void)state.apply(event);
-        index = TopologyIndex::build(state, demo->topology);
-    }
+struct Source : testing::LoadedDemo {
+    explicit Source(const char* name) : LoadedDemo(testing::loadDemo(name)) {}
     void step(DemoSimulator& simulator) {
         for (ClusterEvent& event : simulator.step(state)) index.apply(state, state.apply(std::move(event)));
     }
@@ -45,7 +36,7 @@ class TestOccupancyModels : public QObject {
 private Q_SLOTS:
     void historyRowsFollowThePoints() {
         Source source("gb200");
-        DemoSimulator simulator(*source.demo, 7);
+        DemoSimulator simulator(source.demo, 7);
         OccupancyHistoryOptions options;
         options.capacity = 6;
         options.intervalMs = 1000;
@@ -116,7 +107,7 @@ private Q_SLOTS:
 
     void levelCapacityRows() {
         Source source("gb200");
-        DemoSimulator simulator(*source.demo, 3);
+        DemoSimulator simulator(source.demo, 3);
         LevelCapacityModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSnapshot(source.snapshot());

@@ -1,11 +1,12 @@
 // The planner's result and trace models over real dry-runs on the gb200 demo (under
 // QAbstractItemModelTester), and the trace's names resolved to paths of the hierarchy shown,
 // whichever engine wrote them.
-#include "core/demo_cluster.h"
-#include "core/placement/plan_query.h"
+#include "core/demo/demo_cluster.h"
+#include "core/placement/reports/plan_query.h"
 #include "models/plan_result_model.h"
 #include "models/plan_trace_model.h"
 #include "models/topology_tree_model.h"
+#include "support/demo_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -16,11 +17,10 @@ class TestPlanModels : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        auto demo = makeDemoCluster("gb200");
-        QVERIFY(demo.ok());
-        m_topology = demo->topology;
-        for (ClusterEvent& event : demo->events) m_state.apply(std::move(event));
-        m_snapshot = makeClusterSnapshot(m_state, TopologyIndex::build(m_state, m_topology));
+        testing::LoadedDemo demo = testing::loadDemo("gb200");
+        m_topology = demo.demo.topology;
+        m_state = std::move(demo.state);
+        m_snapshot = makeClusterSnapshot(m_state, demo.index);
         m_tree.setSnapshot(m_snapshot);
     }
 

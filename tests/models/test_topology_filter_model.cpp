@@ -1,10 +1,11 @@
 // The tree narrowed by a node mask: only matching nodes, the domains above them with their own
 // figures, everything without a mask, and the same rows again after a live update.
-#include "core/demo_cluster.h"
-#include "core/label_selector.h"
+#include "core/demo/demo_cluster.h"
+#include "core/topology/label_selector.h"
 #include "models/topology_filter_model.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
+#include "support/demo_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -20,10 +21,9 @@ struct Source {
     TopologyIndex index;
 
     bool load(const char* name) {
-        Result<DemoCluster> demo = makeDemoCluster(name);
-        if (!demo) return false;
-        for (const ClusterEvent& event : demo->events) (void)state.apply(event);
-        index = TopologyIndex::build(state, demo->topology);
+        testing::LoadedDemo demo = testing::loadDemo(name);
+        state = std::move(demo.state);
+        index = std::move(demo.index);
         return true;
     }
     void apply(const ClusterEvent& event) { index.apply(state, state.apply(event)); }

@@ -1,7 +1,8 @@
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
+#include "support/demo_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -17,17 +18,9 @@ using namespace topodeck;
 namespace {
 
 // A demo cluster loaded the way a source holds it, so tests can apply further events.
-struct Source {
-    std::optional<DemoCluster> demo;
-    ClusterState state;
-    TopologyIndex index;
-
+struct Source : testing::LoadedDemo {
     bool load(const QString& name) {
-        Result<DemoCluster> made = makeDemoCluster(name.toStdString());
-        if (!made) return false;
-        demo = std::move(made.value());
-        for (const ClusterEvent& event : demo->events) state.apply(event);
-        index = TopologyIndex::build(state, demo->topology);
+        static_cast<LoadedDemo&>(*this) = testing::loadDemo(name.toStdString());
         return true;
     }
     void apply(const ClusterEvent& event) { index.apply(state, state.apply(event)); }
@@ -224,7 +217,7 @@ void TestTopologyTreeModel::liveUpdateKeepsSelection() {
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
 
-    DemoSimulator simulator(*source.demo, source.demo->seed);
+    DemoSimulator simulator(source.demo, source.demo.seed);
     const ClusterSnapshotPtr before = source.snapshot();
     for (int step = 0; step < 5; ++step)
         for (const ClusterEvent& event : simulator.step(source.state)) source.apply(event);
@@ -275,8 +268,8 @@ void TestTopologyTreeModel::structureChangeRemapsPersistentIndexes() {
     TopologyTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setSnapshot(source.snapshot());
-    const std::string rackKey = source.demo->topology.levels.back().nodeLabel;
-    const QString rackLevel = QString::fromStdString(source.demo->topology.levels.back().name);
+    const std::string rackKey = source.demo.topology.levels.back().nodeLabel;
+    const QString rackLevel = QString::fromStdString(source.demo.topology.levels.back().name);
 
     const QModelIndex rack = firstLeaf(model);
     const int rackNodes = model.rowCount(rack);
@@ -353,7 +346,7 @@ void TestTopologyTreeModel::otherTopologyResets() {
 
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     TopologySpec racksOnly;
-    racksOnly.levels = {source.demo->topology.levels.back()};
+    racksOnly.levels = {source.demo.topology.levels.back()};
     source.index = TopologyIndex::build(source.state, racksOnly);
     model.setSnapshot(source.snapshot());
     QCOMPARE(reset.count(), 1);
@@ -374,7 +367,7 @@ void TestTopologyTreeModel::largeClusterUpdates() {
 
     const QModelIndex leaf = firstLeaf(model);
     const QPersistentModelIndex node(model.index(0, 0, leaf));
-    DemoSimulator simulator(*source.demo, source.demo->seed);
+    DemoSimulator simulator(source.demo, source.demo.seed);
     for (const ClusterEvent& event : simulator.step(source.state)) source.apply(event);
     const ClusterSnapshotPtr next = source.snapshot();
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);

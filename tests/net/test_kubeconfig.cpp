@@ -1,4 +1,4 @@
-#include "core/base64.h"
+#include "core/text/base64.h"
 #include "net/kubeconfig.h"
 
 #include "net/exec_credential.h"

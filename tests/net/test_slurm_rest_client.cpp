@@ -2,7 +2,7 @@
 // headers and where the token comes from, update_time and 304, and every failure as the state
 // the source reports (401, 403, 404, 500 with Slurm's errors, refused, timed out). The real
 // slurmrestd 22.05 is in tests/integration/test_slurm_live.cpp.
-#include "core/base64.h"
+#include "core/text/base64.h"
 #include "net/kubeconfig.h"
 #include "net/slurm_rest_client.h"
 

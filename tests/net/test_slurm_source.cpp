@@ -1,7 +1,7 @@
 // SlurmSource says which Slurm it reads: slurmrestd's version from its replies' meta, the CLI's
 // once per connection from `sinfo --version` (else `scontrol version`), against a scripted
 // slurmrestd and fake Slurm commands. The real Slurm 22.05 is in tests/integration.
-#include "core/base64.h"
+#include "core/text/base64.h"
 #include "net/slurm_source.h"
 
 #include "net_test_support.h"

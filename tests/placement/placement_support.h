@@ -2,10 +2,10 @@
 // Small clusters for the placement engine tests: nodes with level labels, GPUs and usage, built
 // straight into a ClusterState so each test reads as a table.
 
-#include "core/cluster_state.h"
-#include "core/placement/placement_cluster.h"
-#include "core/placement/placement_result.h"
-#include "core/topology_index.h"
+#include "core/model/cluster_state.h"
+#include "core/placement/engines/placement_cluster.h"
+#include "core/placement/engines/placement_result.h"
+#include "core/topology/topology_index.h"
 
 #include <memory>
 #include <string>

@@ -1,12 +1,12 @@
 // Failure what-if on hand-built clusters whose answers are known: which running gangs a failed node
 // or domain breaks, how many pods each loses, and whether each fits again under its scheduler.
 
-#include "core/placement/failure_impact.h"
-#include "core/placement/plan_query.h"
-#include "core/placement/what_if.h"
-#include "core/placement/what_if_sequence.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/placement/engines/what_if.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/placement/whatif/failure_impact.h"
+#include "core/placement/whatif/what_if_sequence.h"
 #include "placement_support.h"
 
 #include <QtTest>

@@ -3,10 +3,11 @@
 // Requests from plan's flags and from operators' manifests (a JobSet with two kinds of pod, a
 // PyTorchJob master and workers, a Volcano Job with partitions), and sbatch lines back into the
 // same Slurm request. What a scheduler cannot be asked is refused, naming why.
-#include "core/demo_cluster.h"
-#include "core/placement/gang_export.h"
-#include "core/placement/plan_query.h"
-#include "core/placement/sbatch_args.h"
+#include "core/demo/demo_cluster.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/placement/requests/gang_export.h"
+#include "core/placement/requests/sbatch_args.h"
+#include "support/demo_loader.h"
 
 #include <QTest>
 
@@ -24,12 +25,8 @@ struct Demo {
 
 const Demo& gb200() {
     static const Demo demo = [] {
-        auto cluster = makeDemoCluster("gb200");
-        if (!cluster) qFatal("%s", cluster.error().message.c_str());
-        Demo out;
-        for (ClusterEvent& event : cluster->events) (void)out.state.apply(std::move(event));
-        out.spec = cluster->topology;
-        return out;
+        testing::LoadedDemo loaded = testing::loadDemo("gb200");
+        return Demo{std::move(loaded.state), std::move(loaded.demo.topology)};
     }();
     return demo;
 }

@@ -1,7 +1,7 @@
 // Manifests an operator would submit, read as the gangs Kueue, KAI and Volcano would form. Pod
 // counts follow Kueue's PodSets (jobframework: Job, JobSet, PyTorchJob, LeaderWorkerSet); the
 // annotation rules follow Kueue's TAS webhook validation and KAI's podgrouper.
-#include "core/placement/gang_manifest.h"
+#include "core/placement/requests/gang_manifest.h"
 
 #include <QtTest>
 

@@ -1,13 +1,14 @@
 // buildGangsReport on hand-built clusters whose answers are known: how many domains each running
 // gang spans per level, the fewest that could hold it, and how gangs are grouped and ordered.
 
-#include "core/demo_cluster.h"
-#include "core/hierarchy_sources.h"
-#include "core/placement/gangs_report.h"
+#include "core/demo/demo_cluster.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/placement/reports/gangs_report.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_topology.h"
-#include "core/snapshot_reader.h"
+#include "core/topology/hierarchy_sources.h"
 #include "placement_support.h"
+#include "support/demo_loader.h"
 
 #include <QtTest>
 
@@ -407,12 +408,9 @@ void TestGangsReport::hyperNodeHierarchy() {
 
 // The demo is spread as a real cluster is: a few gangs cross more racks than they need.
 void TestGangsReport::demoHasScatteredGangs() {
-    Result<DemoCluster> demo = makeDemoCluster("gb200");
-    QVERIFY(demo.ok());
-    ClusterState state;
-    const TopologySpec spec = demo->topology;
-    for (ClusterEvent& event : demo->events) (void)state.apply(std::move(event));
-    const TopologyIndex index = TopologyIndex::build(state, spec);
+    const testing::LoadedDemo demo = testing::loadDemo("gb200");
+    const ClusterState& state = demo.state;
+    const TopologyIndex& index = demo.index;
     const GangsReport report = buildGangsReport(state, index);
     QVERIFY(report.gangs.size() > 20);
     QCOMPARE(report.levels.back().nvlink, true);
@@ -426,12 +424,9 @@ void TestGangsReport::demoHasScatteredGangs() {
 }
 
 void TestGangsReport::scaleDemoIsFast() {
-    Result<DemoCluster> demo = makeDemoCluster("scale:65536");
-    QVERIFY(demo.ok());
-    ClusterState state;
-    const TopologySpec spec = demo->topology;
-    for (ClusterEvent& event : demo->events) (void)state.apply(std::move(event));
-    const TopologyIndex index = TopologyIndex::build(state, spec);
+    const testing::LoadedDemo demo = testing::loadDemo("scale:65536");
+    const ClusterState& state = demo.state;
+    const TopologyIndex& index = demo.index;
     const auto start = std::chrono::steady_clock::now();
     const GangsReport report = buildGangsReport(state, index);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();

@@ -1,8 +1,8 @@
 // Volcano HyperNodes: resolving them against nodes as Volcano's scheduler cache does (exact,
 // regex and label members, the virtual cluster-top HyperNode, errors and warnings), deriving them
 // from label levels as label discovery does, and reading them from snapshots (YAML and JSON).
-#include "core/hypernode_tree.h"
-#include "core/snapshot_reader.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/topology/hypernode_tree.h"
 
 #include "placement_support.h"
 

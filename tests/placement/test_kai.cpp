@@ -1,7 +1,7 @@
 // kai engine: cases derived from scheduler-semantics §4, KAI's topology plugin
 // (pkg/scheduler/plugins/topology) and its allocate tests (allocateTopology_test.go), rewritten here.
 
-#include "core/placement/kai_engine.h"
+#include "core/placement/engines/kai_engine.h"
 
 #include "placement_support.h"
 

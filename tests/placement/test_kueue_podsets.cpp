@@ -3,8 +3,8 @@
 // it assumed, and the Workload fits only when every PodSet does. Expected placements are worked
 // by hand from Kueue's rules (BestFit for required levels: the tightest domain that fits, the
 // first by name among equals).
-#include "core/placement/gang_manifest.h"
-#include "core/placement/placement_engine.h"
+#include "core/placement/engines/placement_engine.h"
+#include "core/placement/requests/gang_manifest.h"
 #include "placement_support.h"
 
 #include <QtTest>

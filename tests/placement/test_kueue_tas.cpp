@@ -1,7 +1,7 @@
 // kueue-tas engine: cases derived from scheduler-semantics §1 and Kueue's TestFindTopologyAssignments
 // (pkg/cache/scheduler/tas_cache_test.go), rewritten with GPUs as the capacity that counts.
 
-#include "core/placement/kueue_tas_engine.h"
+#include "core/placement/engines/kueue_tas_engine.h"
 
 #include "placement_support.h"
 

@@ -2,11 +2,11 @@
 // drain targets, the capacity report and the result JSON.
 #include "placement_support.h"
 
-#include "core/placement/capacity_report.h"
-#include "core/placement/gang_flags.h"
-#include "core/placement/placement_report.h"
-#include "core/placement/what_if.h"
-#include "core/text_format.h"
+#include "core/placement/engines/what_if.h"
+#include "core/placement/reports/capacity_report.h"
+#include "core/placement/reports/placement_report.h"
+#include "core/placement/requests/gang_flags.h"
+#include "core/text/text_format.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,9 @@
 // A dry-run as a string of topodeckctl plan's flags (what the GUI's --plan and its planner send):
 // the words, the query they give, its errors, and the outcome on a demo.
-#include "core/command_args.h"
-#include "core/demo_cluster.h"
-#include "core/placement/plan_query.h"
+#include "core/demo/demo_cluster.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/text/command_args.h"
+#include "support/demo_loader.h"
 
 #include <QTest>
 
@@ -140,14 +141,12 @@ private Q_SLOTS:
     // The outcome of the same flags on the same cluster is the same however often it is asked, and
     // a pasted sbatch line gets the Slurm engine the CLI would pick.
     void runsOnADemo() {
-        auto demo = makeDemoCluster("gb200");
-        QVERIFY(demo.ok());
-        ClusterState state;
-        for (ClusterEvent& event : demo->events) state.apply(std::move(event));
+        const testing::LoadedDemo demo = testing::loadDemo("gb200");
+        const ClusterState& state = demo.state;
 
         auto query = parsePlanQuery("--pods 16 --request nvidia.com/gpu=4 --required rack --compare");
         QVERIFY(query.ok());
-        auto inputs = preparePlan(state, demo->topology, {}, *query);
+        auto inputs = preparePlan(state, demo.demo.topology, {}, *query);
         QVERIFY(inputs.ok());
         auto outcome = runPlanQuery(**inputs, *query);
         QVERIFY2(outcome.ok(), outcome ? "" : outcome.error().message.c_str());

@@ -5,10 +5,11 @@
 // outline exactly the nodes the plan touches. Without a plan it is the hierarchy as it is; past
 // kMapSvgNodeCells nodes the map draws one cell per rack.
 #include "core/changes/change_plan_file.h"
-#include "core/demo_cluster.h"
+#include "core/demo/demo_cluster.h"
 #include "core/exports/map_svg.h"
-#include "core/placement/plan_query.h"
-#include "core/placement/review_bundle.h"
+#include "core/placement/reports/plan_query.h"
+#include "core/placement/reports/review_bundle.h"
+#include "support/demo_loader.h"
 
 #include <QTest>
 
@@ -25,12 +26,8 @@ struct Demo {
 };
 
 Demo demo(const char* name) {
-    auto cluster = makeDemoCluster(name);
-    if (!cluster) qFatal("%s", cluster.error().message.c_str());
-    Demo out;
-    for (ClusterEvent& event : cluster->events) (void)out.state.apply(std::move(event));
-    out.spec = cluster->topology;
-    return out;
+    testing::LoadedDemo loaded = testing::loadDemo(name);
+    return Demo{std::move(loaded.state), std::move(loaded.demo.topology)};
 }
 
 // A running JobSet on the first two nodes of su-1/rack-1-03, pinned there as Kueue TAS pins it.

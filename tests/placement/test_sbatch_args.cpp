@@ -1,7 +1,7 @@
 // sbatch command lines and batch scripts read as Slurm reads them (slurm_opt.c, proc_args.c,
 // parse_time.c, sbatch's _opt_batch_script): node counts, GRES, memory units, --switches times,
 // segments, hostlists, directive rules and getopt_long behaviour.
-#include "core/placement/sbatch_args.h"
+#include "core/placement/requests/sbatch_args.h"
 
 #include <QtTest>
 

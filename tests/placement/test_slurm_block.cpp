@@ -1,9 +1,9 @@
 // slurm-block engine: Slurm's topology/block plugin (eval_nodes_block.c, scheduler-semantics
 // §2.3/§2.4). Each row is a cluster, a topology.conf, an sbatch request and the nodes (or the
 // errno text) Slurm arrives at; the expected nodes were traced by hand through the plugin's code.
-#include "core/hostlist.h"
-#include "core/placement/slurm_block_engine.h"
+#include "core/placement/engines/slurm_block_engine.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/text/hostlist.h"
 
 #include "placement_support.h"
 

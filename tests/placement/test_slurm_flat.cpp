@@ -7,11 +7,11 @@
 // its tasks' CPUs per node: gres_select_filter_sock_core). Rows marked "real" were also checked on
 // Debian's Slurm 22.05.8 with TopologyPlugin=topology/none, by `sbatch --test-only` or, for -w,
 // by submitting the job; nodes outside a fixture were excluded with -x.
-#include "core/placement/placement_engine.h"
-#include "core/placement/sbatch_args.h"
-#include "core/placement/slurm_block_engine.h"
-#include "core/placement/slurm_flat_selection.h"
-#include "core/placement/slurm_tree_engine.h"
+#include "core/placement/engines/placement_engine.h"
+#include "core/placement/engines/slurm_block_engine.h"
+#include "core/placement/engines/slurm_flat_selection.h"
+#include "core/placement/engines/slurm_tree_engine.h"
+#include "core/placement/requests/sbatch_args.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
 

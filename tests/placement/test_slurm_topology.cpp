@@ -1,10 +1,10 @@
 // Slurm hostlists, topology.conf / topology.yaml reading and writing, and the topologies an
 // operator would configure for a labelled cluster. Hostlist rows were checked against Slurm
 // 22.05's `scontrol show hostnames` / `scontrol show hostlist`.
-#include "core/hostlist.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/text/hostlist.h"
 
-#include "core/slurm/slurm_topology_from_index.h"
+#include "core/exports/slurm_topology_from_index.h"
 #include "placement_support.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // slurm-tree engine: scheduler-semantics §2.2 (24.05.3+) and §2.2b (22.05 up to 24.05.2). Each
 // row's expected nodes were traced by hand through Slurm's code (22.05 job_test.c
 // _eval_nodes_topo, current eval_nodes_tree.c); the comments say how.
-#include "core/placement/slurm_tree_engine.h"
+#include "core/placement/engines/slurm_tree_engine.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
 

@@ -11,8 +11,8 @@
 // (rem_nodes is 1, so every leaf "fits" and the leaf with the fewest nodes wins); 26.05 needs the
 // switch's CPU sum (its nodes' avail_cpus, summed once) to cover rem_cpus for the top switch and
 // for "fits", and after a failed pass the two retry differently.
-#include "core/placement/sbatch_args.h"
-#include "core/placement/slurm_tree_engine.h"
+#include "core/placement/engines/slurm_tree_engine.h"
+#include "core/placement/requests/sbatch_args.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
 

@@ -2,9 +2,9 @@
 // limits (hard, soft, by name), the binpack choice among HyperNodes of a tier and its ties,
 // partitions, predicates (taints, cordons, selectors, NotReady) and Volcano's FitError wording;
 // Jobs of unlike tasks (and a Volcano Job, a PyTorchJob, a JobSet read from manifests) as one job.
-#include "core/placement/gang_manifest.h"
-#include "core/placement/placement_engine.h"
-#include "core/placement/volcano_engine.h"
+#include "core/placement/engines/placement_engine.h"
+#include "core/placement/engines/volcano_engine.h"
+#include "core/placement/requests/gang_manifest.h"
 
 #include "placement_support.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <string_view>
@@ -12,25 +13,59 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class Layer { Core, Placement, Net, Session, Models, Views, Translations, App };
+enum class Layer {
+    CoreRoot,
+    Text,
+    Model,
+    Live,
+    Formats,
+    Topology,
+    Changes,
+    Demo,
+    Requests,
+    Engines,
+    Reports,
+    UseCases,
+    Net,
+    Session,
+    Models,
+    Views,
+    Translations,
+    App,
+};
 
 struct LayerInfo {
     Layer layer;
     std::string_view folder; // in the tree, with a trailing '/'
     std::string_view prefix; // how its headers are included, with a trailing '/'
-    std::string_view name;   // for messages
 };
 
-// Longest folder first, so backend/core/placement/ wins over backend/core/.
+// Longest folder first, so backend/core/placement/engines/ wins over backend/core/. Two folders
+// that read each other's headers share a layer (formats and slurm; changes and exports; what-if
+// and reports).
 constexpr std::array kLayers = {
-    LayerInfo{Layer::Placement, "backend/core/placement/", "core/placement/", "placement"},
-    LayerInfo{Layer::Core, "backend/core/", "core/", "core"},
-    LayerInfo{Layer::Net, "backend/net/", "net/", "net"},
-    LayerInfo{Layer::Session, "backend/session/", "session/", "session"},
-    LayerInfo{Layer::Models, "models/", "models/", "models"},
-    LayerInfo{Layer::Views, "views/", "views/", "views"},
-    LayerInfo{Layer::Translations, "translations/", "translations/", "translations"},
-    LayerInfo{Layer::App, "app/", "app/", "app"},
+    LayerInfo{Layer::Requests, "backend/core/placement/requests/", "core/placement/requests/"},
+    LayerInfo{Layer::Engines, "backend/core/placement/engines/", "core/placement/engines/"},
+    LayerInfo{Layer::Reports, "backend/core/placement/whatif/", "core/placement/whatif/"},
+    LayerInfo{Layer::Reports, "backend/core/placement/reports/", "core/placement/reports/"},
+    LayerInfo{Layer::Text, "backend/core/text/", "core/text/"},
+    LayerInfo{Layer::Model, "backend/core/model/", "core/model/"},
+    LayerInfo{Layer::Live, "backend/core/live/", "core/live/"},
+    LayerInfo{Layer::Formats, "backend/core/formats/", "core/formats/"},
+    LayerInfo{Layer::Formats, "backend/core/slurm/", "core/slurm/"},
+    LayerInfo{Layer::Topology, "backend/core/topology/", "core/topology/"},
+    LayerInfo{Layer::Changes, "backend/core/changes/", "core/changes/"},
+    LayerInfo{Layer::Changes, "backend/core/exports/", "core/exports/"},
+    LayerInfo{Layer::Demo, "backend/core/demo/", "core/demo/"},
+    // Anything else in core or placement (result.h; a file put at a folder's top by mistake).
+    LayerInfo{Layer::CoreRoot, "backend/core/", "core/"},
+    LayerInfo{Layer::UseCases, "backend/usecases/", "usecases/"},
+    LayerInfo{Layer::Net, "backend/net/", "net/"},
+    LayerInfo{Layer::Session, "backend/session/", "session/"},
+    LayerInfo{Layer::Models, "models/", "models/"},
+    LayerInfo{Layer::Views, "views/", "views/"},
+    LayerInfo{Layer::Translations, "translations/", "translations/"},
+    LayerInfo{Layer::App, "app/", "app/"},
 };
 
 enum class QtModule { None, Core, Gui, Widgets, Other };
@@ -43,32 +78,65 @@ struct Rule {
     std::string_view text;
 };
 
+template <class... More> std::vector<Layer> with(std::vector<Layer> layers, More... more) {
+    (layers.push_back(more), ...);
+    return layers;
+}
+
 const std::vector<Rule>& rules() {
     using L = Layer;
     using Q = QtModule;
+    static const std::vector<Layer> core = {L::CoreRoot, L::Text,     L::Model,   L::Live,
+                                            L::Formats,  L::Topology, L::Changes, L::Demo};
+    static const std::vector<Layer> placement = with(core, L::Requests, L::Engines, L::Reports);
     static const std::vector<Rule> table = {
-        {L::Core, {L::Core}, {}, "backend/core includes only core and third-party non-Qt headers (not placement)"},
-        {L::Placement,
-         {L::Core, L::Placement},
+        // Inside core, lowest first: each folder reads only what is below it.
+        {L::CoreRoot,
+         {L::CoreRoot},
          {},
-         "backend/core/placement includes only core, placement and non-Qt headers"},
-        {L::Net, {L::Core, L::Net}, {}, "backend/net includes only core, net and non-Qt headers"},
-        // The session runs dry-runs and the gangs report on its worker (DESIGN §2).
+         "core's own top (result.h) includes nothing else of the project; a new file goes into a folder by concern"},
+        {L::Text, {L::CoreRoot, L::Text}, {}, "core/text includes only core/text: it is below the model"},
+        {L::Model, {L::CoreRoot, L::Text, L::Model}, {}, "core/model includes only core/text and core/model"},
+        {L::Live, {L::CoreRoot, L::Text, L::Live}, {}, "core/live includes only core/text and core/live"},
+        {L::Formats,
+         {L::CoreRoot, L::Text, L::Model, L::Formats},
+         {},
+         "core/formats and core/slurm include only core/text, core/model and each other: readers know no index"},
+        {L::Topology,
+         {L::CoreRoot, L::Text, L::Model, L::Formats, L::Topology},
+         {},
+         "core/topology includes no changes, exports, demo or live"},
+        {L::Changes,
+         {L::CoreRoot, L::Text, L::Model, L::Live, L::Formats, L::Topology, L::Changes},
+         {},
+         "core/changes and core/exports include no demo and no placement"},
+        {L::Demo, {L::CoreRoot, L::Text, L::Model, L::Demo}, {}, "core/demo includes only core/text and core/model"},
+        {L::Requests, with(core, L::Requests), {}, "placement/requests include only core and requests: no engine"},
+        {L::Engines,
+         with(core, L::Requests, L::Engines),
+         {},
+         "placement/engines include only core, requests and engines: no reports, no what-if steps"},
+        {L::Reports, placement, {}, "placement includes only core, placement and non-Qt headers"},
+        {L::UseCases,
+         with(placement, L::UseCases),
+         {},
+         "backend/usecases include only core, placement and usecases: no Qt, no network, no session"},
+        {L::Net, with(core, L::Net), {}, "backend/net includes only core, net and non-Qt headers"},
         {L::Session,
-         {L::Core, L::Placement, L::Net, L::Session},
+         with(placement, L::UseCases, L::Net, L::Session),
          {Q::Core},
          "backend/session includes no models, views or app, and of Qt only QtCore"},
         {L::Models,
-         {L::Core, L::Placement, L::Session, L::Models},
+         with(placement, L::UseCases, L::Session, L::Models),
          {Q::Core, Q::Gui},
          "models include no views, no net, no app and no widgets"},
         {L::Views,
-         {L::Core, L::Placement, L::Session, L::Models, L::Views},
+         with(placement, L::UseCases, L::Session, L::Models, L::Views),
          {Q::Core, Q::Gui, Q::Widgets, Q::Other},
          "views include no net and no app"},
         {L::Translations, {L::Translations}, {Q::Core}, "translations include only translations and QtCore"},
         {L::App,
-         {L::Core, L::Placement, L::Net, L::Session, L::Models, L::Views, L::Translations, L::App},
+         with(placement, L::UseCases, L::Net, L::Session, L::Models, L::Views, L::Translations, L::App),
          {Q::Core, Q::Gui, Q::Widgets, Q::Other},
          ""},
     };
@@ -196,6 +264,33 @@ void checkListed(const fs::path& file, const fs::path& root, std::vector<Violati
                        " (a new file is a visible change of the build)"});
 }
 
+// The classes and structs a file defines at namespace scope outside any anonymous namespace, as
+// "topodeck::SlurmJob" with their line. Our format puts them at column 0 and closes every
+// namespace with "} // namespace ...".
+std::vector<std::pair<std::string, int>> namespaceScopeClasses(const fs::path& file) {
+    static const std::regex opens(R"(^\s*namespace\s*([\w:]*)\s*\{)");
+    static const std::regex closes(R"(^\s*\}\s*//\s*namespace)");
+    // A definition, not a declaration (no ';') nor a nested class defined outside (Outer::Inner).
+    static const std::regex defines(R"(^(?:struct|class)\s+(\w+)(?!\w|::)[^;]*$)");
+    std::vector<std::string> scopes; // "" for an anonymous namespace
+    std::vector<std::pair<std::string, int>> out;
+    const std::vector<std::string> lines = readLines(file);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::smatch match;
+        if (std::regex_search(lines[i], match, opens)) {
+            scopes.push_back(match[1].str());
+        } else if (std::regex_search(lines[i], closes)) {
+            if (!scopes.empty()) scopes.pop_back();
+        } else if (std::regex_search(lines[i], match, defines) &&
+                   std::find(scopes.begin(), scopes.end(), std::string()) == scopes.end()) {
+            std::string name;
+            for (const std::string& scope : scopes) name += scope + "::";
+            out.emplace_back(name + match[1].str(), static_cast<int>(i + 1));
+        }
+    }
+    return out;
+}
+
 bool isSource(const fs::path& path) {
     return path.extension() == ".h" || path.extension() == ".cpp";
 }
@@ -233,8 +328,17 @@ std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders
     std::sort(cmakeFiles.begin(), cmakeFiles.end());
 
     std::vector<Violation> out;
+    std::map<std::string, std::string> definedIn; // class name -> the first file defining it
+    std::vector<Violation> twice;
     for (const fs::path& file : sources) {
         const std::string relative = relativeTo(file, root);
+        for (const auto& [name, line] : namespaceScopeClasses(file)) {
+            const auto [first, isNew] = definedIn.emplace(name, relative);
+            if (!isNew && first->second != relative)
+                twice.push_back({relative, line, name,
+                                 "one class name in one namespace is defined once: " + first->second +
+                                     " defines it too, and a program linking both breaks the one-definition rule"});
+        }
         const std::optional<Layer> layer = layerOfFile(relative);
         if (layer) checkIncludes(file, root, qtHeaders, *layer, out);
         if (relative.starts_with("backend/") && file.extension() == ".h") {
@@ -246,6 +350,7 @@ std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders
         }
         checkListed(file, root, out);
     }
+    out.insert(out.end(), twice.begin(), twice.end());
     static const std::regex glob(R"(file\s*\(\s*GLOB)", std::regex::icase);
     for (const fs::path& cmake : cmakeFiles) {
         const std::vector<std::string> lines = readLines(cmake);

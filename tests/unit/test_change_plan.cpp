@@ -5,8 +5,8 @@
 #include "core/changes/change_plan_file.h"
 #include "core/changes/plan_preview.h"
 #include "core/changes/topology_diff.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
 
 #include "unit_builders.h"
 

@@ -1,4 +1,4 @@
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 
 #include <QTest>
 

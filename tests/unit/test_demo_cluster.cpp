@@ -1,7 +1,7 @@
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/demo_simulator.h"
-#include "core/topology_index.h"
+#include "core/demo/demo_cluster.h"
+#include "core/demo/demo_simulator.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/topology_index.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -2,11 +2,11 @@
 // list, and the grouping of a cluster with no topology at all. Inputs are the kinds operators hand
 // over (tests/data): nodes with no topology labels, a HyperNode tree in the shape of Volcano's own
 // examples (with a skipped tier and nodes in no HyperNode), topology.conf trees and block sets.
-#include "core/cluster_state.h"
-#include "core/hierarchy_sources.h"
-#include "core/snapshot_reader.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include "unit_builders.h"
 

@@ -1,4 +1,4 @@
-#include "core/json_text.h"
+#include "core/text/json_text.h"
 
 #include <QTest>
 

@@ -1,10 +1,10 @@
 // KubeResponseReader on responses captured from a real kube-apiserver 1.20 (tests/data/kube/):
 // list pages with their continue tokens, watch events of every type, Status objects, and bad input.
 
-#include "core/cluster_state.h"
-#include "core/kube_response_reader.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
+#include "core/formats/kube_response_reader.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/model/cluster_state.h"
 
 #include <QFile>
 #include <QTest>

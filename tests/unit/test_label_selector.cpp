@@ -2,7 +2,7 @@
 // string, and the per-node mask the filter bar applies. Many cases restate, in this table form,
 // what k8s.io/apimachinery/pkg/labels/selector_test.go checks (TestSelectorParse,
 // TestSetSelectorParser, TestSelectorMatches, TestRequirementConstructor, TestToString).
-#include "core/label_selector.h"
+#include "core/topology/label_selector.h"
 
 #include "unit_builders.h"
 

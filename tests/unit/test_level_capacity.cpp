@@ -1,6 +1,6 @@
-#include "core/cluster_state.h"
-#include "core/level_capacity.h"
-#include "core/topology_index.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/level_capacity.h"
+#include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
 

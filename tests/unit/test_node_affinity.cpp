@@ -5,11 +5,11 @@
 // flagged by a change plan's preview when a relabel makes a running pod's node stop matching.
 #include "core/changes/change_plan.h"
 #include "core/changes/topology_diff.h"
-#include "core/cluster_state.h"
-#include "core/node_affinity.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
-#include "core/topology_index.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/model/cluster_state.h"
+#include "core/model/node_affinity.h"
+#include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
 

@@ -11,9 +11,9 @@
 #include "core/changes/plan_preview.h"
 #include "core/changes/slinky_plan.h"
 #include "core/changes/topology_diff.h"
-#include "core/hierarchy_sources.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/topology/hierarchy_sources.h"
 
 #include <QtTest>
 

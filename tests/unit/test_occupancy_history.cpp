@@ -1,7 +1,8 @@
-#include "core/cluster_state.h"
-#include "core/demo_cluster.h"
-#include "core/occupancy_history.h"
-#include "core/topology_index.h"
+#include "core/demo/demo_cluster.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/occupancy_history.h"
+#include "core/topology/topology_index.h"
+#include "support/demo_loader.h"
 
 #include "unit_builders.h"
 
@@ -168,11 +169,8 @@ private Q_SLOTS:
 
     void dayAtFullSizeFitsTheBudget() {
         // scale:65536: the cluster, 4 cores, 32 spines, plus the most selected racks allowed.
-        Result<DemoCluster> demo = makeDemoCluster("scale:65536");
-        QVERIFY(demo);
-        ClusterState state;
-        for (const ClusterEvent& event : demo.value().events) (void)state.apply(event);
-        const TopologyIndex index = TopologyIndex::build(state, demo.value().topology);
+        const testing::LoadedDemo demo = testing::loadDemo("scale:65536");
+        const TopologyIndex& index = demo.index;
         OccupancyHistory history;
         QCOMPARE(history.options().capacity, 8640u);
         QVERIFY(history.record(index, 0));

@@ -1,7 +1,7 @@
 // The pod's effective request as kube-scheduler computes it (PodRequests in
 // k8s.io/component-helpers/resource, after the API defaulting of requests from limits).
 // The sidecar cases mirror the situations of the upstream TestPodResourceRequests table.
-#include "core/pod_requests.h"
+#include "core/model/pod_requests.h"
 
 #include <QtTest>
 

@@ -5,11 +5,11 @@
 // place every node where the source hierarchy did, and nothing stale is left.
 #include "core/changes/change_plan.h"
 #include "core/changes/relabel_plan.h"
-#include "core/cluster_state.h"
-#include "core/hierarchy_sources.h"
-#include "core/snapshot_reader.h"
-#include "core/topology_index.h"
-#include "core/topology_presets.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/topology_index.h"
+#include "core/topology/topology_presets.h"
 
 #include "unit_builders.h"
 

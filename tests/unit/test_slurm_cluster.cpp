@@ -1,14 +1,14 @@
 // How a Slurm cluster becomes the model (slurm_cluster.h): the topology as label levels, nodes
 // and their states, jobs as per-node allocations plus what the nodes report beyond them, the
 // events of a poll saying only what changed, and the snapshot directory read back.
-#include "core/cluster_state.h"
-#include "core/hostlist.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
 #include "core/slurm/slurm_snapshot.h"
 #include "core/slurm/slurm_text.h"
-#include "core/snapshot_reader.h"
-#include "core/text_file.h"
+#include "core/text/hostlist.h"
+#include "core/text/text_file.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // The snapshot reader on kubectl-shaped files (YAML and JSON), its error messages on bad input,
 // and the writer's round trip through the reader.
-#include "core/cluster_state.h"
-#include "core/snapshot_reader.h"
-#include "core/snapshot_writer.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/formats/snapshot_writer.h"
+#include "core/model/cluster_state.h"
 
 #include <QtTest>
 

@@ -4,12 +4,13 @@
 // labels (of the hierarchy, or of a change plan) as partial Nodes. What Kueue would refuse is
 // refused here first.
 #include "core/changes/change_plan.h"
-#include "core/demo_cluster.h"
+#include "core/demo/demo_cluster.h"
+#include "core/exports/slurm_topology_from_index.h"
 #include "core/exports/topology_exports.h"
-#include "core/hierarchy_sources.h"
-#include "core/label_selector.h"
-#include "core/slurm/slurm_topology_from_index.h"
-#include "core/snapshot_reader.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/label_selector.h"
+#include "support/demo_loader.h"
 
 #include "unit_builders.h"
 
@@ -24,18 +25,10 @@ using topodeck::testing::makeNode;
 
 namespace {
 
-struct Loaded {
-    ClusterState state;
-    TopologyIndex index;
-};
+using Loaded = testing::LoadedDemo;
 
 Loaded demo(const char* name) {
-    Result<DemoCluster> cluster = makeDemoCluster(name);
-    if (!cluster) qFatal("%s", cluster.error().message.c_str());
-    Loaded out;
-    for (ClusterEvent& event : cluster->events) (void)out.state.apply(std::move(event));
-    out.index = TopologyIndex::build(out.state, cluster->topology);
-    return out;
+    return testing::loadDemo(name);
 }
 
 std::vector<const Node*> presentNodes(const ClusterState& state) {

@@ -1,6 +1,6 @@
-#include "core/cluster_state.h"
-#include "core/natural_order.h"
-#include "core/topology_index.h"
+#include "core/model/cluster_state.h"
+#include "core/text/natural_order.h"
+#include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
 

@@ -1,6 +1,6 @@
 // Topology presets, detection of the hierarchy from node labels, and the CLI's resolution order.
-#include "core/cluster_state.h"
-#include "core/topology_presets.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/topology_presets.h"
 
 #include <QtTest>
 

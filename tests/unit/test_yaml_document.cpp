@@ -1,6 +1,6 @@
 // The YAML guard: what yaml-cpp 0.7 loops or overflows on is refused first, with the file and
 // place; ordinary YAML, JSON and multi-document files still load.
-#include "core/yaml_document.h"
+#include "core/formats/yaml_document.h"
 
 #include <QtTest>
 

@@ -3,10 +3,10 @@
 // `example.com/block` / `example.com/rack` labels, an optional NVLink clique, GPUs as whole units;
 // and clusters read from the test data.
 
-#include "core/cluster_state.h"
-#include "core/node.h"
-#include "core/pod.h"
-#include "core/snapshot_reader.h"
+#include "core/formats/snapshot_reader.h"
+#include "core/model/cluster_state.h"
+#include "core/model/node.h"
+#include "core/model/pod.h"
 
 #include <QtGlobal>
 

@@ -1,8 +1,8 @@
 #include "core/changes/change_plan.h"
 
-#include "core/json_writer.h"
-#include "core/label_selector.h"
-#include "core/text_format.h"
+#include "core/text/json_writer.h"
+#include "core/text/text_format.h"
+#include "core/topology/label_selector.h"
 
 #include <algorithm>
 #include <map>

@@ -6,9 +6,9 @@
 // Node's resourceVersion moves all day) nor overwrites an edit made since to what it does touch.
 
 #include "core/changes/object_change.h"
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "core/result.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <optional>
 #include <string>

@@ -2,11 +2,11 @@
 
 #include "core/changes/change_journal.h"
 
-#include "core/json_text.h"
-#include "core/kube_document_reader.h"
-#include "core/label_selector.h"
-#include "core/text_format.h"
-#include "core/yaml_document.h"
+#include "core/formats/kube_document_reader.h"
+#include "core/formats/yaml_document.h"
+#include "core/text/json_text.h"
+#include "core/text/text_format.h"
+#include "core/topology/label_selector.h"
 
 #include <algorithm>
 #include <set>

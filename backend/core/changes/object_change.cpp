@@ -1,11 +1,11 @@
 #include "core/changes/object_change.h"
 
 #include "core/exports/topology_exports.h"
-#include "core/hierarchy_sources.h"
-#include "core/json_text.h"
-#include "core/json_writer.h"
-#include "core/label_selector.h"
-#include "core/object_manifests.h"
+#include "core/formats/object_manifests.h"
+#include "core/text/json_text.h"
+#include "core/text/json_writer.h"
+#include "core/topology/hierarchy_sources.h"
+#include "core/topology/label_selector.h"
 
 #include <algorithm>
 #include <set>

@@ -10,10 +10,10 @@
 // delete is DELETE with preconditions.resourceVersion (and, for a dry run, dryRun in the body: the
 // server reads a DELETE's options from its body alone); a stale version comes back 409.
 
-#include "core/cluster_state.h"
-#include "core/hypernode.h"
-#include "core/resource_flavor.h"
-#include "core/topology_spec.h"
+#include "core/model/cluster_state.h"
+#include "core/model/hypernode.h"
+#include "core/model/resource_flavor.h"
+#include "core/model/topology_spec.h"
 
 #include <optional>
 #include <string>

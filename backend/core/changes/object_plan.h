@@ -6,10 +6,10 @@
 // would give Volcano a wrong one).
 
 #include "core/changes/object_change.h"
-#include "core/cluster_state.h"
 #include "core/exports/topology_exports.h"
+#include "core/model/cluster_state.h"
 #include "core/result.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "core/changes/plan_apply.h"
 
-#include "core/live_status.h"
-#include "core/text_file.h"
+#include "core/live/live_status.h"
+#include "core/text/text_file.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,8 +1,8 @@
 #include "core/changes/relabel_plan.h"
 
-#include "core/command_args.h"
-#include "core/label_selector.h"
-#include "core/natural_order.h"
+#include "core/text/command_args.h"
+#include "core/text/natural_order.h"
+#include "core/topology/label_selector.h"
 
 #include <algorithm>
 #include <map>

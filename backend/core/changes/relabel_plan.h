@@ -6,9 +6,9 @@
 // of a scheme's higher tiers are a known pain of relabelling.
 
 #include "core/changes/change_plan.h"
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "core/result.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 #include "core/changes/slinky_plan.h"
 
+#include "core/exports/slurm_topology_from_index.h"
 #include "core/exports/topology_exports.h"
-#include "core/slurm/slurm_topology_from_index.h"
 
 #include <algorithm>
 #include <unordered_map>

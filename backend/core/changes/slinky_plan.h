@@ -6,9 +6,9 @@
 // the topology.yaml that defines the same switches and blocks under the same names.
 
 #include "core/changes/change_plan.h"
-#include "core/cluster_state.h"
+#include "core/model/cluster_state.h"
 #include "core/result.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <string>
 #include <vector>

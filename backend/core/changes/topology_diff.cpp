@@ -1,7 +1,7 @@
 #include "core/changes/topology_diff.h"
 
-#include "core/natural_order.h"
-#include "core/node_affinity.h"
+#include "core/model/node_affinity.h"
+#include "core/text/natural_order.h"
 
 #include <algorithm>
 #include <map>

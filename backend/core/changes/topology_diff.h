@@ -3,7 +3,7 @@
 // after (node ids match: the after state is a copy of the before state with some nodes changed).
 
 #include "core/changes/change_plan.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <cstdint>
 #include <string>

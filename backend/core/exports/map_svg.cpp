@@ -127,30 +127,37 @@ std::string gpuSummary(const DomainTotals& t) {
            counted(t.nodesTotal) + " nodes";
 }
 
-} // namespace
+// What every part of one map's drawing reads: the inputs and the size of a rack's box.
+struct MapContext {
+    const ClusterState& state;
+    const TopologyIndex& index;
+    const MapSvgOptions& options;
+    bool perNode; // a cell per node; otherwise a cell per rack
+    int columns;  // node cells across a rack's box
+    int boxWidth;
+    int boxHeight;
 
-std::string topologyMapSvg(const ClusterState& state, const TopologyIndex& index, const MapSvgOptions& options) {
-    std::vector<Rack> racks;
-    collectRacks(index, kRootDomain, racks);
-    auto isMarked = [&](NodeId id) { return id < options.marked.size() && options.marked[id]; };
+    bool isMarked(NodeId id) const { return id < options.marked.size() && options.marked[id]; }
+};
 
-    std::size_t nodes = 0, widest = 1;
-    for (const Rack& rack : racks) {
-        nodes += index.domain(rack.id).nodes.size();
-        widest = std::max(widest, index.domain(rack.id).nodes.size());
-    }
+MapContext mapContext(const ClusterState& state, const TopologyIndex& index, const MapSvgOptions& options,
+                      std::size_t nodes, std::size_t widest) {
     const bool perNode = nodes <= kMapSvgNodeCells;
     // A rack's cells in a block about as wide as it is tall, at most 16 across.
     const int columns = perNode ? std::clamp(static_cast<int>(std::ceil(std::sqrt(double(widest)))), 4, 16) : 1;
     const int rows = perNode ? static_cast<int>((widest + std::size_t(columns) - 1) / std::size_t(columns)) : 1;
     const int boxWidth = perNode ? std::max(columns * (kCell + kGap) + 6, 64) : kRackCell + 4;
     const int boxHeight = perNode ? rows * (kCell + kGap) + kTitle + 6 : kRackCell + 4;
+    return MapContext{state, index, options, perNode, columns, boxWidth, boxHeight};
+}
 
-    Svg svg;
-    int y = kMargin + 18;
+// The title, the cluster's totals, the legend and, when racks are single cells, how to read one.
+// Moves y below them; returns where the legend ends, which the page's width must take in.
+int drawHeading(Svg& svg, const MapContext& map, std::size_t nodes, int& y) {
+    const MapSvgOptions& options = map.options;
     svg.text(kMargin, y, options.title.empty() ? std::string("Occupancy") : options.title, 16, true);
     y += 18;
-    svg.text(kMargin, y, gpuSummary(index.root().totals), 12);
+    svg.text(kMargin, y, gpuSummary(map.index.root().totals), 12);
     y += 10;
     // The legend.
     int x = kMargin;
@@ -169,91 +176,142 @@ std::string topologyMapSvg(const ClusterState& state, const TopologyIndex& index
         svg.text(x + 16, y + 10, "outlined: " + options.markedMeaning, 11);
     }
     y += 24;
-    if (!perNode) {
-        svg.text(kMargin, y, counted(static_cast<std::int64_t>(nodes)) + " nodes: one cell per " +
-                                 (index.spec().depth() > 0 ? index.spec().levels.back().name : std::string("domain")) +
-                                 ", its height split by its GPUs' states",
+    if (!map.perNode) {
+        const TopologySpec& spec = map.index.spec();
+        svg.text(kMargin, y,
+                 counted(static_cast<std::int64_t>(nodes)) + " nodes: one cell per " +
+                     (spec.depth() > 0 ? spec.levels.back().name : std::string("domain")) +
+                     ", its height split by its GPUs' states",
                  11);
         y += 8;
     }
+    return x;
+}
 
-    // One panel per group (the racks' parent), its racks in a grid; panels flow across the page,
-    // so a cluster of many small groups stays about as tall as it is wide.
-    std::vector<std::pair<DomainId, std::vector<DomainId>>> groups;
+// A rack as a frame of node cells, each coloured as the console colours the node.
+void drawNodeCells(Svg& svg, const MapContext& map, DomainId rack, int bx, int by, bool rackMarked) {
+    const Domain& domain = map.index.domain(rack);
+    svg.frame(bx, by, map.boxWidth, map.boxHeight, rackMarked);
+    svg.text(bx + 3, by + 11, fitted(domainLabel(map.index, rack), map.boxWidth - 6, 6), 10);
+    for (std::size_t i = 0; i < domain.nodes.size(); ++i) {
+        const NodeId id = domain.nodes[i];
+        const NodeStats& stats = map.index.node(id);
+        const int cx = bx + 3 + static_cast<int>(i % std::size_t(map.columns)) * (kCell + kGap);
+        const int cy = by + kTitle + 2 + static_cast<int>(i / std::size_t(map.columns)) * (kCell + kGap);
+        svg.rect(cx, cy, kCell, kCell, nodeColour(stats),
+                 map.state.record(id).node->name + ": " + std::to_string(stats.gpusUsed) + '/' +
+                     std::to_string(stats.gpusTotal) + " GPUs used" +
+                     (map.isMarked(id) ? ", " + map.options.markedMeaning : ""),
+                 map.isMarked(id));
+    }
+}
+
+// A rack as one cell: its GPUs as stacked states, used at the bottom.
+void drawRackCell(Svg& svg, const MapContext& map, DomainId rack, int bx, int by, bool rackMarked) {
+    const DomainTotals& t = map.index.domain(rack).totals;
+    const double total = double(std::max<std::int64_t>(t.gpusTotal, 1));
+    const std::pair<std::int64_t, const char*> parts[] = {{t.gpusUsed, kUsed},
+                                                          {t.gpusFragmented, kFragmented},
+                                                          {t.gpusFree - t.gpusFragmented, kFree},
+                                                          {t.gpusUnavailable, kUnavailable}};
+    int bottom = by + 2 + kRackCell;
+    if (t.gpusTotal == 0) svg.rect(bx + 2, by + 2, kRackCell, kRackCell, kNoGpus);
+    for (const auto& [gpus, colour] : parts) {
+        const int height = static_cast<int>(std::lround(kRackCell * double(gpus) / total));
+        if (height <= 0) continue;
+        svg.rect(bx + 2, bottom - height, kRackCell, height, colour);
+        bottom -= height;
+    }
+    svg.rect(bx + 2, by + 2, kRackCell, kRackCell, "none",
+             map.index.pathName(rack) + ": " + gpuSummary(t) + (rackMarked ? "; " + map.options.markedMeaning : ""),
+             rackMarked);
+}
+
+// One rack's box at (bx, by), outlined when it holds a marked node.
+void drawRack(Svg& svg, const MapContext& map, DomainId rack, int bx, int by) {
+    bool rackMarked = false;
+    for (NodeId id : map.index.domain(rack).nodes) rackMarked = rackMarked || map.isMarked(id);
+    if (map.perNode)
+        drawNodeCells(svg, map, rack, bx, by, rackMarked);
+    else
+        drawRackCell(svg, map, rack, bx, by, rackMarked);
+}
+
+// The racks under one group domain, in the index's order.
+using RackGroup = std::pair<DomainId, std::vector<DomainId>>;
+
+std::vector<RackGroup> groupRacks(const std::vector<Rack>& racks) {
+    std::vector<RackGroup> groups;
     for (const Rack& rack : racks) {
         if (groups.empty() || groups.back().first != rack.group) groups.push_back({rack.group, {}});
         groups.back().second.push_back(rack.id);
     }
+    return groups;
+}
+
+// One group's panel at (x, y): its heading and totals, then its racks in a grid as wide as the
+// panel allows. Returns the panel's height.
+int drawPanel(Svg& svg, const MapContext& map, const RackGroup& group, int x, int y, int panelWidth) {
+    const auto& [groupId, members] = group;
+    const TopologyIndex& index = map.index;
+    const std::string heading =
+        (groupId == kRootDomain || index.domain(groupId).level < 0) ? std::string("cluster") : index.pathName(groupId);
+    const DomainTotals& totals = index.domain(groupId).totals;
+    const std::string summary = counted(totals.gpusUsed) + " of " + counted(totals.gpusTotal) + " GPUs used, " +
+                                counted(totals.gpusFree) + " free";
+    const int columnsHere = std::max(1, std::min(panelWidth / (map.boxWidth + 4), static_cast<int>(members.size())));
+    const int rowsHere = (static_cast<int>(members.size()) + columnsHere - 1) / columnsHere;
+    svg.text(x, y + 14, fitted(heading, panelWidth, 7), 12, true);
+    svg.text(x, y + 28, fitted(summary, panelWidth, 6), 11);
+    for (std::size_t r = 0; r < members.size(); ++r) {
+        const int bx = x + static_cast<int>(r % std::size_t(columnsHere)) * (map.boxWidth + 4);
+        const int by = y + kHeading + 14 + static_cast<int>(r / std::size_t(columnsHere)) * (map.boxHeight + 4);
+        drawRack(svg, map, members[r], bx, by);
+    }
+    return kHeading + 14 + rowsHere * (map.boxHeight + 4);
+}
+
+} // namespace
+
+std::string topologyMapSvg(const ClusterState& state, const TopologyIndex& index, const MapSvgOptions& options) {
+    std::vector<Rack> racks;
+    collectRacks(index, kRootDomain, racks);
+    std::size_t nodes = 0, widest = 1;
+    for (const Rack& rack : racks) {
+        nodes += index.domain(rack.id).nodes.size();
+        widest = std::max(widest, index.domain(rack.id).nodes.size());
+    }
+    const MapContext map = mapContext(state, index, options, nodes, widest);
+
+    Svg svg;
+    int y = kMargin + 18;
+    const int legendEnd = drawHeading(svg, map, nodes, y);
+
+    // One panel per group (the racks' parent), its racks in a grid; panels flow across the page,
+    // so a cluster of many small groups stays about as tall as it is wide.
+    const std::vector<RackGroup> groups = groupRacks(racks);
     const int usable = kPageWidth - 2 * kMargin;
-    const int perRowMost = std::max(1, usable / (boxWidth + 4));
+    const int perRowMost = std::max(1, usable / (map.boxWidth + 4));
     // The page is as wide as what it shows: the title, the legend, the panels.
-    int right = std::max(x + (options.marked.empty() ? 0 : 16 + static_cast<int>(10 + options.markedMeaning.size()) * 6),
-                         kMargin + static_cast<int>(std::max(options.title.size(), std::size_t(9)) * 9));
+    int right = std::max(
+        legendEnd + (options.marked.empty() ? 0 : 16 + static_cast<int>(10 + options.markedMeaning.size()) * 6),
+        kMargin + static_cast<int>(std::max(options.title.size(), std::size_t(9)) * 9));
     // Every panel as wide as the widest, so panels line up in columns.
-    const int columnsMost = perNode ? perRowMost : std::min(perRowMost, 16);
+    const int columnsMost = map.perNode ? perRowMost : std::min(perRowMost, 16);
     int panelWidth = 0;
     for (const auto& group : groups)
-        panelWidth = std::max(panelWidth, std::min<int>(static_cast<int>(group.second.size()), columnsMost) * (boxWidth + 4));
+        panelWidth = std::max(panelWidth,
+                              std::min<int>(static_cast<int>(group.second.size()), columnsMost) * (map.boxWidth + 4));
     panelWidth = std::min(usable, std::max(panelWidth, 220));
-    x = kMargin;
+    int x = kMargin;
     int rowHeight = 0;
-    for (const auto& [groupId, members] : groups) {
-        const std::string heading = (groupId == kRootDomain || index.domain(groupId).level < 0) ? std::string("cluster")
-                                                                                                : index.pathName(groupId);
-        const DomainTotals& totals = index.domain(groupId).totals;
-        const std::string summary =
-            counted(totals.gpusUsed) + " of " + counted(totals.gpusTotal) + " GPUs used, " + counted(totals.gpusFree) + " free";
-        const int columnsHere = std::max(1, std::min(panelWidth / (boxWidth + 4), static_cast<int>(members.size())));
-        const int rowsHere = (static_cast<int>(members.size()) + columnsHere - 1) / columnsHere;
-        const int panelHeight = kHeading + 14 + rowsHere * (boxHeight + 4);
+    for (const RackGroup& group : groups) {
         if (x > kMargin && x + panelWidth > kPageWidth - kMargin) {
             x = kMargin;
             y += rowHeight + 12;
             rowHeight = 0;
         }
-        svg.text(x, y + 14, fitted(heading, panelWidth, 7), 12, true);
-        svg.text(x, y + 28, fitted(summary, panelWidth, 6), 11);
-        for (std::size_t r = 0; r < members.size(); ++r) {
-            const Domain& domain = index.domain(members[r]);
-            const int bx = x + static_cast<int>(r % std::size_t(columnsHere)) * (boxWidth + 4);
-            const int by = y + kHeading + 14 + static_cast<int>(r / std::size_t(columnsHere)) * (boxHeight + 4);
-            bool rackMarked = false;
-            for (NodeId id : domain.nodes) rackMarked = rackMarked || isMarked(id);
-            if (perNode) {
-                svg.frame(bx, by, boxWidth, boxHeight, rackMarked);
-                svg.text(bx + 3, by + 11, fitted(domainLabel(index, members[r]), boxWidth - 6, 6), 10);
-                for (std::size_t i = 0; i < domain.nodes.size(); ++i) {
-                    const NodeId id = domain.nodes[i];
-                    const NodeStats& stats = index.node(id);
-                    const int cx = bx + 3 + static_cast<int>(i % std::size_t(columns)) * (kCell + kGap);
-                    const int cy = by + kTitle + 2 + static_cast<int>(i / std::size_t(columns)) * (kCell + kGap);
-                    svg.rect(cx, cy, kCell, kCell, nodeColour(stats),
-                             state.record(id).node->name + ": " + std::to_string(stats.gpusUsed) + '/' +
-                                 std::to_string(stats.gpusTotal) + " GPUs used" +
-                                 (isMarked(id) ? ", " + options.markedMeaning : ""),
-                             isMarked(id));
-                }
-                continue;
-            }
-            // The rack's GPUs as stacked states, used at the bottom.
-            const DomainTotals& t = domain.totals;
-            const double total = double(std::max<std::int64_t>(t.gpusTotal, 1));
-            const std::pair<std::int64_t, const char*> parts[] = {{t.gpusUsed, kUsed},
-                                                                  {t.gpusFragmented, kFragmented},
-                                                                  {t.gpusFree - t.gpusFragmented, kFree},
-                                                                  {t.gpusUnavailable, kUnavailable}};
-            int bottom = by + 2 + kRackCell;
-            if (t.gpusTotal == 0) svg.rect(bx + 2, by + 2, kRackCell, kRackCell, kNoGpus);
-            for (const auto& [gpus, colour] : parts) {
-                const int height = static_cast<int>(std::lround(kRackCell * double(gpus) / total));
-                if (height <= 0) continue;
-                svg.rect(bx + 2, bottom - height, kRackCell, height, colour);
-                bottom -= height;
-            }
-            svg.rect(bx + 2, by + 2, kRackCell, kRackCell, "none",
-                     index.pathName(members[r]) + ": " + gpuSummary(t) + (rackMarked ? "; " + options.markedMeaning : ""),
-                     rackMarked);
-        }
+        const int panelHeight = drawPanel(svg, map, group, x, y, panelWidth);
         right = std::max(right, x + panelWidth);
         x += panelWidth + 24;
         rowHeight = std::max(rowHeight, panelHeight);

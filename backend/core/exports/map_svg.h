@@ -5,8 +5,8 @@
 // change touches outlined. Past kMapSvgNodeCells nodes a cell per node stops being readable, so
 // each rack becomes one cell split by its GPUs' states.
 
-#include "core/cluster_state.h"
-#include "core/topology_index.h"
+#include "core/model/cluster_state.h"
+#include "core/topology/topology_index.h"
 
 #include <cstddef>
 #include <string>

@@ -1,10 +1,10 @@
 #include "core/exports/topology_exports.h"
 
-#include "core/hostlist.h"
-#include "core/json_text.h"
-#include "core/label_selector.h"
-#include "core/slurm/slurm_topology_from_index.h"
-#include "core/text_file.h"
+#include "core/exports/slurm_topology_from_index.h"
+#include "core/text/hostlist.h"
+#include "core/text/json_text.h"
+#include "core/text/text_file.h"
+#include "core/topology/label_selector.h"
 
 #include <algorithm>
 #include <filesystem>

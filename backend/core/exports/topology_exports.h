@@ -5,11 +5,11 @@
 // project's own readers into the same hierarchy (tests/unit/test_topology_exports.cpp).
 
 #include "core/changes/change_plan.h"
-#include "core/cluster_state.h"
-#include "core/hypernode.h"
+#include "core/model/cluster_state.h"
+#include "core/model/hypernode.h"
 #include "core/result.h"
 #include "core/slurm/slurm_topology.h"
-#include "core/topology_index.h"
+#include "core/topology/topology_index.h"
 
 #include <string>
 #include <utility>

@@ -1,8 +1,8 @@
 #include "core/slurm/slurm_cluster.h"
 
-#include "core/hostlist.h"
-#include "core/quantity.h"
-#include "core/text_format.h"
+#include "core/model/quantity.h"
+#include "core/text/hostlist.h"
+#include "core/text/text_format.h"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/cluster_event.h"
-#include "core/node.h"
-#include "core/pod.h"
+#include "core/model/cluster_event.h"
+#include "core/model/node.h"
+#include "core/model/pod.h"
+#include "core/model/topology_spec.h"
 #include "core/slurm/slurm_inventory.h"
 #include "core/slurm/slurm_topology.h"
-#include "core/topology_spec.h"
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #include "core/slurm/slurm_inventory.h"
 
-#include "core/text_format.h"
+#include "core/text/text_format.h"
 
 #include <array>
 #include <charconv>

@@ -1,9 +1,9 @@
 #include "core/slurm/slurm_json.h"
 
-#include "core/field_readers.h"
-#include "core/hostlist.h"
-#include "core/json_value.h"
+#include "core/formats/field_readers.h"
+#include "core/formats/json_value.h"
 #include "core/slurm/slurm_topology.h"
+#include "core/text/hostlist.h"
 
 #include <algorithm>
 #include <array>

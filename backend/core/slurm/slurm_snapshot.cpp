@@ -2,7 +2,7 @@
 
 #include "core/slurm/slurm_cluster.h"
 #include "core/slurm/slurm_json.h"
-#include "core/text_file.h"
+#include "core/text/text_file.h"
 
 #include <cctype>
 #include <filesystem>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/model/snapshot.h"
 #include "core/result.h"
 #include "core/slurm/slurm_topology.h"
-#include "core/snapshot.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "core/slurm/slurm_text.h"
 
-#include "core/hostlist.h"
-#include "core/text_format.h"
+#include "core/text/hostlist.h"
+#include "core/text/text_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -85,6 +85,144 @@ Result<std::vector<std::string>> expandField(std::string_view value, std::string
     if (!names) return topologyError(line, std::string(key) + ": " + names.error().message);
     return names;
 }
+
+// The fields of a switch or block line that matter: the rest (Level, LinkSpeed, BlockIndex)
+// is only checked to be a number.
+struct EntryFields {
+    std::string_view nodes;
+    std::string_view switches;
+    std::int32_t blockSize = 0;
+};
+
+Result<EntryFields> entryFields(const std::vector<Pair>& pairs, int number) {
+    EntryFields fields;
+    for (std::size_t i = 1; i < pairs.size(); ++i) {
+        const Pair& pair = pairs[i];
+        std::int32_t numeric = 0;
+        if (equalsIgnoreCase(pair.key, "Nodes")) {
+            fields.nodes = pair.value;
+        } else if (equalsIgnoreCase(pair.key, "Switches")) {
+            fields.switches = pair.value;
+        } else if (equalsIgnoreCase(pair.key, "Level") || equalsIgnoreCase(pair.key, "LinkSpeed") ||
+                   equalsIgnoreCase(pair.key, "BlockIndex") || equalsIgnoreCase(pair.key, "BlockSize")) {
+            if (!parseNumber(pair.value, numeric) || numeric < 0)
+                return topologyError(number,
+                                     std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
+            if (equalsIgnoreCase(pair.key, "BlockSize")) fields.blockSize = numeric;
+        }
+    }
+    return fields;
+}
+
+// Builds the topology from scontrol's lines one at a time: switch lines (topology/tree) or block
+// lines (topology/block), never both.
+class ScontrolTopologyReader {
+public:
+    ScontrolTopologyReader() {
+        m_topology.clusterDefault = true; // what scontrol shows is the topology the cluster uses
+        m_topology.kind = SlurmTopology::Kind::Flat;
+    }
+
+    Status readLine(int number, std::string_view line) {
+        line = trimWhitespace(line);
+        // Empty for topology/flat; scontrol says so on stderr, which callers may have merged.
+        if (line.empty() || line.find("No topology information available") != std::string_view::npos) return {};
+        Result<std::vector<Pair>> pairs = splitTokens(line, number);
+        if (!pairs) return pairs.error();
+        const Pair& head = pairs->front();
+        const bool isSwitch = equalsIgnoreCase(head.key, "SwitchName");
+        const bool isBlock = equalsIgnoreCase(head.key, "BlockName") || equalsIgnoreCase(head.key, "AggregatedBlock");
+        const bool isSizes = equalsIgnoreCase(head.key, "BlockSizes");
+        if (!isSwitch && !isBlock && !isSizes)
+            return topologyError(number, "expected SwitchName=, BlockName= or BlockSizes=, got " + inQuotes(line));
+        if (isSwitch ? m_firstBlockLine != 0 : m_firstSwitchLine != 0)
+            return topologyError(number, "switch and block lines mixed (line " +
+                                             std::to_string(isSwitch ? m_firstBlockLine : m_firstSwitchLine) + ")");
+        int& firstLine = isSwitch ? m_firstSwitchLine : m_firstBlockLine;
+        if (firstLine == 0) firstLine = number;
+        if (isSizes) return readBlockSizes(number, head.value);
+        if (head.value.empty()) return topologyError(number, std::string(head.key) + " is empty");
+        Result<EntryFields> fields = entryFields(*pairs, number);
+        if (!fields) return fields.error();
+        if (equalsIgnoreCase(head.key, "AggregatedBlock")) {
+            // Unions of base blocks that slurmctld derives from BlockSizes: not configured blocks.
+            if (fields->blockSize > 0) m_aggregatedSizes.push_back(fields->blockSize);
+            return {};
+        }
+        if (isBlock) return addBlock(number, head.value, *fields);
+        return addSwitch(number, head.value, *fields);
+    }
+
+    // The topology read, its kind from what the lines held.
+    SlurmTopology finish() && {
+        if (!m_topology.switches.empty()) {
+            m_topology.kind = SlurmTopology::Kind::Tree;
+        } else if (!m_topology.blocks.empty() || m_sawBlockSizes) {
+            m_topology.kind = SlurmTopology::Kind::Block;
+            // Without a BlockSizes line the sizes in use show in the aggregated blocks printed.
+            if (!m_sawBlockSizes && !m_aggregatedSizes.empty() && m_baseBlockSize > 0) {
+                m_aggregatedSizes.push_back(m_baseBlockSize);
+                std::sort(m_aggregatedSizes.begin(), m_aggregatedSizes.end());
+                m_aggregatedSizes.erase(std::unique(m_aggregatedSizes.begin(), m_aggregatedSizes.end()),
+                                        m_aggregatedSizes.end());
+                m_topology.blockSizes = std::move(m_aggregatedSizes);
+            }
+        }
+        return std::move(m_topology);
+    }
+
+private:
+    // BlockSizes=4,16,64: the last such line wins.
+    Status readBlockSizes(int number, std::string_view list) {
+        m_sawBlockSizes = true;
+        m_topology.blockSizes.clear();
+        while (true) {
+            const std::size_t comma = list.find(',');
+            std::int32_t size = 0;
+            if (!parseNumber(list.substr(0, comma), size) || size <= 0)
+                return topologyError(number, "BlockSizes: invalid size " + inQuotes(list.substr(0, comma)));
+            m_topology.blockSizes.push_back(size);
+            if (comma == std::string_view::npos) break;
+            list.remove_prefix(comma + 1);
+        }
+        return {};
+    }
+
+    Status addBlock(int number, std::string_view name, const EntryFields& fields) {
+        SlurmBlock block;
+        block.name = std::string(name);
+        Result<std::vector<std::string>> names = expandField(fields.nodes, "Nodes", number, m_boundsLeft);
+        if (!names) return names.error();
+        block.nodes = std::move(*names);
+        if (m_baseBlockSize == 0) m_baseBlockSize = fields.blockSize;
+        m_topology.blocks.push_back(std::move(block));
+        return {};
+    }
+
+    Status addSwitch(int number, std::string_view name, const EntryFields& fields) {
+        SlurmSwitch sw;
+        sw.name = std::string(name);
+        if (!m_switchNames.insert(sw.name).second)
+            return topologyError(number, "switch " + inQuotes(sw.name) + " is listed twice");
+        // A switch above leaves prints the union of its leaves' nodes too: keep its children only.
+        const bool leaf = fields.switches.empty();
+        Result<std::vector<std::string>> names = leaf ? expandField(fields.nodes, "Nodes", number, m_boundsLeft)
+                                                      : expandField(fields.switches, "Switches", number, m_boundsLeft);
+        if (!names) return names.error();
+        (leaf ? sw.nodes : sw.switches) = std::move(*names);
+        m_topology.switches.push_back(std::move(sw));
+        return {};
+    }
+
+    SlurmTopology m_topology;
+    std::set<std::string, std::less<>> m_switchNames;
+    std::vector<std::int32_t> m_aggregatedSizes;
+    std::int32_t m_baseBlockSize = 0; // the first block's BlockSize
+    bool m_sawBlockSizes = false;
+    int m_firstSwitchLine = 0;
+    int m_firstBlockLine = 0;
+    HostlistBounds m_boundsLeft = kOneFileHostlistBounds;
+};
 
 // ---------------------------------------------------------------------------------------------
 // scontrol -o show nodes
@@ -278,131 +416,13 @@ bool parseStartLine(std::string_view line, SbatchTestOnly& out) {
 } // namespace
 
 Result<SlurmTopology> parseScontrolTopology(std::string_view text) {
-    SlurmTopology topology;
-    topology.clusterDefault = true; // what scontrol shows is the topology the cluster uses
-    topology.kind = SlurmTopology::Kind::Flat;
-    std::set<std::string, std::less<>> switchNames;
-    std::vector<std::int32_t> aggregatedSizes;
-    std::int32_t baseBlockSize = 0;
-    bool sawBlockSizes = false;
-    int firstSwitchLine = 0;
-    int firstBlockLine = 0;
-    HostlistBounds boundsLeft = kOneFileHostlistBounds;
+    ScontrolTopologyReader reader;
     Status status;
     forEachLine(text, [&](int number, std::string_view line) {
-        if (!status) return;
-        line = trimWhitespace(line);
-        // Empty for topology/flat; scontrol says so on stderr, which callers may have merged.
-        if (line.empty() || line.find("No topology information available") != std::string_view::npos) return;
-        Result<std::vector<Pair>> pairs = splitTokens(line, number);
-        if (!pairs) {
-            status = pairs.error();
-            return;
-        }
-        const Pair& head = pairs->front();
-        const bool isSwitch = equalsIgnoreCase(head.key, "SwitchName");
-        const bool isBlock = equalsIgnoreCase(head.key, "BlockName") || equalsIgnoreCase(head.key, "AggregatedBlock");
-        const bool isSizes = equalsIgnoreCase(head.key, "BlockSizes");
-        if (!isSwitch && !isBlock && !isSizes) {
-            status = topologyError(number, "expected SwitchName=, BlockName= or BlockSizes=, got " + inQuotes(line));
-            return;
-        }
-        if (isSwitch ? firstBlockLine != 0 : firstSwitchLine != 0) {
-            status = topologyError(number, "switch and block lines mixed (line " +
-                                               std::to_string(isSwitch ? firstBlockLine : firstSwitchLine) + ")");
-            return;
-        }
-        int& firstLine = isSwitch ? firstSwitchLine : firstBlockLine;
-        if (firstLine == 0) firstLine = number;
-        if (isSizes) {
-            sawBlockSizes = true;
-            topology.blockSizes.clear();
-            std::string_view list = head.value;
-            while (true) {
-                const std::size_t comma = list.find(',');
-                std::int32_t size = 0;
-                if (!parseNumber(list.substr(0, comma), size) || size <= 0) {
-                    status = topologyError(number, "BlockSizes: invalid size " + inQuotes(list.substr(0, comma)));
-                    return;
-                }
-                topology.blockSizes.push_back(size);
-                if (comma == std::string_view::npos) break;
-                list.remove_prefix(comma + 1);
-            }
-            return;
-        }
-        if (head.value.empty()) {
-            status = topologyError(number, std::string(head.key) + " is empty");
-            return;
-        }
-        std::string_view nodes;
-        std::string_view switches;
-        std::int32_t blockSize = 0;
-        for (std::size_t i = 1; i < pairs->size(); ++i) {
-            const Pair& pair = (*pairs)[i];
-            std::int32_t numeric = 0;
-            if (equalsIgnoreCase(pair.key, "Nodes")) {
-                nodes = pair.value;
-            } else if (equalsIgnoreCase(pair.key, "Switches")) {
-                switches = pair.value;
-            } else if (equalsIgnoreCase(pair.key, "Level") || equalsIgnoreCase(pair.key, "LinkSpeed") ||
-                       equalsIgnoreCase(pair.key, "BlockIndex") || equalsIgnoreCase(pair.key, "BlockSize")) {
-                if (!parseNumber(pair.value, numeric) || numeric < 0) {
-                    status = topologyError(number,
-                                           std::string(pair.key) + ": expected a number, got " + inQuotes(pair.value));
-                    return;
-                }
-                if (equalsIgnoreCase(pair.key, "BlockSize")) blockSize = numeric;
-            }
-        }
-        if (equalsIgnoreCase(head.key, "AggregatedBlock")) {
-            // Unions of base blocks that slurmctld derives from BlockSizes: not configured blocks.
-            if (blockSize > 0) aggregatedSizes.push_back(blockSize);
-            return;
-        }
-        if (isBlock) {
-            SlurmBlock block;
-            block.name = std::string(head.value);
-            Result<std::vector<std::string>> names = expandField(nodes, "Nodes", number, boundsLeft);
-            if (!names) {
-                status = names.error();
-                return;
-            }
-            block.nodes = std::move(*names);
-            if (baseBlockSize == 0) baseBlockSize = blockSize;
-            topology.blocks.push_back(std::move(block));
-            return;
-        }
-        SlurmSwitch sw;
-        sw.name = std::string(head.value);
-        if (!switchNames.insert(sw.name).second) {
-            status = topologyError(number, "switch " + inQuotes(sw.name) + " is listed twice");
-            return;
-        }
-        // A switch above leaves prints the union of its leaves' nodes too: keep its children only.
-        Result<std::vector<std::string>> names =
-            switches.empty() ? expandField(nodes, "Nodes", number, boundsLeft) : expandField(switches, "Switches", number, boundsLeft);
-        if (!names) {
-            status = names.error();
-            return;
-        }
-        (switches.empty() ? sw.nodes : sw.switches) = std::move(*names);
-        topology.switches.push_back(std::move(sw));
+        if (status) status = reader.readLine(number, line); // the first error ends the reading
     });
     if (!status) return status.error();
-    if (!topology.switches.empty()) {
-        topology.kind = SlurmTopology::Kind::Tree;
-    } else if (!topology.blocks.empty() || sawBlockSizes) {
-        topology.kind = SlurmTopology::Kind::Block;
-        // Without a BlockSizes line the sizes in use show in the aggregated blocks printed.
-        if (!sawBlockSizes && !aggregatedSizes.empty() && baseBlockSize > 0) {
-            aggregatedSizes.push_back(baseBlockSize);
-            std::sort(aggregatedSizes.begin(), aggregatedSizes.end());
-            aggregatedSizes.erase(std::unique(aggregatedSizes.begin(), aggregatedSizes.end()), aggregatedSizes.end());
-            topology.blockSizes = std::move(aggregatedSizes);
-        }
-    }
-    return topology;
+    return std::move(reader).finish();
 }
 
 Result<std::vector<SlurmNode>> parseScontrolNodes(std::string_view text) {

@@ -1,10 +1,10 @@
 #include "core/slurm/slurm_topology.h"
 
-#include "core/hostlist.h"
-#include "core/natural_order.h"
-#include "core/text_file.h"
-#include "core/text_format.h"
-#include "core/yaml_document.h"
+#include "core/formats/yaml_document.h"
+#include "core/text/hostlist.h"
+#include "core/text/natural_order.h"
+#include "core/text/text_file.h"
+#include "core/text/text_format.h"
 
 #include <yaml-cpp/yaml.h>
 

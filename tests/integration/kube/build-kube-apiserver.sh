@@ -7,7 +7,7 @@
 #
 # The cache is $TOPODECK_CACHE_DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/topodeck). Needs
 # golang-go, golang-github-modern-go-reflect2-dev and golang-github-json-iterator-go-dev
-# (installer/install-deps.sh) and access to Debian's source archive.
+# (installer/install-deps.sh --tests) and access to Debian's source archive.
 set -euo pipefail
 
 version=1.20.2
@@ -25,10 +25,10 @@ if [ -x "$target" ] && "$target" --version 2>/dev/null | grep -q "v$version"; th
     exit 0
 fi
 for tool in go apt-get tar; do
-    command -v "$tool" >/dev/null || die "$tool not found (run installer/install-deps.sh)"
+    command -v "$tool" >/dev/null || die "$tool not found (run installer/install-deps.sh --tests)"
 done
 for dir in /usr/share/gocode/src/github.com/modern-go/reflect2 /usr/share/gocode/src/github.com/json-iterator/go; do
-    [ -d "$dir" ] || die "$dir is missing (run installer/install-deps.sh)"
+    [ -d "$dir" ] || die "$dir is missing (run installer/install-deps.sh --tests)"
 done
 
 mkdir -p "$cache"
@@ -37,10 +37,27 @@ trap 'rm -rf "$work"' EXIT
 log="$work/build.log"
 echo "build-kube-apiserver: building kube-apiserver v$version in $work (once per machine)" >&2
 
-# apt-get source needs a deb-src line; a private list leaves /etc/apt alone.
+# apt-get source needs a deb-src line; a private list leaves /etc/apt alone. The mirror is the one
+# this machine's apt already uses for bookworm (one-line or deb822 sources), never a name of ours.
+debian_mirror() {
+    local file uri
+    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$file" ] || continue
+        uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { if ($(i + 1) == "bookworm") { print $i; exit } break } }' "$file")
+        [ -n "$uri" ] && { echo "$uri"; return; }
+    done
+    for file in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$file" ] || continue
+        uri=$(awk 'BEGIN { RS = ""; FS = "\n" }
+            /(^|\n)Suites:[^\n]*bookworm( |\n|$)/ && /(^|\n)Types:[^\n]*deb( |\n|$)/ {
+                for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, f, " "); print f[2]; exit } }' "$file")
+        [ -n "$uri" ] && { echo "$uri"; return; }
+    done
+}
+mirror=$(debian_mirror)
+[ -n "$mirror" ] || die "no bookworm archive in this machine's apt sources"
 mkdir -p "$work/apt/lists/partial"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
-    >"$work/apt/sources.list"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" >"$work/apt/sources.list"
 apt_options=(-o "Dir::Etc::SourceList=$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$work/apt/lists" -o APT::Sandbox::User=root)
 (cd "$work" && apt-get "${apt_options[@]}" update -qq && apt-get "${apt_options[@]}" source --download-only kubernetes) \

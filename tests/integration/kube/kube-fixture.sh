@@ -243,7 +243,7 @@ write_rbac() {
 cmd_up() {
     local tool binary
     for tool in etcd openssl curl; do
-        command -v "$tool" >/dev/null || die "$tool not found (run installer/install-deps.sh)"
+        command -v "$tool" >/dev/null || die "$tool not found (run installer/install-deps.sh --tests)"
     done
     binary=$("$here/build-kube-apiserver.sh") || die "no kube-apiserver"
     [ -n "$dir" ] || dir=$(mktemp -d /tmp/topodeck-kube.XXXXXX)

@@ -1,6 +1,6 @@
 #include "kube_test_cluster.h"
 
-#include "core/json_text.h"
+#include "core/text/json_text.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -102,7 +102,7 @@ std::unique_ptr<KubeTestCluster> KubeTestCluster::start(QString& why) {
     spdlog::cfg::load_env_levels();
     for (const char* tool : {"etcd", "openssl", "curl", "etcdctl"}) {
         if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty()) {
-            why = QStringLiteral("%1 is not installed (installer/install-deps.sh installs it)").arg(QLatin1String(tool));
+            why = QStringLiteral("%1 is not installed (installer/install-deps.sh --tests installs it)").arg(QLatin1String(tool));
             return nullptr;
         }
     }

@@ -399,7 +399,7 @@ cmd_up() {
     [ "$(id -u)" -eq 0 ] || die "needs root (slurmd launches jobs; munged runs as the munge user)"
     local tool
     for tool in munged slurmctld slurmd slurmrestd sinfo scontrol scancel runuser curl; do
-        command -v "$tool" >/dev/null || die "$tool not found (installer/install-deps.sh installs Slurm and munge)"
+        command -v "$tool" >/dev/null || die "$tool not found (installer/install-deps.sh --tests installs Slurm and munge)"
     done
     getent passwd munge >/dev/null || die "no munge user (install the munge package)"
     if [ -z "$dir" ]; then

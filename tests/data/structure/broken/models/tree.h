@@ -5,3 +5,8 @@
 #include <QLabel>
 #include <QColor>
 #include "session/worker.h"
+namespace topodeck {
+struct Node {
+    int gpus = 0;
+};
+} // namespace topodeck

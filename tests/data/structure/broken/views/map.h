@@ -4,3 +4,9 @@
 #include "net/client.h"
 #include "models/tree.h"
 #include <QWidget>
+namespace topodeck {
+// The same name as models/tree.h's: one program, two definitions.
+struct Node {
+    long gpus = 0;
+};
+} // namespace topodeck

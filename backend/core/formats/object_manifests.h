@@ -1,0 +1,22 @@
+#pragma once
+// The topology objects as Kubernetes manifests in JSON: what snapshot files hold and what a change
+// plan sends to the API server. metadata.resourceVersion is written when the object has one, so a
+// snapshot keeps the versions a change plan made from it needs as preconditions.
+
+#include "core/model/hypernode.h"
+#include "core/model/resource_flavor.h"
+#include "core/model/topology_spec.h"
+#include "core/text/json_writer.h"
+
+#include <string_view>
+
+namespace topodeck {
+
+// `apiVersion` is the whole "group/version". A Topology's NVLink label travels as the
+// topodeck.io/nvlink-label annotation (kNvlinkLabelAnnotation).
+void writeTopologyManifest(JsonWriter& json, std::string_view apiVersion, const TopologySpec& spec);
+void writeHyperNodeManifest(JsonWriter& json, const HyperNode& hyperNode);
+void writeHyperNodeMember(JsonWriter& json, const HyperNodeMember& member);
+void writeResourceFlavorManifest(JsonWriter& json, std::string_view apiVersion, const ResourceFlavor& flavor);
+
+} // namespace topodeck

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "core/model/cluster_state.h"
+
+#include <string>
+
+namespace topodeck {
+
+// Writes nodes, pods and the topology objects (Kueue and KAI Topologies, ResourceFlavors, Volcano
+// HyperNodes) as a Kubernetes List in JSON, the shape `kubectl get nodes,pods,... -A -o json`
+// prints (fields topodeck does not need are left out).
+// readSnapshotText() reads it back to the same ClusterState.
+std::string writeSnapshotJson(const ClusterState& state);
+
+} // namespace topodeck

@@ -1,0 +1,43 @@
+#include "core/model/snapshot.h"
+
+#include "core/model/cluster_state.h"
+
+#include <utility>
+
+namespace topodeck {
+
+void Snapshot::applyTo(ClusterState& state) && {
+    state.reserve(state.nodeSlots() + nodes.size(), state.podCount() + pods.size());
+    for (Node& node : nodes) (void)state.apply(NodeUpserted{std::move(node)});
+    state.upsertPods(std::move(pods));
+    for (ClusterEvent& event : takeTopologyEvents()) (void)state.apply(std::move(event));
+    nodes.clear();
+    pods.clear();
+}
+
+std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
+    std::vector<ClusterEvent> events;
+    events.reserve(topologies.size() + hyperNodes.size() + resourceFlavors.size());
+    for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
+    for (HyperNode& hyperNode : hyperNodes) events.emplace_back(HyperNodeUpserted{std::move(hyperNode)});
+    for (ResourceFlavor& flavor : resourceFlavors) events.emplace_back(ResourceFlavorUpserted{std::move(flavor)});
+    if (slurmTopology) events.emplace_back(SlurmTopologySet{std::move(slurmTopology)});
+    topologies.clear();
+    hyperNodes.clear();
+    resourceFlavors.clear();
+    return events;
+}
+
+std::vector<ClusterEvent> Snapshot::takeEvents() {
+    std::vector<ClusterEvent> events;
+    events.reserve(nodes.size() + pods.size() + topologies.size() + hyperNodes.size() + resourceFlavors.size());
+    for (Node& node : nodes) events.emplace_back(NodeUpserted{std::move(node)});
+    for (Pod& pod : pods) events.emplace_back(PodUpserted{std::move(pod)});
+    for (ClusterEvent& event : takeTopologyEvents()) events.push_back(std::move(event));
+    // Release the moved-from storage now: at cluster size it is a few hundred MB.
+    std::vector<Node>().swap(nodes);
+    std::vector<Pod>().swap(pods);
+    return events;
+}
+
+} // namespace topodeck

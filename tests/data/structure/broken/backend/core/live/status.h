@@ -1,0 +1,3 @@
+#pragma once
+// A link status reaching into the model.
+#include "core/model/node.h"

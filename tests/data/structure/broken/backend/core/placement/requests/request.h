@@ -1,0 +1,3 @@
+#pragma once
+// A request reaching into an engine.
+#include "core/placement/engines/engine.h"

@@ -1,0 +1,3 @@
+#pragma once
+// Text reaching up into the model.
+#include "core/model/node.h"
