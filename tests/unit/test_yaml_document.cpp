@@ -119,6 +119,38 @@ private Q_SLOTS:
         }
     }
 
+    // A key repeated in one mapping is refused, as Kubernetes refuses it ("mapping key already
+    // defined"): yaml-cpp would keep one of them silently. The same key in different mappings, in
+    // a sequence's items, or as a value is fine; a mapping of many keys is checked in linear time.
+    void repeatedKeysAreRefused() {
+        for (const char* good : {"a: 1\nb: {a: 2}\n", "- a: 1\n- a: 2\n", "a: a\nb: a\n", "{a: 1, \"b\": 2}\n",
+                                 "a: 1\n---\na: 2\n", "a:\n  a: 1\n"}) {
+            Result<YAML::Node> loaded = loadYamlDocument(good, "good.yaml");
+            QVERIFY2(loaded.ok(), (std::string(good) + ": " + (loaded.ok() ? "" : loaded.error().message)).c_str());
+        }
+        const std::pair<const char*, const char*> bad[] = {
+            {"kind: ResourceFlavor\nkind: Topology\n",
+             "bad.yaml:2:1: invalid YAML: the key \"kind\" is repeated in its mapping (first on line 1)"},
+            {"spec:\n  levels: []\n  tier: 1\n  levels: [a]\n", "bad.yaml:4:3: invalid YAML: the key \"levels\" is repeated"},
+            {"{a: 1, 'a': 2}\n", "bad.yaml:1:8: invalid YAML: the key \"a\" is repeated"},
+            {"- x: 1\n  y: 2\n  x: 3\n", "bad.yaml:3:3: invalid YAML: the key \"x\" is repeated"},
+        };
+        for (const auto& [text, error] : bad) {
+            Result<YAML::Node> loaded = loadYamlDocument(text, "bad.yaml");
+            QVERIFY2(!loaded, text);
+            QVERIFY2(qs(loaded.error().message).startsWith(QString::fromUtf8(error)), loaded.error().message.c_str());
+        }
+        std::string many;
+        for (int i = 0; i < 200000; ++i) many += "k" + std::to_string(i) + ": v\n";
+        const auto started = std::chrono::steady_clock::now();
+        QVERIFY(loadYamlDocument(many, "many.yaml").ok());
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+        Result<YAML::Node> lastRepeated = loadYamlDocument(many + "k0: again\n", "many.yaml");
+        QVERIFY(!lastRepeated);
+        QVERIFY2(qs(lastRepeated.error().message).startsWith(QStringLiteral("many.yaml:200001:1: invalid YAML: the key \"k0\"")),
+                 lastRepeated.error().message.c_str());
+    }
+
     // Anchors and aliases as people write them load; aliases that multiply do not.
     void aliasesAreBounded() {
         Result<YAML::Node> shared =

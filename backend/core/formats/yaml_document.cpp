@@ -1,10 +1,13 @@
 #include "core/formats/yaml_document.h"
 
+#include "core/text/text_format.h"
+
 #include <yaml.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -150,9 +153,16 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
 
     // Each open collection counts the nodes it holds with its aliases expanded, so an alias
     // of it costs what repeating it would.
+    // A mapping also keeps its scalar keys, which must differ: YAML says so, and Kubernetes
+    // refuses a repeated key, while yaml-cpp would keep one of them silently (a ChangePlan object
+    // with two `kind:` lines read as one kind and written as the other).
     struct Open {
         std::size_t nodes = 1;
         std::string anchor;
+        bool mapping = false;
+        std::size_t children = 0; // in a mapping: keys at even positions, values at odd
+        std::vector<std::pair<std::string, std::size_t>> keys; // key, its line (the first few)
+        std::unordered_map<std::string, std::size_t> keyLines; // all of them, once there are many
     };
     std::vector<Open> open;
     std::unordered_map<std::string, std::size_t> anchorNodes;
@@ -161,7 +171,40 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
     auto closeNode = [&](std::size_t nodes, const char* anchor) {
         nodes = std::min(nodes, cap);
         if (anchor) anchorNodes[anchor] = nodes;
-        if (!open.empty()) open.back().nodes = std::min(cap, open.back().nodes + nodes);
+        if (!open.empty()) {
+            open.back().nodes = std::min(cap, open.back().nodes + nodes);
+            ++open.back().children;
+        }
+    };
+    // A scalar key seen before in its mapping is an error. Most mappings have a few keys, looked
+    // up in a vector; past kFewKeys a hash map takes over, so a mapping of many keys stays linear.
+    constexpr std::size_t kFewKeys = 32;
+    auto checkKey = [&](const yaml_event_t& event) -> Status {
+        if (open.empty() || !open.back().mapping || open.back().children % 2 != 0) return {};
+        Open& mapping = open.back();
+        std::string key(reinterpret_cast<const char*>(event.data.scalar.value), event.data.scalar.length);
+        std::optional<std::size_t> firstLine;
+        if (mapping.keyLines.empty()) {
+            const auto same = std::find_if(mapping.keys.begin(), mapping.keys.end(),
+                                           [&](const auto& seen) { return seen.first == key; });
+            if (same != mapping.keys.end()) firstLine = same->second;
+        } else if (const auto same = mapping.keyLines.find(key); same != mapping.keyLines.end()) {
+            firstLine = same->second;
+        }
+        if (firstLine)
+            return Error{at(source, event.start_mark.line, event.start_mark.column) + ": invalid YAML: the key \"" +
+                         visibleText(key) + "\" is repeated in its mapping (first on line " +
+                         std::to_string(*firstLine + 1) + ")"};
+        if (!mapping.keyLines.empty()) {
+            mapping.keyLines.emplace(std::move(key), event.start_mark.line);
+        } else {
+            mapping.keys.emplace_back(std::move(key), event.start_mark.line);
+            if (mapping.keys.size() > kFewKeys) {
+                for (auto& [name, line] : mapping.keys) mapping.keyLines.emplace(std::move(name), line);
+                mapping.keys.clear();
+            }
+        }
+        return {};
     };
 
     ByteCursor cursor(text);
@@ -184,7 +227,7 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
             if (open.size() >= limits.maxDepth)
                 return Error{at(source, mark.line, mark.column) + ": invalid YAML: nested deeper than " +
                              std::to_string(limits.maxDepth) + " levels"};
-            open.push_back({1, anchorOf(event) ? anchorOf(event) : ""});
+            open.push_back({1, anchorOf(event) ? anchorOf(event) : "", event.type == YAML_MAPPING_START_EVENT, 0, {}, {}});
             break;
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT: {
@@ -198,6 +241,7 @@ Status checkYamlText(std::string_view text, std::string_view source, const YamlL
                 return Error{at(source, mark.line, mark.column) +
                              ": invalid YAML: a document that is one plain scalar with an anchor or tag, running on "
                              "over lines with a comma (YAML readers disagree on it); quote the scalar"};
+            if (Status s = checkKey(event); !s) return s;
             closeNode(1, anchorOf(event));
             break;
         case YAML_ALIAS_EVENT: {
