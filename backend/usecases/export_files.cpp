@@ -31,10 +31,11 @@ Result<std::string> gangText(const GangRequest& gang, const ExportRequest& reque
     return gangManifestYaml(gang, index.spec(), options);
 }
 
-Result<ExportedFiles> bundleFiles(const ClusterState& state, const TopologyIndex& index, const ExportRequest& request) {
+Result<ExportedFiles> bundleFiles(const ClusterState& state, const TopologyIndex& index, const ExportRequest& request,
+                                  const ChangePlan* plan) {
     ReviewBundleRequest bundle;
     bundle.source = request.source;
-    bundle.plan = request.plan ? &*request.plan : nullptr;
+    bundle.plan = plan;
     bundle.dryRun = request.gang ? &*request.gang : nullptr;
     bundle.exports = request.options;
     bundle.gpus = index.gpuResources();
@@ -45,16 +46,15 @@ Result<ExportedFiles> bundleFiles(const ClusterState& state, const TopologyIndex
 
 } // namespace
 
-Result<ExportedFiles> exportFiles(const ClusterState& state, const TopologyIndex& index, const ExportRequest& given) {
-    ExportRequest withPlan;
-    if (!given.planFile.empty() && !given.plan) {
-        auto plan = readChangePlanFile(given.planFile);
-        if (!plan) return plan.error();
-        withPlan = given;
-        withPlan.plan = std::move(*plan);
+Result<ExportedFiles> exportFiles(const ClusterState& state, const TopologyIndex& index, const ExportRequest& request) {
+    std::optional<ChangePlan> planFromFile;
+    if (!request.plan && !request.planFile.empty()) {
+        auto read = readChangePlanFile(request.planFile);
+        if (!read) return read.error();
+        planFromFile = std::move(*read);
     }
-    const ExportRequest& request = withPlan.plan ? withPlan : given;
-    if (request.bundle) return bundleFiles(state, index, request);
+    const ChangePlan* plan = request.plan ? &*request.plan : planFromFile ? &*planFromFile : nullptr;
+    if (request.bundle) return bundleFiles(state, index, request, plan);
     ExportedFiles out;
     for (const std::string& format : request.formats) {
         const bool all = format == "all";
@@ -76,7 +76,7 @@ Result<ExportedFiles> exportFiles(const ClusterState& state, const TopologyIndex
             for (ExportFile& file : exports.files) out.files.push_back(std::move(file));
         }
         if (all || format == "labels") {
-            NodeLabelsExport labels = nodeLabelsExport(state, index, request.plan ? &*request.plan : nullptr);
+            NodeLabelsExport labels = nodeLabelsExport(state, index, plan);
             out.files.push_back({"node-labels.yaml", std::move(labels.objects)});
             out.files.push_back({"kubectl-label.sh", std::move(labels.kubectlLines)});
         }
