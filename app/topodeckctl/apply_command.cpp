@@ -281,9 +281,7 @@ int runUndoCommand(std::span<const std::string> args) {
     const std::string& journalFile = flags.positionals().front();
     auto settings = writeSettingsFrom(flags, besideWithSuffix(journalFile, ".undo.yaml"));
     if (!settings) return usageError(settings.error().message);
-    auto text = readTextFile(journalFile);
-    if (!text) return usageError(text.error().message);
-    auto journal = readChangeJournal(*text, journalFile);
+    auto journal = readChangeJournalFile(journalFile);
     if (!journal) return usageError(journal.error().message);
     const ChangePlan plan = undoPlan(*journal);
     if (plan.empty()) {

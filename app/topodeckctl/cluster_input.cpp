@@ -6,7 +6,6 @@
 #include "core/formats/snapshot_reader.h"
 #include "core/topology/hierarchy_sources.h"
 #include "core/topology/topology_presets.h"
-#include "usecases/change_preview.h"
 
 #include <algorithm>
 

@@ -105,8 +105,7 @@ Result<ExportSettings> settingsFrom(const ParsedArgs& args) {
         const std::optional<GangWorkload> workload = gangWorkloadNamed(*kind);
         if (!workload)
             return Error{"--kind: want job, jobset, pytorchjob, leaderworkerset or volcanojob, not \"" + *kind + '"'};
-        s.request.gangOptions.workload = *workload;
-        s.request.gangKindGiven = true;
+        s.request.gangKind = *workload;
     }
     if (const std::string* queue = args.value("queue")) s.request.gangOptions.queue = *queue;
     if (const std::string* image = args.value("image")) s.request.gangOptions.image = *image;

@@ -9,19 +9,11 @@
 
 namespace topodeck {
 
-Result<ChangePlan> readChangePlanFile(const std::string& path) {
-    auto text = readTextFile(path);
-    if (!text) return text.error();
-    return readChangePlan(*text, path);
-}
-
 Result<ChangePlan> changePlanOf(const ClusterState& state, const TopologyIndex& index,
                                 const ChangePreviewRequest& request, const std::string& cluster) {
     if (!request.planFile.empty()) return readChangePlanFile(request.planFile);
     if (!request.undoJournal.empty()) {
-        auto text = readTextFile(request.undoJournal);
-        if (!text) return text.error();
-        auto journal = readChangeJournal(*text, request.undoJournal);
+        auto journal = readChangeJournalFile(request.undoJournal);
         if (!journal) return journal.error();
         return undoPlan(*journal);
     }

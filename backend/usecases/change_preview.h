@@ -53,9 +53,6 @@ struct ChangePreview {
     std::string cannotApply;   // why this source takes no apply ("a demo"), else ""
 };
 
-// A change plan file, read (errors name the file, the place and the field).
-Result<ChangePlan> readChangePlanFile(const std::string& path);
-
 // The plan a request names, on this state: read from its file, the undo of its journal, or its
 // operations and object changes resolved again here (cluster: the plan's cluster field).
 Result<ChangePlan> changePlanOf(const ClusterState& state, const TopologyIndex& index,

@@ -1,8 +1,8 @@
 #include "usecases/export_files.h"
 
+#include "core/changes/change_plan_file.h"
 #include "core/exports/map_svg.h"
 #include "core/placement/reports/review_bundle.h"
-#include "usecases/change_preview.h"
 
 namespace topodeck {
 namespace {
@@ -22,12 +22,12 @@ Result<std::string> gangText(const GangRequest& gang, const ExportRequest& reque
         options.scheduler = GangScheduler::Kai;
     else if (engine == "volcano")
         options.scheduler = GangScheduler::Volcano;
-    if (!request.gangKindGiven) {
-        if (options.scheduler == GangScheduler::Volcano)
-            options.workload = GangWorkload::VolcanoJob;
-        else if (gang.heterogeneous())
-            options.workload = GangWorkload::JobSet;
-    }
+    if (request.gangKind)
+        options.workload = *request.gangKind;
+    else if (options.scheduler == GangScheduler::Volcano)
+        options.workload = GangWorkload::VolcanoJob;
+    else if (gang.heterogeneous())
+        options.workload = GangWorkload::JobSet;
     return gangManifestYaml(gang, index.spec(), options);
 }
 
@@ -47,13 +47,13 @@ Result<ExportedFiles> bundleFiles(const ClusterState& state, const TopologyIndex
 } // namespace
 
 Result<ExportedFiles> exportFiles(const ClusterState& state, const TopologyIndex& index, const ExportRequest& request) {
-    std::optional<ChangePlan> planFromFile;
-    if (!request.plan && !request.planFile.empty()) {
+    std::optional<ChangePlan> planRead;
+    if (!request.planFile.empty()) {
         auto read = readChangePlanFile(request.planFile);
         if (!read) return read.error();
-        planFromFile = std::move(*read);
+        planRead = std::move(*read);
     }
-    const ChangePlan* plan = request.plan ? &*request.plan : planFromFile ? &*planFromFile : nullptr;
+    const ChangePlan* plan = planRead ? &*planRead : nullptr;
     if (request.bundle) return bundleFiles(state, index, request, plan);
     ExportedFiles out;
     for (const std::string& format : request.formats) {

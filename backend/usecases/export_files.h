@@ -26,12 +26,13 @@ struct ExportRequest {
     // every one of them and the labels), "labels" (node-labels.yaml and kubectl-label.sh),
     // "map" (map.svg), "gang" (the gang's manifest or sbatch script, from `gang`).
     std::vector<std::string> formats;
-    std::optional<ChangePlan> plan; // labels, bundle: the labels this plan sets (else the hierarchy's)
-    std::string planFile;           // or the plan in this file, read when exporting; "" none
-    std::optional<PlanQuery> gang;  // gang, bundle: the gang, as plan's flags give it
-    GangExportOptions gangOptions;  // gang: the manifest's kind, queue and image
-    bool gangKindGiven = false;     // gang: gangOptions.workload was chosen, not defaulted
-    std::string source;             // bundle, map: where the cluster was read, for the README and the title
+    std::string planFile;          // labels, bundle: the labels this plan file sets (else the hierarchy's); "" none
+    std::optional<PlanQuery> gang; // gang, bundle: the gang, as plan's flags give it
+    GangExportOptions gangOptions; // gang: the queue and image
+    // gang: the manifest's kind; none: a Volcano Job for Volcano, a JobSet for a gang of unlike
+    // pods, else gangOptions.workload.
+    std::optional<GangWorkload> gangKind;
+    std::string source; // bundle, map: where the cluster was read, for the README and the title
     TopologyExportOptions options;
 };
 

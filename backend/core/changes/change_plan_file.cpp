@@ -1,5 +1,7 @@
 #include "core/changes/change_plan_file.h"
 
+#include "core/text/text_file.h"
+
 #include "core/changes/change_journal.h"
 
 #include "core/formats/kube_document_reader.h"
@@ -568,6 +570,18 @@ Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source
     } catch (const YAML::Exception& e) { // a conversion the checks above did not foresee
         return Error{std::string(source) + ": " + e.what()};
     }
+}
+
+Result<ChangePlan> readChangePlanFile(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    return readChangePlan(*text, path);
+}
+
+Result<ChangeJournal> readChangeJournalFile(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    return readChangeJournal(*text, path);
 }
 
 } // namespace topodeck

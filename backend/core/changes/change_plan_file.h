@@ -12,6 +12,7 @@
 //     labelChanges:
 //     - {node: "n1", key: "k", before: "x", after: "v"}   # before/after left out: absent
 
+#include "core/changes/change_journal.h"
 #include "core/changes/change_plan.h"
 #include "core/result.h"
 
@@ -26,5 +27,10 @@ std::string writeChangePlan(const ChangePlan& plan);
 // "plan.yaml:9:7: spec.labelChanges[2].key: invalid label key ...". Label keys and values are
 // checked as the API server checks them, and a plan naming one node and key twice is refused.
 Result<ChangePlan> readChangePlan(std::string_view text, std::string_view source);
+
+// The same from files (errors name the file, the place and the field); the journal's reader is
+// change_journal.h's readChangeJournal.
+Result<ChangePlan> readChangePlanFile(const std::string& path);
+Result<ChangeJournal> readChangeJournalFile(const std::string& path);
 
 } // namespace topodeck
