@@ -12,6 +12,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include "../show_shape.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -196,5 +197,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExport)
+TOPODECK_TEST_GUILESS_MAIN(TestExport)
 #include "test_export.moc"

@@ -1,6 +1,7 @@
 // topodeckctl gangs: the table (against a golden file), the JSON, the demo, and usage errors.
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
@@ -139,5 +140,5 @@ void TestGangs::listedInHelp() {
     QVERIFY(help.out.contains("--context"));
 }
 
-QTEST_GUILESS_MAIN(TestGangs)
+TOPODECK_TEST_GUILESS_MAIN(TestGangs)
 #include "test_gangs.moc"

@@ -5,6 +5,7 @@
 // that say where each node sits under another hierarchy (a topology.conf, the current keys).
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
@@ -222,5 +223,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLabel)
+TOPODECK_TEST_GUILESS_MAIN(TestLabel)
 #include "test_label.moc"

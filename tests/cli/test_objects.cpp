@@ -4,6 +4,7 @@
 // are usage errors. The real server's side is integration.test_kube_objects.
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -178,5 +179,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestObjects)
+TOPODECK_TEST_GUILESS_MAIN(TestObjects)
 #include "test_objects.moc"

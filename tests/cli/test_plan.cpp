@@ -10,6 +10,7 @@
 #include <QtTest/QtTest>
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 namespace {
 
@@ -505,5 +506,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlan)
+TOPODECK_TEST_GUILESS_MAIN(TestPlan)
 #include "test_plan.moc"

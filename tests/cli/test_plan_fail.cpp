@@ -7,6 +7,7 @@
 #include <QtTest/QtTest>
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 using namespace ctl;
 
@@ -81,5 +82,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlanFail)
+TOPODECK_TEST_GUILESS_MAIN(TestPlanFail)
 #include "test_plan_fail.moc"

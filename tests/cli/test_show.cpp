@@ -14,6 +14,7 @@
 #include <QtTest/QtTest>
 
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 namespace {
 
@@ -404,5 +405,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestShow)
+TOPODECK_TEST_GUILESS_MAIN(TestShow)
 #include "test_show.moc"

@@ -2,6 +2,7 @@
 // demo frozen to a file reads back to the same picture, bad flags are exit 2, a file that cannot
 // be written is exit 1 and leaves nothing half written behind.
 #include "ctl_runner.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -87,5 +88,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSnapshot)
+TOPODECK_TEST_GUILESS_MAIN(TestSnapshot)
 #include "test_snapshot.moc"

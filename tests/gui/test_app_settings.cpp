@@ -1,6 +1,7 @@
 // The typed settings: every value round-trips through a real INI file in a temporary folder,
 // recent clusters keep their order and cap, and what a newer version wrote is skipped.
 #include "views/chrome/app_settings.h"
+#include "support/test_program.h"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -98,5 +99,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestAppSettings)
+TOPODECK_TEST_GUILESS_MAIN(TestAppSettings)
 #include "test_app_settings.moc"

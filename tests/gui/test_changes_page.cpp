@@ -17,6 +17,7 @@
 
 #include "gui_test_window.h"
 #include "widget_text.h"
+#include "support/test_program.h"
 
 #include <QCheckBox>
 #include <QDockWidget>
@@ -284,5 +285,5 @@ private:
     ChangesPage* m_page = nullptr;
 };
 
-QTEST_MAIN(TestChangesPage)
+TOPODECK_TEST_MAIN(TestChangesPage)
 #include "test_changes_page.moc"

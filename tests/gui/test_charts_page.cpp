@@ -9,6 +9,7 @@
 #include "support/demo_loader.h"
 #include "views/chrome/theme.h"
 #include "views/pages/charts_page.h"
+#include "support/test_program.h"
 
 #include <QApplication>
 #include <QBarSeries>
@@ -205,5 +206,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestChartsPage)
+TOPODECK_TEST_MAIN(TestChartsPage)
 #include "test_charts_page.moc"

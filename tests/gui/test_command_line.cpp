@@ -1,5 +1,6 @@
 // The GUI's command line: what each flag sets, and clean errors for what makes no sense.
 #include "app/gui/command_line.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -267,5 +268,5 @@ void TestCommandLine::errors() {
     QVERIFY2(commandLine.message().contains(mentions), qPrintable(commandLine.message()));
 }
 
-QTEST_GUILESS_MAIN(TestCommandLine)
+TOPODECK_TEST_GUILESS_MAIN(TestCommandLine)
 #include "test_command_line.moc"

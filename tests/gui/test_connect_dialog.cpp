@@ -4,6 +4,7 @@
 #include "app/gui/main_window.h"
 #include "session/cluster_session.h"
 #include "views/dialogs/connect_dialog.h"
+#include "support/test_program.h"
 
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -249,5 +250,5 @@ void TestConnectDialog::slurmChoiceOpensInWindow() {
         !statuses.isEmpty() && statuses.constLast().at(0).value<SourceStatus>().sourceName == expected, 10000);
 }
 
-QTEST_MAIN(TestConnectDialog)
+TOPODECK_TEST_MAIN(TestConnectDialog)
 #include "test_connect_dialog.moc"

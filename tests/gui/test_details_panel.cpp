@@ -7,6 +7,7 @@
 #include "views/pages/details_panel.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -135,5 +136,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestDetailsPanel)
+TOPODECK_TEST_MAIN(TestDetailsPanel)
 #include "test_details_panel.moc"

@@ -11,6 +11,7 @@
 #include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -152,5 +153,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestExportDialog)
+TOPODECK_TEST_MAIN(TestExportDialog)
 #include "test_export_dialog.moc"

@@ -9,6 +9,7 @@
 #include "views/chrome/filter_bar.h"
 #include "views/map/occupancy_palette.h"
 #include "views/map/topology_map_view.h"
+#include "support/test_program.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -210,5 +211,5 @@ private:
     MainWindow* m_window = nullptr;
 };
 
-QTEST_MAIN(TestFilterBar)
+TOPODECK_TEST_MAIN(TestFilterBar)
 #include "test_filter_bar.moc"

@@ -9,6 +9,7 @@
 #include "views/pages/gangs_page.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -113,5 +114,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestGangsPage)
+TOPODECK_TEST_MAIN(TestGangsPage)
 #include "test_gangs_page.moc"

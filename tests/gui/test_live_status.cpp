@@ -2,6 +2,7 @@
 // every link state, and the connect dialog listing a kubeconfig's contexts.
 #include "views/chrome/source_status_label.h"
 #include "views/dialogs/connect_dialog.h"
+#include "support/test_program.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -96,5 +97,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLiveStatus)
+TOPODECK_TEST_MAIN(TestLiveStatus)
 #include "test_live_status.moc"

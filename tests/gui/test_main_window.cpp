@@ -8,6 +8,7 @@
 #include "views/chrome/source_status_label.h"
 #include "views/map/topology_map_view.h"
 #include "views/pages/details_panel.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QScrollBar>
@@ -180,7 +181,7 @@ void TestMainWindow::otherSourceResetsSelection() {
     QVERIFY(m_window->windowTitle().contains(QStringLiteral("H100")));
 }
 
-QTEST_MAIN(TestMainWindow)
+TOPODECK_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"
 
 // A file that cannot be read (yaml-cpp 0.7 loops on the first; the others are broken or hostile)

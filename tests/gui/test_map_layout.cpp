@@ -4,6 +4,7 @@
 #include "core/demo/demo_cluster.h"
 #include "support/demo_loader.h"
 #include "views/map/topology_map_layout.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -300,5 +301,5 @@ void TestMapLayout::largeClusterBuilds() {
         if (built->index.node(id).leaf != kNoDomain) QVERIFY(!layout.nodeRect(id).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestMapLayout)
+TOPODECK_TEST_GUILESS_MAIN(TestMapLayout)
 #include "test_map_layout.moc"

@@ -7,6 +7,7 @@
 #include "support/demo_loader.h"
 #include "views/map/map_breadcrumbs.h"
 #include "views/map/topology_map_view.h"
+#include "support/test_program.h"
 
 #include <QImageReader>
 #include <QSvgRenderer>
@@ -357,5 +358,5 @@ void TestMapView::exportsPngAndSvg() {
     QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/map.png")));
 }
 
-QTEST_MAIN(TestMapView)
+TOPODECK_TEST_MAIN(TestMapView)
 #include "test_map_view.moc"

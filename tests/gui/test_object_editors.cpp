@@ -13,6 +13,7 @@
 
 #include "gui_test_window.h"
 #include "widget_text.h"
+#include "support/test_program.h"
 
 #include <QComboBox>
 #include <QListWidget>
@@ -212,5 +213,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestObjectEditors)
+TOPODECK_TEST_MAIN(TestObjectEditors)
 #include "test_object_editors.moc"

@@ -11,6 +11,7 @@
 #include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -173,5 +174,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestOperatorJourney)
+TOPODECK_TEST_MAIN(TestOperatorJourney)
 #include "test_operator_journey.moc"

@@ -12,6 +12,7 @@
 #include "views/pages/changes_page.h"
 #include "views/pages/gangs_page.h"
 #include "views/pages/planner_panel.h"
+#include "support/test_program.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPagesOnSession)
+TOPODECK_TEST_MAIN(TestPagesOnSession)
 #include "test_pages_on_session.moc"

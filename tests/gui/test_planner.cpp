@@ -10,6 +10,7 @@
 #include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QComboBox>
 #include <QDropEvent>
@@ -212,5 +213,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestPlanner)
+TOPODECK_TEST_MAIN(TestPlanner)
 #include "test_planner.moc"

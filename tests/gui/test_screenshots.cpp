@@ -9,6 +9,7 @@
 #include "views/map/occupancy_palette.h"
 #include "views/map/topology_map_view.h"
 #include "views/pages/planner_panel.h"
+#include "support/test_program.h"
 
 #include <QApplication>
 #include <QDir>
@@ -213,5 +214,5 @@ void TestScreenshots::unknownSelectionFails() {
     QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("su-9/rack-x")));
 }
 
-QTEST_MAIN(TestScreenshots)
+TOPODECK_TEST_MAIN(TestScreenshots)
 #include "test_screenshots.moc"

@@ -3,6 +3,7 @@
 // change" and "2 label changes".
 #include "translations/translations.h"
 #include "views/pages/changes_page.h"
+#include "support/test_program.h"
 
 #include <QApplication>
 #include <QFile>
@@ -52,5 +53,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTranslations)
+TOPODECK_TEST_MAIN(TestTranslations)
 #include "test_translations.moc"

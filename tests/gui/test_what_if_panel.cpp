@@ -12,6 +12,7 @@
 #include "views/pages/what_if_panel.h"
 
 #include "gui_test_window.h"
+#include "support/test_program.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -166,5 +167,5 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(TestWhatIfPanel)
+TOPODECK_TEST_MAIN(TestWhatIfPanel)
 #include "test_what_if_panel.moc"

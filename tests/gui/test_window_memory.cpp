@@ -6,6 +6,7 @@
 #include "views/chrome/app_settings.h"
 #include "views/chrome/open_failure_banner.h"
 #include "views/chrome/recent_clusters_menu.h"
+#include "support/test_program.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -164,5 +165,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(TestWindowMemory)
+TOPODECK_TEST_MAIN(TestWindowMemory)
 #include "test_window_memory.moc"

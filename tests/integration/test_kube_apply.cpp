@@ -14,6 +14,7 @@
 #include "core/text/text_file.h"
 #include "net/kubeconfig.h"
 #include "net/label_patch_sender.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QJsonArray>
@@ -421,5 +422,5 @@ private:
     LabelMap m_original;
 };
 
-QTEST_GUILESS_MAIN(TestKubeApply)
+TOPODECK_TEST_GUILESS_MAIN(TestKubeApply)
 #include "test_kube_apply.moc"

@@ -18,6 +18,7 @@
 #include "models/label_changes_model.h"
 #include "session/cluster_session.h"
 #include "views/pages/changes_page.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QTemporaryDir>
@@ -403,5 +404,5 @@ private:
     QStringList m_questions;
 };
 
-QTEST_MAIN(TestKubeChanges)
+TOPODECK_TEST_MAIN(TestKubeChanges)
 #include "test_kube_changes.moc"

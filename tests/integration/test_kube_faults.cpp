@@ -7,6 +7,7 @@
 #include "kube_test_support.h"
 
 #include "net/kubeconfig.h"
+#include "support/test_program.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -493,5 +494,5 @@ private:
     QString m_lastDifference;
 };
 
-QTEST_GUILESS_MAIN(TestKubeFaults)
+TOPODECK_TEST_GUILESS_MAIN(TestKubeFaults)
 #include "test_kube_faults.moc"

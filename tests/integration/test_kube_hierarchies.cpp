@@ -13,6 +13,7 @@
 #include "app/gui/main_window.h"
 #include "session/cluster_session.h"
 #include "views/chrome/occupancy_notice.h"
+#include "support/test_program.h"
 
 #include <QtCore/QJsonArray>
 #include <QtTest/QSignalSpy>
@@ -190,5 +191,5 @@ private:
     QString m_kubeconfig;
 };
 
-QTEST_MAIN(TestKubeHierarchies)
+TOPODECK_TEST_MAIN(TestKubeHierarchies)
 #include "test_kube_hierarchies.moc"

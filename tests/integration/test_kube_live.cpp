@@ -15,6 +15,7 @@
 #include "core/topology/topology_presets.h"
 #include "net/kube_client.h"
 #include "net/kubeconfig.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -593,5 +594,5 @@ private:
     QString m_kubeconfig;
 };
 
-QTEST_GUILESS_MAIN(TestKubeLive)
+TOPODECK_TEST_GUILESS_MAIN(TestKubeLive)
 #include "test_kube_live.moc"

@@ -18,6 +18,7 @@
 #include "core/text/text_file.h"
 #include "net/kubeconfig.h"
 #include "net/label_patch_sender.h"
+#include "support/test_program.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QTemporaryDir>
@@ -368,5 +369,5 @@ private:
     Objects m_original;
 };
 
-QTEST_GUILESS_MAIN(TestKubeObjects)
+TOPODECK_TEST_GUILESS_MAIN(TestKubeObjects)
 #include "test_kube_objects.moc"

@@ -12,6 +12,7 @@
 #include "models/topology_tree_model.h"
 #include "session/cluster_session.h"
 #include "views/chrome/source_status_label.h"
+#include "support/test_program.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QAbstractItemModelTester>
@@ -242,5 +243,5 @@ private:
     QString m_kubeconfig;
 };
 
-QTEST_MAIN(TestKubeSession)
+TOPODECK_TEST_MAIN(TestKubeSession)
 #include "test_kube_session.moc"

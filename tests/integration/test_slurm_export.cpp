@@ -13,6 +13,7 @@
 
 #include "core/slurm/slurm_text.h"
 #include "core/slurm/slurm_topology.h"
+#include "support/test_program.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -122,5 +123,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurmExport)
+TOPODECK_TEST_GUILESS_MAIN(TestSlurmExport)
 #include "test_slurm_export.moc"

@@ -14,6 +14,7 @@
 #include "core/slurm/slurm_cluster.h"
 #include "net/slurm_source.h"
 #include "session/cluster_session.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
@@ -667,5 +668,5 @@ void SlurmLiveTest::planAsksSlurm() {
              qPrintable(table.describe()));
 }
 
-QTEST_GUILESS_MAIN(SlurmLiveTest)
+TOPODECK_TEST_GUILESS_MAIN(SlurmLiveTest)
 #include "test_slurm_live.moc"

@@ -25,6 +25,7 @@
 // max_switch_wait=kSwitchWait (plan is told the same) so that the fallback is quick to watch.
 
 #include "slurm_test_support.h"
+#include "support/test_program.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QElapsedTimer>
@@ -854,5 +855,5 @@ void SlurmTreeRealTest::matchesTaskCounts() {
     }
 }
 
-QTEST_GUILESS_MAIN(SlurmTreeRealTest)
+TOPODECK_TEST_GUILESS_MAIN(SlurmTreeRealTest)
 #include "test_slurm_tree_real.moc"

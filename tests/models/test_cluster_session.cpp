@@ -1,4 +1,5 @@
 #include "session/cluster_session.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -384,5 +385,5 @@ void TestClusterSession::snapshotsFlowDuringASlowRequest() {
              qPrintable(QStringLiteral("%1 snapshots in %2 ms").arg(during).arg(ms)));
 }
 
-QTEST_GUILESS_MAIN(TestClusterSession)
+TOPODECK_TEST_GUILESS_MAIN(TestClusterSession)
 #include "test_cluster_session.moc"

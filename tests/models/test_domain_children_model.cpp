@@ -5,6 +5,7 @@
 #include "models/topology_tree_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
@@ -138,5 +139,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDomainChildrenModel)
+TOPODECK_TEST_GUILESS_MAIN(TestDomainChildrenModel)
 #include "test_domain_children_model.moc"

@@ -5,6 +5,7 @@
 #include "models/topology_tree_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -103,5 +104,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGangDomainsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestGangDomainsModel)
 #include "test_gang_domains_model.moc"

@@ -3,6 +3,7 @@
 
 #include "models/gangs_model.h"
 #include "session/cluster_session.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -158,5 +159,5 @@ void TestGangsModel::newerRequestSupersedes() {
     QCOMPARE(reports.count(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestGangsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestGangsModel)
 #include "test_gangs_model.moc"

@@ -4,6 +4,7 @@
 // Topology editor's changes (levels, a flavor naming the Topology).
 #include "models/hypernode_tree_model.h"
 #include "models/topology_object_edits.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QMimeData>
@@ -192,5 +193,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHyperNodeEdits)
+TOPODECK_TEST_GUILESS_MAIN(TestHyperNodeEdits)
 #include "test_hypernode_edits.moc"

@@ -4,6 +4,7 @@
 #include "models/node_conditions_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
@@ -93,5 +94,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeConditionsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestNodeConditionsModel)
 #include "test_node_conditions_model.moc"

@@ -3,6 +3,7 @@
 #include "models/node_labels_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -87,5 +88,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeLabelsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestNodeLabelsModel)
 #include "test_node_labels_model.moc"

@@ -4,6 +4,7 @@
 #include "models/node_pods_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -108,5 +109,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodePodsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestNodePodsModel)
 #include "test_node_pods_model.moc"

@@ -3,6 +3,7 @@
 #include "models/node_resources_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -55,5 +56,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeResourcesModel)
+TOPODECK_TEST_GUILESS_MAIN(TestNodeResourcesModel)
 #include "test_node_resources_model.moc"

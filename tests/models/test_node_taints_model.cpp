@@ -2,6 +2,7 @@
 #include "models/node_taints_model.h"
 
 #include "details_cluster.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -73,5 +74,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeTaintsModel)
+TOPODECK_TEST_GUILESS_MAIN(TestNodeTaintsModel)
 #include "test_node_taints_model.moc"

@@ -4,6 +4,7 @@
 #include "models/occupancy_history_model.h"
 #include "session/cluster_snapshot.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -139,5 +140,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOccupancyModels)
+TOPODECK_TEST_GUILESS_MAIN(TestOccupancyModels)
 #include "test_occupancy_models.moc"

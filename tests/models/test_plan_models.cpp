@@ -7,6 +7,7 @@
 #include "models/plan_trace_model.h"
 #include "models/topology_tree_model.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -190,5 +191,5 @@ private:
     TopologyTreeModel m_tree;
 };
 
-QTEST_MAIN(TestPlanModels)
+TOPODECK_TEST_MAIN(TestPlanModels)
 #include "test_plan_models.moc"

@@ -6,6 +6,7 @@
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -112,5 +113,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTopologyFilterModel)
+TOPODECK_TEST_GUILESS_MAIN(TestTopologyFilterModel)
 #include "test_topology_filter_model.moc"

@@ -3,6 +3,7 @@
 #include "models/topology_tree_model.h"
 #include "session/cluster_snapshot.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -392,5 +393,5 @@ void TestTopologyTreeModel::largeClusterUpdates() {
     QVERIFY(walkMs < 2000);
 }
 
-QTEST_GUILESS_MAIN(TestTopologyTreeModel)
+TOPODECK_TEST_GUILESS_MAIN(TestTopologyTreeModel)
 #include "test_topology_tree_model.moc"

@@ -1,6 +1,7 @@
 // The what-if list model under QAbstractItemModelTester: steps added, edited, moved and removed,
 // read as the session's steps, and marked with what each did.
 #include "models/what_if_list_model.h"
+#include "support/test_program.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -122,5 +123,5 @@ private:
     std::unique_ptr<QAbstractItemModelTester> m_tester;
 };
 
-QTEST_GUILESS_MAIN(TestWhatIfListModel)
+TOPODECK_TEST_GUILESS_MAIN(TestWhatIfListModel)
 #include "test_what_if_list_model.moc"

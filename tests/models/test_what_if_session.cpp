@@ -1,6 +1,7 @@
 // ClusterSession's what-if on the gb200 demo: the answer's snapshot is hypothetical and shows the
 // failure, it follows the live cluster while applied, and clearWhatIf stops it.
 #include "session/cluster_session.h"
+#include "support/test_program.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -69,5 +70,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWhatIfSession)
+TOPODECK_TEST_GUILESS_MAIN(TestWhatIfSession)
 #include "test_what_if_session.moc"

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include "net_test_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -996,5 +997,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(ExecCredentialTest)
+TOPODECK_TEST_GUILESS_MAIN(ExecCredentialTest)
 #include "test_exec_credential.moc"

@@ -2,6 +2,7 @@
 
 #include "net_test_support.h"
 #include "test_server.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -560,5 +561,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(HttpClientTest)
+TOPODECK_TEST_GUILESS_MAIN(HttpClientTest)
 #include "test_http_client.moc"

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include "net_test_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -1251,5 +1252,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(KubeconfigTest)
+TOPODECK_TEST_GUILESS_MAIN(KubeconfigTest)
 #include "test_kubeconfig.moc"

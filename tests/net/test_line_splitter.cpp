@@ -1,4 +1,5 @@
 #include "net/line_splitter.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -78,5 +79,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(LineSplitterTest)
+TOPODECK_TEST_APPLESS_MAIN(LineSplitterTest)
 #include "test_line_splitter.moc"

@@ -8,6 +8,7 @@
 
 #include "net_test_support.h"
 #include "test_server.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -336,5 +337,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(SlurmRestClientTest)
+TOPODECK_TEST_GUILESS_MAIN(SlurmRestClientTest)
 #include "test_slurm_rest_client.moc"

@@ -6,6 +6,7 @@
 
 #include "net_test_support.h"
 #include "test_server.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -213,5 +214,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(SlurmSourceTest)
+TOPODECK_TEST_GUILESS_MAIN(SlurmSourceTest)
 #include "test_slurm_source.moc"

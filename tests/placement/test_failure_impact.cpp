@@ -8,6 +8,7 @@
 #include "core/placement/whatif/failure_impact.h"
 #include "core/placement/whatif/what_if_sequence.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -129,6 +130,23 @@ private Q_SLOTS:
         QVERIFY2(gang->engineReason.find("networkTopology") != std::string::npos, gang->engineReason.c_str());
         QCOMPARE(gang->lostPods, 1);
         QVERIFY2(gang->fits, gang->message.c_str());
+    }
+
+    void volcanoJobRefitsOnTheNodesItReleased() {
+        // Three of r1's nodes run the gang, every other rack is full. r1-n1 fails: the gang is taken
+        // off (its pods on r1-n2 and r1-n3 released) and placed again, which fits only on r1-n2,
+        // r1-n3 and r1-n4, that is only if Volcano sees what the what-if released.
+        auto c = build({{"sim", WorkloadKind::VolcanoJob, {"r1-n1", "r1-n2", "r1-n3"}}}, {2, 3, 4});
+        const FailureReport report = assessFailure(c->state, c->index, ids(c->state, {"r1-n1"}));
+        const GangFailure* gang = find(report, "sim");
+        QVERIFY(gang);
+        QCOMPARE(gang->engine, std::string("volcano"));
+        QCOMPARE(gang->lostPods, 1);
+        QVERIFY2(gang->fits, gang->message.c_str());
+        std::vector<std::string> placed;
+        for (const NodePods& onNode : gang->nodes) placed.push_back(onNode.node);
+        std::sort(placed.begin(), placed.end());
+        QCOMPARE(placed, (std::vector<std::string>{"r1-n2", "r1-n3", "r1-n4"}));
     }
 
     void volcanoSchedulerNameCounts() {
@@ -341,5 +359,5 @@ items:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFailureImpact)
+TOPODECK_TEST_GUILESS_MAIN(TestFailureImpact)
 #include "test_failure_impact.moc"

@@ -8,6 +8,7 @@
 #include "core/placement/requests/gang_export.h"
 #include "core/placement/requests/sbatch_args.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -327,5 +328,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGangExport)
+TOPODECK_TEST_APPLESS_MAIN(TestGangExport)
 #include "test_gang_export.moc"

@@ -2,6 +2,7 @@
 // counts follow Kueue's PodSets (jobframework: Job, JobSet, PyTorchJob, LeaderWorkerSet); the
 // annotation rules follow Kueue's TAS webhook validation and KAI's podgrouper.
 #include "core/placement/requests/gang_manifest.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -461,5 +462,5 @@ void TestGangManifest::fileErrors() {
     QVERIFY(missing.error().message.starts_with("cannot open /nonexistent/gang.yaml"));
 }
 
-QTEST_APPLESS_MAIN(TestGangManifest)
+TOPODECK_TEST_APPLESS_MAIN(TestGangManifest)
 #include "test_gang_manifest.moc"

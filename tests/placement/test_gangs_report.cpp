@@ -9,6 +9,7 @@
 #include "core/topology/hierarchy_sources.h"
 #include "placement_support.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -438,5 +439,5 @@ void TestGangsReport::scaleDemoIsFast() {
     QVERIFY2(ms < 2000, qPrintable(QString::number(ms)));
 }
 
-QTEST_GUILESS_MAIN(TestGangsReport)
+TOPODECK_TEST_GUILESS_MAIN(TestGangsReport)
 #include "test_gangs_report.moc"

@@ -5,6 +5,7 @@
 #include "core/topology/hypernode_tree.h"
 
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -449,5 +450,5 @@ void TestHyperNode::reader_apiServerList() {
     QCOMPARE(snapshot->hyperNodes[0].members, (std::vector<HyperNodeMember>{child("s2")}));
 }
 
-QTEST_APPLESS_MAIN(TestHyperNode)
+TOPODECK_TEST_APPLESS_MAIN(TestHyperNode)
 #include "test_hypernode.moc"

@@ -4,6 +4,7 @@
 #include "core/placement/engines/kai_engine.h"
 
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -841,5 +842,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestKai)
+TOPODECK_TEST_APPLESS_MAIN(TestKai)
 #include "test_kai.moc"

@@ -6,6 +6,7 @@
 #include "core/placement/engines/placement_engine.h"
 #include "core/placement/requests/gang_manifest.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -142,5 +143,5 @@ spec:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKueuePodSets)
+TOPODECK_TEST_GUILESS_MAIN(TestKueuePodSets)
 #include "test_kueue_podsets.moc"

@@ -4,6 +4,7 @@
 #include "core/placement/engines/kueue_tas_engine.h"
 
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -517,5 +518,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestKueueTas)
+TOPODECK_TEST_APPLESS_MAIN(TestKueueTas)
 #include "test_kueue_tas.moc"

@@ -7,6 +7,7 @@
 #include "core/placement/reports/placement_report.h"
 #include "core/placement/requests/gang_flags.h"
 #include "core/text/text_format.h"
+#include "support/test_program.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -295,5 +296,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlacementCommon)
+TOPODECK_TEST_APPLESS_MAIN(TestPlacementCommon)
 #include "test_placement_common.moc"

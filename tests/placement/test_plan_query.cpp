@@ -4,6 +4,7 @@
 #include "core/placement/reports/plan_query.h"
 #include "core/text/command_args.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -173,5 +174,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlanQuery)
+TOPODECK_TEST_GUILESS_MAIN(TestPlanQuery)
 #include "test_plan_query.moc"

@@ -10,6 +10,7 @@
 #include "core/placement/reports/plan_query.h"
 #include "core/placement/reports/review_bundle.h"
 #include "support/demo_loader.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -191,5 +192,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestReviewBundle)
+TOPODECK_TEST_APPLESS_MAIN(TestReviewBundle)
 #include "test_review_bundle.moc"

@@ -2,6 +2,7 @@
 // parse_time.c, sbatch's _opt_batch_script): node counts, GRES, memory units, --switches times,
 // segments, hostlists, directive rules and getopt_long behaviour.
 #include "core/placement/requests/sbatch_args.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -356,5 +357,5 @@ void TestSbatchArgs::scriptErrors() {
     QVERIFY(missing.error().message.starts_with("cannot open /nonexistent/job.sbatch"));
 }
 
-QTEST_APPLESS_MAIN(TestSbatchArgs)
+TOPODECK_TEST_APPLESS_MAIN(TestSbatchArgs)
 #include "test_sbatch_args.moc"

@@ -6,6 +6,7 @@
 #include "core/text/hostlist.h"
 
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -462,5 +463,5 @@ void TestSlurmBlock::slurmVersionNotes() {
                  "no Slurm block topology given: blocks are the rack domains (example.com/rack), in natural order"));
 }
 
-QTEST_APPLESS_MAIN(TestSlurmBlock)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmBlock)
 #include "test_slurm_block.moc"

@@ -14,6 +14,7 @@
 #include "core/placement/requests/sbatch_args.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -570,5 +571,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSlurmFlat)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmFlat)
 #include "test_slurm_flat.moc"

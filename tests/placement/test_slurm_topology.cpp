@@ -6,6 +6,7 @@
 
 #include "core/exports/slurm_topology_from_index.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -523,5 +524,5 @@ void TestSlurmTopology::noHierarchyNoTopology() {
     QVERIFY(slurmBlocksFromIndex(tc->state, *tc->index).blocks.empty());
 }
 
-QTEST_APPLESS_MAIN(TestSlurmTopology)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmTopology)
 #include "test_slurm_topology.moc"

@@ -4,6 +4,7 @@
 #include "core/placement/engines/slurm_tree_engine.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -613,5 +614,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSlurmTree)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmTree)
 #include "test_slurm_tree.moc"

@@ -15,6 +15,7 @@
 #include "core/placement/requests/sbatch_args.h"
 #include "core/slurm/slurm_topology.h"
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -373,5 +374,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSlurmTreeTasks)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmTreeTasks)
 #include "test_slurm_tree_tasks.moc"

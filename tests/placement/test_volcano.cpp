@@ -7,6 +7,7 @@
 #include "core/placement/requests/gang_manifest.h"
 
 #include "placement_support.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -840,5 +841,5 @@ void TestVolcano::mixed_manifests() {
     for (const QString& note : notes) QVERIFY2(hasNote(result, note.toStdString()), qPrintable(note));
 }
 
-QTEST_APPLESS_MAIN(TestVolcano)
+TOPODECK_TEST_APPLESS_MAIN(TestVolcano)
 #include "test_volcano.moc"

@@ -295,6 +295,13 @@ bool isSource(const fs::path& path) {
     return path.extension() == ".h" || path.extension() == ".cpp";
 }
 
+// A source of a test suite's program: tests/<suite>/..., where data, fuzz targets and benchmarks
+// (one program a file) and the layering test itself do not count.
+bool isSuiteSource(const std::string& relative) {
+    static const std::regex suite(R"(^tests/(?!data/|fuzz/|bench/|structure/)[\w-]+/)");
+    return std::regex_search(relative, suite);
+}
+
 } // namespace
 
 std::string describe(const Violation& violation) {
@@ -307,6 +314,7 @@ std::string describe(const Violation& violation) {
 
 std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders, const TreeLimits& limits) {
     std::vector<fs::path> sources;
+    std::vector<fs::path> testSources; // the files of the test suites' programs (tests/<suite>/)
     std::vector<fs::path> cmakeFiles;
     std::error_code error;
     for (const char* top : {"backend", "models", "views", "translations", "app", "tests"}) {
@@ -321,24 +329,36 @@ std::vector<Violation> checkTree(const fs::path& root, const fs::path& qtHeaders
                 cmakeFiles.push_back(path);
             else if (std::string_view(top) != "tests" && isSource(path))
                 sources.push_back(path);
+            else if (isSource(path) && isSuiteSource(relativeTo(path, root)))
+                testSources.push_back(path);
         }
     }
     if (fs::exists(root / "CMakeLists.txt", error)) cmakeFiles.push_back(root / "CMakeLists.txt");
     std::sort(sources.begin(), sources.end());
+    std::sort(testSources.begin(), testSources.end());
     std::sort(cmakeFiles.begin(), cmakeFiles.end());
 
     std::vector<Violation> out;
-    std::map<std::string, std::string> definedIn; // class name -> the first file defining it
+    std::map<std::string, std::string> definedIn; // program and class name -> the first file defining it
     std::vector<Violation> twice;
-    for (const fs::path& file : sources) {
+    const auto checkDefinedOnce = [&](const fs::path& file, const std::string& program) {
         const std::string relative = relativeTo(file, root);
         for (const auto& [name, line] : namespaceScopeClasses(file)) {
-            const auto [first, isNew] = definedIn.emplace(name, relative);
+            const auto [first, isNew] = definedIn.emplace(program + '|' + name, relative);
             if (!isNew && first->second != relative)
                 twice.push_back({relative, line, name,
                                  "one class name in one namespace is defined once: " + first->second +
                                      " defines it too, and a program linking both breaks the one-definition rule"});
         }
+    };
+    // Each test suite is one program of its own (tests/<suite>/ and the support it links).
+    for (const fs::path& file : testSources) {
+        const std::string relative = relativeTo(file, root);
+        checkDefinedOnce(file, relative.substr(0, relative.find('/', std::string_view("tests/").size())));
+    }
+    for (const fs::path& file : sources) {
+        const std::string relative = relativeTo(file, root);
+        checkDefinedOnce(file, "product");
         const std::optional<Layer> layer = layerOfFile(relative);
         if (layer) checkIncludes(file, root, qtHeaders, *layer, out);
         if (relative.starts_with("backend/") && file.extension() == ".h") {

@@ -91,6 +91,9 @@ private Q_SLOTS:
             {"views/map.h", 4, "#include \"net/client.h\"", views},
             {"views/unlisted.h", 0, "",
              "every source file is listed in views/CMakeLists.txt (a new file is a visible change of the build)"},
+            {"tests/unit/test_second.cpp", 6, "Fixture",
+             "one class name in one namespace is defined once: tests/unit/test_first.cpp defines it too, and a "
+             "program linking both breaks the one-definition rule"},
             {"views/map.h", 9, "topodeck::Node",
              "one class name in one namespace is defined once: models/tree.h defines it too, and a program linking "
              "both breaks the one-definition rule"},

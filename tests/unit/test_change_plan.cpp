@@ -9,6 +9,7 @@
 #include "core/formats/snapshot_writer.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -456,5 +457,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestChangePlan)
+TOPODECK_TEST_GUILESS_MAIN(TestChangePlan)
 #include "test_change_plan.moc"

@@ -1,4 +1,5 @@
 #include "core/model/cluster_state.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -186,5 +187,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClusterState)
+TOPODECK_TEST_GUILESS_MAIN(TestClusterState)
 #include "test_cluster_state.moc"

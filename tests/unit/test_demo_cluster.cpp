@@ -2,6 +2,7 @@
 #include "core/demo/demo_simulator.h"
 #include "core/model/cluster_state.h"
 #include "core/topology/topology_index.h"
+#include "support/test_program.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -585,5 +586,5 @@ void TestDemoCluster::simulatorReadsTheState() {
     QVERIFY(started > 0);
 }
 
-QTEST_GUILESS_MAIN(TestDemoCluster)
+TOPODECK_TEST_GUILESS_MAIN(TestDemoCluster)
 #include "test_demo_cluster.moc"

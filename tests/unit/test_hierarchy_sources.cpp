@@ -9,6 +9,7 @@
 #include "core/topology/topology_presets.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -299,5 +300,5 @@ void TestHierarchySources::indexFollowsMembership() {
     QCOMPARE(*resolveTopology(state, {}, {}), index.spec());
 }
 
-QTEST_GUILESS_MAIN(TestHierarchySources)
+TOPODECK_TEST_GUILESS_MAIN(TestHierarchySources)
 #include "test_hierarchy_sources.moc"

@@ -1,4 +1,5 @@
 #include "core/text/json_text.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -36,5 +37,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJsonText)
+TOPODECK_TEST_GUILESS_MAIN(TestJsonText)
 #include "test_json_text.moc"

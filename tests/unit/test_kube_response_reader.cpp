@@ -5,6 +5,7 @@
 #include "core/formats/snapshot_reader.h"
 #include "core/formats/snapshot_writer.h"
 #include "core/model/cluster_state.h"
+#include "support/test_program.h"
 
 #include <QFile>
 #include <QTest>
@@ -207,5 +208,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKubeResponseReader)
+TOPODECK_TEST_GUILESS_MAIN(TestKubeResponseReader)
 #include "test_kube_response_reader.moc"

@@ -5,6 +5,7 @@
 #include "core/topology/label_selector.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -382,5 +383,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLabelSelector)
+TOPODECK_TEST_GUILESS_MAIN(TestLabelSelector)
 #include "test_label_selector.moc"

@@ -3,6 +3,7 @@
 #include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -189,5 +190,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLevelCapacity)
+TOPODECK_TEST_APPLESS_MAIN(TestLevelCapacity)
 #include "test_level_capacity.moc"

@@ -12,6 +12,7 @@
 #include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -169,5 +170,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNodeAffinity)
+TOPODECK_TEST_GUILESS_MAIN(TestNodeAffinity)
 #include "test_node_affinity.moc"

@@ -14,6 +14,7 @@
 #include "core/formats/snapshot_reader.h"
 #include "core/formats/snapshot_writer.h"
 #include "core/topology/hierarchy_sources.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -639,5 +640,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestObjectChange)
+TOPODECK_TEST_GUILESS_MAIN(TestObjectChange)
 #include "test_object_change.moc"

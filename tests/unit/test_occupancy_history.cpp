@@ -5,6 +5,7 @@
 #include "support/demo_loader.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -188,5 +189,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOccupancyHistory)
+TOPODECK_TEST_APPLESS_MAIN(TestOccupancyHistory)
 #include "test_occupancy_history.moc"

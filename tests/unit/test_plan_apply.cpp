@@ -4,6 +4,7 @@
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan_file.h"
 #include "core/changes/plan_apply.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -215,5 +216,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlanApply)
+TOPODECK_TEST_APPLESS_MAIN(TestPlanApply)
 #include "test_plan_apply.moc"

@@ -2,6 +2,7 @@
 // k8s.io/component-helpers/resource, after the API defaulting of requests from limits).
 // The sidecar cases mirror the situations of the upstream TestPodResourceRequests table.
 #include "core/model/pod_requests.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -234,5 +235,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPodRequests)
+TOPODECK_TEST_GUILESS_MAIN(TestPodRequests)
 #include "test_pod_requests.moc"

@@ -2,6 +2,7 @@
 // Expected values follow k8s.io/apimachinery/pkg/api/resource (ParseQuantity, String, Value,
 // MilliValue, Add, Sub, Cmp).
 #include "core/model/quantity.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -431,5 +432,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQuantity)
+TOPODECK_TEST_GUILESS_MAIN(TestQuantity)
 #include "test_quantity.moc"

@@ -12,6 +12,7 @@
 #include "core/topology/topology_presets.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -231,5 +232,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRelabelPlan)
+TOPODECK_TEST_GUILESS_MAIN(TestRelabelPlan)
 #include "test_relabel_plan.moc"

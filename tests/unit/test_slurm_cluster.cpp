@@ -9,6 +9,7 @@
 #include "core/slurm/slurm_text.h"
 #include "core/text/hostlist.h"
 #include "core/text/text_file.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -437,5 +438,5 @@ void SlurmClusterTest::snapshotDirectoryErrors() {
     QVERIFY2(qs(badTopology.error().message).contains(QStringLiteral("topology.conf")), badTopology.error().message.c_str());
 }
 
-QTEST_APPLESS_MAIN(SlurmClusterTest)
+TOPODECK_TEST_APPLESS_MAIN(SlurmClusterTest)
 #include "test_slurm_cluster.moc"

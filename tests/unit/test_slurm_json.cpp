@@ -24,6 +24,7 @@
 //    slurm-node-unfound.json: an "errors" list and no "nodes").
 //  - The 22.05 CLI error replies below are what sinfo/squeue --json print with slurmctld down.
 #include "core/slurm/slurm_json.h"
+#include "support/test_program.h"
 
 #include <QRegularExpression>
 #include <QtTest>
@@ -1023,5 +1024,5 @@ void TestSlurmJson::unknownStateNames() {
     QCOMPARE(qs(node.stateName()), QStringLiteral("idle"));
 }
 
-QTEST_APPLESS_MAIN(TestSlurmJson)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmJson)
 #include "test_slurm_json.moc"

@@ -5,6 +5,7 @@
 // job). The BlockName/AggregatedBlock lines follow _print_topo_record() of Slurm's
 // src/plugins/topology/block/topology_block.c (23.11+).
 #include "core/slurm/slurm_text.h"
+#include "support/test_program.h"
 
 #include <QMap>
 #include <QtTest>
@@ -394,5 +395,5 @@ void TestSlurmText::sbatch() {
     if (!result->feasible) QVERIFY(result->nodes.empty());
 }
 
-QTEST_APPLESS_MAIN(TestSlurmText)
+TOPODECK_TEST_APPLESS_MAIN(TestSlurmText)
 #include "test_slurm_text.moc"

@@ -3,6 +3,7 @@
 #include "core/formats/snapshot_reader.h"
 #include "core/formats/snapshot_writer.h"
 #include "core/model/cluster_state.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -600,5 +601,5 @@ void TestSnapshotReader::writerEscapesStrings() {
     QVERIFY(clean->nodes[0] == node);
 }
 
-QTEST_GUILESS_MAIN(TestSnapshotReader)
+TOPODECK_TEST_GUILESS_MAIN(TestSnapshotReader)
 #include "test_snapshot_reader.moc"

@@ -13,6 +13,7 @@
 #include "support/demo_loader.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -243,5 +244,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTopologyExports)
+TOPODECK_TEST_APPLESS_MAIN(TestTopologyExports)
 #include "test_topology_exports.moc"

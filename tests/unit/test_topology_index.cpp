@@ -3,6 +3,7 @@
 #include "core/topology/topology_index.h"
 
 #include "unit_builders.h"
+#include "support/test_program.h"
 
 #include <QTest>
 
@@ -226,5 +227,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTopologyIndex)
+TOPODECK_TEST_GUILESS_MAIN(TestTopologyIndex)
 #include "test_topology_index.moc"

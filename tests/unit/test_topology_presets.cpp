@@ -1,6 +1,7 @@
 // Topology presets, detection of the hierarchy from node labels, and the CLI's resolution order.
 #include "core/model/cluster_state.h"
 #include "core/topology/topology_presets.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -352,5 +353,5 @@ void TestTopologyPresets::resolveErrors() {
     QVERIFY(!empty.ok());
 }
 
-QTEST_GUILESS_MAIN(TestTopologyPresets)
+TOPODECK_TEST_GUILESS_MAIN(TestTopologyPresets)
 #include "test_topology_presets.moc"

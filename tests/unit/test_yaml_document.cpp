@@ -1,6 +1,7 @@
 // The YAML guard: what yaml-cpp 0.7 loops or overflows on is refused first, with the file and
 // place; ordinary YAML, JSON and multi-document files still load.
 #include "core/formats/yaml_document.h"
+#include "support/test_program.h"
 
 #include <QtTest>
 
@@ -217,5 +218,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestYamlDocument)
+TOPODECK_TEST_APPLESS_MAIN(TestYamlDocument)
 #include "test_yaml_document.moc"

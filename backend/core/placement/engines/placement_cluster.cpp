@@ -116,8 +116,7 @@ void PlacementCluster::drain(NodeId id) {
 }
 
 void PlacementCluster::assume(NodeId id, const ResourceList& perPod, std::int32_t pods) {
-    if (m_assumedNodes.size() <= id) m_assumedNodes.resize(m_state->nodeSlots());
-    m_assumedNodes[id] = true;
+    markFreeChanged(id);
     Capacity& capacity = mutableCapacity();
     for (const auto& [resource, amount] : perPod) {
         int c = column(resource);
@@ -134,6 +133,7 @@ void PlacementCluster::assume(NodeId id, const ResourceList& perPod, std::int32_
 }
 
 void PlacementCluster::release(NodeId id, const ResourceList& perPod, std::int32_t pods) {
+    markFreeChanged(id);
     Capacity& capacity = mutableCapacity();
     for (const auto& [resource, amount] : perPod) {
         const int c = column(resource);
@@ -141,6 +141,11 @@ void PlacementCluster::release(NodeId id, const ResourceList& perPod, std::int32
     }
     capacity.podSlots[id] += pods;
     capacity.pods[id] -= std::min(capacity.pods[id], static_cast<std::uint32_t>(pods));
+}
+
+void PlacementCluster::markFreeChanged(NodeId id) {
+    if (m_changedNodes.size() <= id) m_changedNodes.resize(m_state->nodeSlots());
+    m_changedNodes[id] = true;
 }
 
 void PlacementCluster::setNodeWeight(NodeId id, std::uint32_t weight) {

@@ -62,7 +62,9 @@ public:
     const std::vector<NodeId>& nodesInOrder() const { return *m_order; }
 
     // What-if. Assuming a resource no node or pod has yet adds a column for it.
-    bool assumed(NodeId id) const { return id < m_assumedNodes.size() && m_assumedNodes[id]; }
+    // Whether the what-if assumed or released pods on the node, so that its free resources differ
+    // from what the state's own lists say.
+    bool freeChanged(NodeId id) const { return id < m_changedNodes.size() && m_changedNodes[id]; }
     void drain(NodeId id);
     void assume(NodeId id, const ResourceList& perPod, std::int32_t pods);
     // The opposite: pods bound there are gone in the what-if (a gang taken off to be placed again).
@@ -95,13 +97,14 @@ private:
     static std::shared_ptr<Capacity> buildCapacity(const ClusterState& state);
     int column(std::string_view resource) const;
     Capacity& mutableCapacity();
+    void markFreeChanged(NodeId id);
 
     const ClusterState* m_state;
     const TopologyIndex* m_index;
     std::shared_ptr<const std::vector<NodeId>> m_order;
     std::shared_ptr<const Capacity> m_capacity;
     std::vector<bool> m_drained;
-    std::vector<bool> m_assumedNodes;
+    std::vector<bool> m_changedNodes; // freeChanged()
     std::vector<std::uint32_t> m_weights;
     std::shared_ptr<const SlurmTopology> m_slurmTopology;
     std::shared_ptr<const std::vector<HyperNode>> m_hyperNodes;

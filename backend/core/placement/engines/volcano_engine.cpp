@@ -414,7 +414,7 @@ void Planner::setUpResources() {
 
 void Planner::readNode(NodeId id, __int128* free, __int128* allocatable, std::int64_t& slots) const {
     const std::size_t count = m_resources.size();
-    if (m_cluster.assumed(id)) {
+    if (m_cluster.freeChanged(id)) {
         const Node& node = m_cluster.node(id);
         for (std::size_t r = 0; r < count; ++r) {
             free[r] = m_freeColumns[r].nanos(id);
@@ -423,9 +423,8 @@ void Planner::readNode(NodeId id, __int128* free, __int128* allocatable, std::in
         slots = m_cluster.freePodSlots(id);
         return;
     }
-    // Without what-if pods, free is allocatable - requested: one pass over each list gives both.
-    // At cluster size these reads are most of the engine's time. Unlike freeColumn(), the state's
-    // lists do not see pods a what-if released (PlacementCluster::release): they still count here.
+    // Without what-if pods (assumed or released), free is allocatable - requested: one pass over
+    // each list gives both. At cluster size these reads are most of the engine's time.
     const auto indexOf = [&](const std::string& name) {
         for (std::size_t r = 0; r < count; ++r)
             if (m_resources[r].name == name) return static_cast<int>(r);
