@@ -2,7 +2,7 @@
 // form parses back to the same amount, and printing that settles.
 #include "fuzz_support.h"
 
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 
 #include <string>
 

@@ -16,6 +16,7 @@ namespace {
 enum class Layer {
     CoreRoot,
     Text,
+    Values,
     Model,
     Live,
     Formats,
@@ -49,6 +50,7 @@ constexpr std::array kLayers = {
     LayerInfo{Layer::Reports, "backend/core/placement/whatif/", "core/placement/whatif/"},
     LayerInfo{Layer::Reports, "backend/core/placement/reports/", "core/placement/reports/"},
     LayerInfo{Layer::Text, "backend/core/text/", "core/text/"},
+    LayerInfo{Layer::Values, "backend/core/values/", "core/values/"},
     LayerInfo{Layer::Model, "backend/core/model/", "core/model/"},
     LayerInfo{Layer::Live, "backend/core/live/", "core/live/"},
     LayerInfo{Layer::Formats, "backend/core/formats/", "core/formats/"},
@@ -86,7 +88,7 @@ template <class... More> std::vector<Layer> with(std::vector<Layer> layers, More
 const std::vector<Rule>& rules() {
     using L = Layer;
     using Q = QtModule;
-    static const std::vector<Layer> core = {L::CoreRoot, L::Text,     L::Model,   L::Live,
+    static const std::vector<Layer> core = {L::CoreRoot, L::Text,     L::Values,  L::Model, L::Live,
                                             L::Formats,  L::Topology, L::Changes, L::Demo};
     static const std::vector<Layer> placement = with(core, L::Requests, L::Engines, L::Reports);
     static const std::vector<Rule> table = {
@@ -96,21 +98,25 @@ const std::vector<Rule>& rules() {
          {},
          "core's own top (result.h) includes nothing else of the project; a new file goes into a folder by concern"},
         {L::Text, {L::CoreRoot, L::Text}, {}, "core/text includes only core/text: it is below the model"},
-        {L::Model, {L::CoreRoot, L::Text, L::Model}, {}, "core/model includes only core/text and core/model"},
+        {L::Values, {L::CoreRoot, L::Text, L::Values}, {}, "core/values includes only core/text and core/values"},
+        {L::Model,
+         {L::CoreRoot, L::Text, L::Values, L::Model},
+         {},
+         "core/model includes only core/text, core/values and core/model"},
         {L::Live, {L::CoreRoot, L::Text, L::Live}, {}, "core/live includes only core/text and core/live"},
         {L::Formats,
-         {L::CoreRoot, L::Text, L::Model, L::Formats},
+         {L::CoreRoot, L::Text, L::Values, L::Model, L::Formats},
          {},
          "core/formats and core/slurm include only core/text, core/model and each other: readers know no index"},
         {L::Topology,
-         {L::CoreRoot, L::Text, L::Model, L::Formats, L::Topology},
+         {L::CoreRoot, L::Text, L::Values, L::Model, L::Formats, L::Topology},
          {},
          "core/topology includes no changes, exports, demo or live"},
         {L::Changes,
-         {L::CoreRoot, L::Text, L::Model, L::Live, L::Formats, L::Topology, L::Changes},
+         {L::CoreRoot, L::Text, L::Values, L::Model, L::Live, L::Formats, L::Topology, L::Changes},
          {},
          "core/changes and core/exports include no demo and no placement"},
-        {L::Demo, {L::CoreRoot, L::Text, L::Model, L::Demo}, {}, "core/demo includes only core/text and core/model"},
+        {L::Demo, {L::CoreRoot, L::Text, L::Values, L::Model, L::Demo}, {}, "core/demo includes only core/text and core/model"},
         {L::Requests, with(core, L::Requests), {}, "placement/requests include only core and requests: no engine"},
         {L::Engines,
          with(core, L::Requests, L::Engines),

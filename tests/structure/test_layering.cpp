@@ -39,7 +39,8 @@ private Q_SLOTS:
         const std::string root = "core's own top (result.h) includes nothing else of the project; a new file goes "
                                  "into a folder by concern";
         const std::string text = "core/text includes only core/text: it is below the model";
-        const std::string model = "core/model includes only core/text and core/model";
+        const std::string values = "core/values includes only core/text and core/values";
+        const std::string model = "core/model includes only core/text, core/values and core/model";
         const std::string live = "core/live includes only core/text and core/live";
         const std::string formats =
             "core/formats and core/slurm include only core/text, core/model and each other: readers know no index";
@@ -77,6 +78,7 @@ private Q_SLOTS:
             {"backend/core/result.h", 3, "#include \"core/text/format.h\"", root},
             {"backend/core/text/format.h", 3, "#include \"core/model/node.h\"", text},
             {"backend/core/topology/index.h", 4, "#include \"core/changes/plan.h\"", topology},
+            {"backend/core/values/quantity.h", 3, "#include \"core/model/node.h\"", values},
             {"backend/net/client.h", 3, "#include \"session/cluster_session.h\"", net},
             {"backend/session/worker.h", 3, "#include \"models/tree.h\"", session},
             {"backend/session/worker.h", 4, "#include <QWidget>", session},

@@ -1,7 +1,7 @@
 // Kubernetes resource quantities: parsing, canonical strings, rounding, arithmetic and order.
 // Expected values follow k8s.io/apimachinery/pkg/api/resource (ParseQuantity, String, Value,
 // MilliValue, Add, Sub, Cmp).
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 #include "support/test_program.h"
 
 #include <QtTest>

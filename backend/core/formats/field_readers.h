@@ -5,7 +5,7 @@
 // absent are the same, as to Kubernetes. Internal to backend/core.
 
 #include "core/formats/field_path.h"
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 #include "core/model/resource_list.h"
 #include "core/result.h"
 #include "core/text/text_format.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 
 #include <string>
 #include <string_view>

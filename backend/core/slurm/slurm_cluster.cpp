@@ -1,6 +1,6 @@
 #include "core/slurm/slurm_cluster.h"
 
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 #include "core/text/hostlist.h"
 #include "core/text/text_format.h"
 

@@ -2,7 +2,7 @@
 
 #include "core/formats/yaml_document.h"
 #include "core/model/pod_requests.h"
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 
 #include <yaml-cpp/yaml.h>
 

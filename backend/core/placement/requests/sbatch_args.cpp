@@ -2,7 +2,7 @@
 
 #include "core/text/command_args.h"
 
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/text/hostlist.h"
 #include "core/text/text_format.h"

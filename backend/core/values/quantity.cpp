@@ -1,4 +1,4 @@
-#include "core/model/quantity.h"
+#include "core/values/quantity.h"
 
 #include <algorithm>
 #include <array>

@@ -1,0 +1,3 @@
+#pragma once
+// Values reaching up into the model.
+#include "core/model/node.h"
