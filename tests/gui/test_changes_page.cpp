@@ -5,7 +5,8 @@
 // labels are refused naming what is wrong and leave the plan as it was; a plan saves and reopens
 // with its preconditions; a journal's undo is previewed as the reverse plan. The same page
 // against a real kube-apiserver (dry run, apply, cancel, undo, drift, 403) is
-// integration.test_kube_changes.
+// integration.test_kube_changes. The page is built alone on a session, as MainWindow builds it,
+// but for the selected rack's relabel, which goes through the window's tree, action and map.
 #include "app/gui/main_window.h"
 #include "core/changes/change_journal.h"
 #include "core/changes/change_plan_file.h"
@@ -16,6 +17,7 @@
 #include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
+#include "page_on_session.h"
 #include "widget_text.h"
 #include "support/test_program.h"
 
@@ -32,6 +34,8 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <optional>
+
 using namespace topodeck;
 using topodeck::testing::anyContains;
 using topodeck::testing::listed;
@@ -46,21 +50,31 @@ void saveScreenshot(QWidget* window, const char* name) {
     if (!dir.isEmpty()) window->grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
 }
 
+// The map outlines the nodes the page's plan changes, as MainWindow wires the two.
+void outlineOnMap(ChangesPage* page, TopologyMapView* map) {
+    QObject::connect(page, &ChangesPage::nodesChanged, map,
+                     [map](const std::vector<NodeId>& nodes, const QString& meaning) {
+                         std::vector<std::pair<NodeId, std::int32_t>> outline;
+                         for (NodeId id : nodes) outline.emplace_back(id, 0);
+                         map->setHighlight(outline, meaning);
+                     });
+}
+
 } // namespace
 
 class TestChangesPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void init() {
-        m_window = testing::shownDemoWindow();
-        QVERIFY(m_window);
-        m_page = m_window->changesPage();
-        QVERIFY(m_page);
+    void cleanup() {
+        m_page = nullptr;
+        m_window.reset();
+        m_onDemo.reset();
     }
-    void cleanup() { m_window.reset(); }
 
     // The issue's story up to the apply, on a demo: a rack relabelled into its neighbour.
+    // On the window: the tree's selection, Edit Labels, the planner's gang and the map are its wiring.
     void relabelOfASelectedRackIsPreviewed() {
+        QVERIFY(buildWindow());
         m_window->plannerPanel()->setFlags(QStringLiteral("--pods 16 --request nvidia.com/gpu=4 --required rack"));
         QVERIFY(m_window->selectPath(QStringLiteral("su-1/rack-1-03")));
         m_window->treeView()->setFocus();
@@ -126,7 +140,10 @@ private Q_SLOTS:
     // A relabel that takes every node out of Kueue TAS capacity: the gang that fits now does not
     // after, and the risks say both.
     void aGangThatNoLongerFitsIsARisk() {
-        m_window->plannerPanel()->setFlags(QStringLiteral("--pods 4 --request nvidia.com/gpu=4 --required rack --engine kueue-tas"));
+        QVERIFY(buildPage());
+        // The gang is the planner's flags, as the window provides them.
+        m_page->setGangFlagsProvider(
+            [] { return QStringLiteral("--pods 4 --request nvidia.com/gpu=4 --required rack --engine kueue-tas"); });
         QSignalSpy shown(m_page, &ChangesPage::previewShown);
         m_page->targetEdit()->setText(QStringLiteral("-l ") + QString::fromLatin1(kRackLabel));
         m_page->labelsEdit()->setText(QString::fromLatin1(kRackLabel) + QLatin1Char('-'));
@@ -147,6 +164,7 @@ private Q_SLOTS:
     // Bad nodes and labels are refused before anything is asked; a domain that is not there is
     // refused by the worker, and the plan stays as it was.
     void badInputIsRefusedAndThePlanKept() {
+        QVERIFY(buildPage());
         QSignalSpy shown(m_page, &ChangesPage::previewShown);
         m_page->targetEdit()->setText(QStringLiteral("--domain su-1/rack-1-01"));
         m_page->labelsEdit()->setText(QStringLiteral("topodeck.io/maintenance=window-1"));
@@ -189,6 +207,9 @@ private Q_SLOTS:
     // Saved, the plan reads back with the values it found; opened, it keeps them; a journal's
     // undo is the applied changes reversed, and nothing is added to a plan that came from a file.
     void plansSaveAndReopenAndJournalsUndo() {
+        QVERIFY(buildPage());
+        TopologyMapView map;
+        outlineOnMap(m_page, &map);
         QTemporaryDir dir;
         QSignalSpy shown(m_page, &ChangesPage::previewShown);
         m_page->targetEdit()->setText(QStringLiteral("--domain su-1/rack-1-02"));
@@ -211,7 +232,7 @@ private Q_SLOTS:
 
         m_page->clearPlan();
         QCOMPARE(m_page->labelChanges()->rowCount(), 0);
-        QVERIFY(m_window->mapView()->highlight().empty());
+        QVERIFY(map.highlight().empty());
         m_page->openPlan(planFile);
         QVERIFY(shown.wait(30000));
         QCOMPARE(m_page->preview()->plan.labelChanges, made.labelChanges);
@@ -256,21 +277,22 @@ private Q_SLOTS:
     // keys give the same tree, and that the levels read today lose every node. A key short is
     // refused by the levels' names, and the plan is kept.
     void relabelFromTheHierarchyShown() {
-        m_window->showPage(QStringLiteral("changes"));
+        QVERIFY(buildPage());
+        QVERIFY(testing::showWithKeyboard(*m_page)); // where showPage("changes") leaves the window's
         QSignalSpy shown(m_page, &ChangesPage::previewShown);
         m_page->relabelKeysEdit()->setFocus();
         QTest::keyClicks(m_page->relabelKeysEdit(), QStringLiteral("example.com/su,example.com/rack"));
         QTest::keyClicks(m_page->relabelRemoveEdit(), QStringLiteral("fabric.topograph.run/*"));
         QTest::keyClick(m_page->relabelRemoveEdit(), Qt::Key_Return);
         QVERIFY(shown.wait(30000));
-        const auto nodes = std::size_t(m_window->shownSnapshot()->index.root().totals.nodesTotal);
+        const auto nodes = std::size_t(m_onDemo->session()->latestSnapshot()->index.root().totals.nodesTotal);
         QCOMPARE(std::size_t(m_page->labelChanges()->rowCount()), 4 * nodes);
         const ChangePreviewPtr& preview = m_page->preview();
         QVERIFY(preview->relabelFaithful);
         QVERIFY2(preview->text.find("place every node where the demo hierarchy does") != std::string::npos, preview->text.c_str());
         QCOMPARE(preview->diff.leftLevelCapacity.size(), nodes);
         QVERIFY(m_page->operationsList()->count() > 1); // one per rack
-        saveScreenshot(m_window.get(), "changes-relabel");
+        saveScreenshot(m_page, "changes-relabel");
 
         const std::size_t changes = preview->plan.labelChanges.size();
         m_page->relabelKeysEdit()->setText(QStringLiteral("example.com/rack"));
@@ -281,6 +303,19 @@ private Q_SLOTS:
     }
 
 private:
+    // What a function builds first: the page alone on a session showing the demo, or the whole window.
+    bool buildPage() {
+        m_onDemo.emplace();
+        m_page = m_onDemo->page();
+        return m_page;
+    }
+    bool buildWindow() {
+        m_window = testing::shownDemoWindow();
+        m_page = m_window ? m_window->changesPage() : nullptr;
+        return m_page;
+    }
+
+    std::optional<testing::PageOnDemo<ChangesPage>> m_onDemo;
     std::unique_ptr<MainWindow> m_window;
     ChangesPage* m_page = nullptr;
 };

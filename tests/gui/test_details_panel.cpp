@@ -1,12 +1,10 @@
 // The details pane on the gb200 demo: a node's pods (found through the state's per-node index,
 // off the GUI thread), labels (copyable), conditions; a domain's largest free slot and its slots
-// by gang size.
-#include "app/gui/command_line.h"
-#include "app/gui/main_window.h"
+// by gang size. The panel alone on a session, shown what the window's tree selects.
 #include "core/topology/level_capacity.h"
 #include "views/pages/details_panel.h"
 
-#include "gui_test_window.h"
+#include "page_on_session.h"
 #include "support/test_program.h"
 
 #include <QAction>
@@ -38,14 +36,23 @@ int rowCount(const QTableView* table) {
 class TestDetailsPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The panel as MainWindow makes it: its session, the snapshot shown (the demo is not simulated:
+    // its first is the only one), its place's width.
     void init() {
-        m_window = testing::shownDemoWindow();
-        QVERIFY(m_window);
+        m_session = testing::demoSession();
+        QVERIFY(m_session);
+        m_details = std::make_unique<DetailsPanel>();
+        m_details->setSession(m_session.get());
+        m_details->setSnapshot(m_session->latestSnapshot());
+        QVERIFY(testing::showWithKeyboard(*m_details, QSize(380, 900)));
     }
-    void cleanup() { m_window.reset(); }
+    void cleanup() {
+        m_details.reset();
+        m_session.reset();
+    }
 
     void nodeListsItsPods() {
-        const ClusterSnapshotPtr snapshot = m_window->shownSnapshot();
+        const ClusterSnapshotPtr snapshot = m_session->latestSnapshot();
         const TopologyIndex& index = snapshot->index;
         // A node running several pods.
         NodeId busy = DetailsPanel::kNoNode;
@@ -54,8 +61,8 @@ private Q_SLOTS:
         QVERIFY(busy != DetailsPanel::kNoNode);
         const NodeStats stats = index.node(busy);
         const Node* node = snapshot->node(busy);
-        QVERIFY(m_window->selectPath(QString::fromStdString(index.pathName(stats.leaf) + '/' + node->name)));
-        DetailsPanel* details = m_window->detailsPanel();
+        DetailsPanel* details = m_details.get();
+        details->showNode(busy); // as the window does when its tree selects the node
         QTRY_COMPARE(details->shownNode(), busy);
 
         auto* pods = details->findChild<QTableView*>(QStringLiteral("nodePods"));
@@ -96,20 +103,19 @@ private Q_SLOTS:
                 (other == DetailsPanel::kNoNode || index.node(id).pods < index.node(other).pods))
                 other = id;
         QVERIFY(other != DetailsPanel::kNoNode);
-        QVERIFY(m_window->selectPath(
-            QString::fromStdString(index.pathName(index.node(other).leaf) + '/' + snapshot->node(other)->name)));
+        details->showNode(other);
         QTRY_COMPARE(details->shownNode(), other);
         QTRY_COMPARE(rowCount(pods), int(index.node(other).pods));
     }
 
     void domainShowsItsSlots() {
-        const ClusterSnapshotPtr snapshot = m_window->shownSnapshot();
+        const ClusterSnapshotPtr snapshot = m_session->latestSnapshot();
         const TopologyIndex& index = snapshot->index;
         const DomainId su = index.findChild(kRootDomain, "su-1");
         const DomainId rack = index.findChild(su, "rack-1-03");
         QVERIFY(rack != kNoDomain);
-        QVERIFY(m_window->selectPath(QStringLiteral("su-1/rack-1-03")));
-        DetailsPanel* details = m_window->detailsPanel();
+        DetailsPanel* details = m_details.get();
+        details->showDomain(rack); // as the window does when its tree selects the rack
         QTRY_COMPARE(details->shownDomain(), rack);
         const DomainSlots slots = domainSlots(index.domain(rack), largestNodeGpus(index));
         QVERIFY(slots.largestGang > 0);
@@ -133,7 +139,8 @@ private Q_SLOTS:
     }
 
 private:
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<ClusterSession> m_session;
+    std::unique_ptr<DetailsPanel> m_details; // after the session: destroyed before it
 };
 
 TOPODECK_TEST_MAIN(TestDetailsPanel)

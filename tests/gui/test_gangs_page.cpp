@@ -1,6 +1,7 @@
-// The Running Gangs page on the gb200 demo, from the keyboard: F3 opens it, its gangs come most
-// spread first, and selecting one outlines its nodes on the map and shows it in the details pane:
-// its pods per domain at each level and the boundaries it crosses.
+// The Running Gangs page on the gb200 demo, from the keyboard: shown, it lists the gangs most
+// spread first (the page alone, on a session); in the window F3 opens it, and selecting one
+// outlines its nodes on the map and shows it in the details pane: its pods per domain at each
+// level and the boundaries it crosses.
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "models/gangs_model.h"
@@ -9,6 +10,7 @@
 #include "views/pages/gangs_page.h"
 
 #include "gui_test_window.h"
+#include "page_on_session.h"
 #include "support/test_program.h"
 
 #include <QLabel>
@@ -21,14 +23,14 @@ using namespace topodeck;
 class TestGangsPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void init() {
-        m_window = testing::shownDemoWindow();
-        QVERIFY(m_window);
-    }
     void cleanup() { m_window.reset(); }
 
     void listsGangsMostSpreadFirst() {
-        GangsPage* page = openPage();
+        testing::PageOnDemo<GangsPage> onDemo;
+        QVERIFY(onDemo.page());
+        // Shown, as F3 shows the window's, the page asks for its report.
+        QVERIFY(testing::showWithKeyboard(*onDemo.page()));
+        GangsPage* page = shownWithReport(onDemo.page());
         QVERIFY(page);
         const GangsReportPtr report = page->model()->report();
         QVERIFY(report->gangs.size() > 1);
@@ -40,7 +42,10 @@ private Q_SLOTS:
         QVERIFY(!page->model()->index(0, 0).data(GangsModel::CompactRole).toBool());
     }
 
+    // On the window: the map and the details pane following the selected gang is the window's wiring.
     void selectingAGangShowsIt() {
+        m_window = testing::shownDemoWindow();
+        QVERIFY(m_window);
         GangsPage* page = openPage();
         QVERIFY(page);
         QTableView* table = page->table();
@@ -68,11 +73,16 @@ private Q_SLOTS:
     }
 
 private:
-    GangsPage* openPage() {
-        QTest::keyClick(m_window.get(), Qt::Key_F3);
-        GangsPage* page = m_window->gangsPage();
+    // The page once it shows its first report; null when it did not within 30 s.
+    static GangsPage* shownWithReport(GangsPage* page) {
         if (!QTest::qWaitFor([&] { return page->isVisible() && page->model()->rowCount() > 0; }, 30000)) return nullptr;
         return page;
+    }
+
+    // The window's page, opened with F3 as the operator opens it.
+    GangsPage* openPage() {
+        QTest::keyClick(m_window.get(), Qt::Key_F3);
+        return shownWithReport(m_window->gangsPage());
     }
 
     void checkShown(const Gang& gang) {

@@ -4,19 +4,24 @@
 // with HyperNodes a move is an update of both parents, with its object diff. Changes › Edit
 // Topology Levels… makes a new Kueue Topology from the nodes' label keys (a create), and a
 // changed level list of an existing one is an update the preview refuses (levels are immutable).
+// The editors and the Changes page are built on a session as MainWindow builds them, but for the
+// first story, which goes through the window's menu to the Changes page it raises.
 #include "app/gui/main_window.h"
 #include "models/hypernode_tree_model.h"
+#include "views/chrome/object_editors.h"
 #include "views/chrome/palette_entries.h"
 #include "views/dialogs/hypernode_editor.h"
 #include "views/dialogs/topology_editor.h"
 #include "views/pages/changes_page.h"
 
 #include "gui_test_window.h"
+#include "page_on_session.h"
 #include "widget_text.h"
 #include "support/test_program.h"
 
 #include <QComboBox>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -34,23 +39,35 @@ void saveScreenshot(QWidget* widget, const char* name) {
     if (!dir.isEmpty()) widget->grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
 }
 
-std::unique_ptr<MainWindow> shownFileWindow(const QString& file) {
-    auto window = std::make_unique<MainWindow>();
-    QSignalSpy shown(window.get(), &MainWindow::dataShown);
-    LaunchOptions options;
-    options.file = file;
-    window->resize(1600, 1000);
-    window->show();
-    window->open(options);
-    if (!shown.wait(60000)) return nullptr;
-    return window;
-}
-
-QAction* menuAction(MainWindow* window, const QString& text) {
-    for (QAction* action : menuBarActions(window->menuBar()))
+QAction* actionCalled(const QList<QAction*>& actions, const QString& text) {
+    for (QAction* action : actions)
         if (action->text() == text) return action;
     return nullptr;
 }
+
+// The Changes page and the object editors on a session, as MainWindow's buildChanges makes them:
+// the editors' actions in the Changes menu, an editor's Preview Changes to the page. No page when
+// the session showed nothing in time.
+class EditorsOnSession {
+public:
+    explicit EditorsOnSession(std::unique_ptr<ClusterSession> shown) : m_session(std::move(shown)) {
+        if (!m_session) return;
+        m_page = std::make_unique<ChangesPage>(m_session.get());
+        m_editors = new ObjectEditors(m_session.get(), m_page.get()); // the dialogs' parent, as the window is
+        m_editors->addToMenu(&m_changesMenu);
+        QObject::connect(m_editors, &ObjectEditors::previewRequested, m_page.get(), &ChangesPage::previewObjectChanges);
+    }
+
+    ChangesPage* page() const { return m_page.get(); }
+    ObjectEditors* editors() const { return m_editors; }
+    QAction* menuAction(const QString& text) const { return actionCalled(m_changesMenu.actions(), text); }
+
+private:
+    std::unique_ptr<ClusterSession> m_session;
+    std::unique_ptr<ChangesPage> m_page; // after the session: destroyed before it
+    ObjectEditors* m_editors = nullptr;  // the page's
+    QMenu m_changesMenu;
+};
 
 bool previewed(ChangesPage* page, const std::function<void()>& trigger) {
     QSignalSpy shown(page, &ChangesPage::previewShown);
@@ -63,10 +80,11 @@ bool previewed(ChangesPage* page, const std::function<void()>& trigger) {
 class TestObjectEditors : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // On the window: its Changes menu opens the editor, and the preview raises its Changes page.
     void hyperNodesFromTheHierarchyOnTheDemo() {
         auto window = testing::shownDemoWindow();
         QVERIFY(window);
-        QAction* action = menuAction(window.get(), QStringLiteral("Edit &HyperNodes…"));
+        QAction* action = actionCalled(menuBarActions(window->menuBar()), QStringLiteral("Edit &HyperNodes…"));
         QVERIFY(action);
         action->trigger();
         HyperNodeEditor* editor = window->showHyperNodeEditor();
@@ -124,9 +142,10 @@ private Q_SLOTS:
     }
 
     void aMoveUpdatesBothParents() {
-        auto window = shownFileWindow(QStringLiteral(TOPODECK_TEST_DATA_DIR "/volcano/hypernodes.yaml"));
-        QVERIFY(window);
-        HyperNodeEditor* editor = window->showHyperNodeEditor();
+        EditorsOnSession onFile(
+            testing::fileSession(QStringLiteral(TOPODECK_TEST_DATA_DIR "/volcano/hypernodes.yaml")));
+        QVERIFY(onFile.page());
+        HyperNodeEditor* editor = onFile.editors()->showHyperNodeEditor();
         QSignalSpy objects(editor, &HyperNodeEditor::objectsShown);
         QVERIFY(objects.wait(30000));
         QVERIFY(editor->model()->rowCount() > 0);
@@ -139,7 +158,7 @@ private Q_SLOTS:
         const std::vector<ObjectChange> changes = editor->changes();
         QVERIFY(changes.size() >= 2);
         for (const ObjectChange& change : changes) QCOMPARE(change.action(), ObjectChange::Action::Update);
-        ChangesPage* page = window->changesPage();
+        ChangesPage* page = onFile.page();
         QVERIFY(previewed(page, [&] { editor->previewChanges(); }));
         const QString diff = page->objectsText()->toPlainText();
         QVERIFY2(diff.contains(QStringLiteral("update HyperNode s0")), qPrintable(diff));
@@ -152,11 +171,11 @@ private Q_SLOTS:
     }
 
     void aNewKueueTopologyOnTheDemo() {
-        auto window = testing::shownDemoWindow();
-        QVERIFY(window);
-        QAction* action = menuAction(window.get(), QStringLiteral("Edit &Topology Levels…"));
+        EditorsOnSession onDemo(testing::demoSession());
+        QVERIFY(onDemo.page());
+        QAction* action = onDemo.menuAction(QStringLiteral("Edit &Topology Levels…"));
         QVERIFY(action);
-        TopologyEditor* editor = window->showTopologyEditor();
+        TopologyEditor* editor = onDemo.editors()->showTopologyEditor();
         if (!editor->hasObjects()) {
             QSignalSpy objects(editor, &TopologyEditor::objectsShown);
             QVERIFY(objects.wait(30000));
@@ -182,7 +201,7 @@ private Q_SLOTS:
                  std::string("fabric.topograph.run/tier-1"));
         QCOMPARE(changes[1].describe(), std::string("create ResourceFlavor gb200"));
 
-        ChangesPage* page = window->changesPage();
+        ChangesPage* page = onDemo.page();
         QVERIFY(previewed(page, [&] { QTest::mouseClick(editor->previewButton(), Qt::LeftButton); }));
         const QString diff = page->objectsText()->toPlainText();
         QVERIFY2(diff.contains(QStringLiteral("create Kueue Topology gb200-tas")), qPrintable(diff));
@@ -191,9 +210,9 @@ private Q_SLOTS:
     }
 
     void changedLevelsOfAnExistingTopologyAreRefused() {
-        auto window = shownFileWindow(QStringLiteral(TOPODECK_TEST_DATA_DIR "/reader-cluster.yaml"));
-        QVERIFY(window);
-        TopologyEditor* editor = window->showTopologyEditor();
+        EditorsOnSession onFile(testing::fileSession(QStringLiteral(TOPODECK_TEST_DATA_DIR "/reader-cluster.yaml")));
+        QVERIFY(onFile.page());
+        TopologyEditor* editor = onFile.editors()->showTopologyEditor();
         QSignalSpy objects(editor, &TopologyEditor::objectsShown);
         QVERIFY(objects.wait(30000));
         editor->choose(false, QStringLiteral("default"));
@@ -205,7 +224,7 @@ private Q_SLOTS:
         const std::vector<ObjectChange> changes = editor->changes();
         QCOMPARE(changes.size(), std::size_t(1));
         QCOMPARE(changes[0].describe(), std::string("update Kueue Topology default"));
-        ChangesPage* page = window->changesPage();
+        ChangesPage* page = onFile.page();
         QVERIFY(previewed(page, [&] { editor->previewChanges(); }));
         QVERIFY(!page->preview()->diff.objectProblems.empty());
         QVERIFY(testing::anyContains(testing::listed(page->risksList()), QStringLiteral("Refused")));

@@ -12,6 +12,8 @@
 #include "views/pages/changes_page.h"
 #include "views/pages/gangs_page.h"
 #include "views/pages/planner_panel.h"
+
+#include "page_on_session.h"
 #include "support/test_program.h"
 
 #include <QLineEdit>
@@ -28,13 +30,12 @@ constexpr int kTimeoutMs = 60000; // sanitizer builds make the demos slowly
 
 // A session showing the demo, and the same demo loaded directly.
 struct OpenDemo {
-    std::unique_ptr<ClusterSession> session = std::make_unique<ClusterSession>();
+    std::unique_ptr<ClusterSession> session;
     testing::LoadedDemo direct;
 
-    explicit OpenDemo(const char* name) : direct(testing::loadDemo(name)) {
-        QSignalSpy published(session.get(), &ClusterSession::snapshotPublished);
-        session->openDemo(QString::fromLatin1(name));
-        if (!published.wait(kTimeoutMs)) qFatal("demo %s: no snapshot", name);
+    explicit OpenDemo(const char* name)
+        : session(testing::demoSession(QString::fromLatin1(name))), direct(testing::loadDemo(name)) {
+        if (!session) qFatal("demo %s: no snapshot", name);
     }
 };
 

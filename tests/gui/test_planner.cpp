@@ -1,6 +1,7 @@
-// The planner driven from the keyboard alone: open it, type topodeckctl plan's flags, Enter; the
-// answer is the one `topodeckctl plan -o json` prints for the same request, and the map outlines
-// its nodes. Ctrl+K finds a rack by name.
+// The planner driven from the keyboard alone (the panel on a session, without the window): open
+// it, type topodeckctl plan's flags, Enter; the answer is the one `topodeckctl plan -o json`
+// prints for the same request, and the nodes go to the map. In the window, Ctrl+K finds a rack
+// by name.
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "core/text/command_args.h"
@@ -10,6 +11,7 @@
 #include "views/pages/planner_panel.h"
 
 #include "gui_test_window.h"
+#include "page_on_session.h"
 #include "support/test_program.h"
 
 #include <QComboBox>
@@ -40,17 +42,20 @@ QByteArray ctlPlanJson(const QString& flags) {
     return process.readAllStandardOutput();
 }
 
+// The planner as MainWindow makes it on the demo, with the source flags its ClusterOpener gives
+// it for Copy as Command.
+struct PlannerOnDemo : testing::PageOnDemo<PlannerPanel> {
+    PlannerOnDemo() {
+        if (page()) page()->setSourceFlags(QStringLiteral("--demo gb200"));
+    }
+};
+
 } // namespace
 
 class TestPlanner : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { qRegisterMetaType<NodePodList>(); }
-    void init() {
-        m_window = testing::shownDemoWindow();
-        QVERIFY(m_window);
-    }
-    void cleanup() { m_window.reset(); }
 
     void keyboardDryRunMatchesTheCli_data() {
         QTest::addColumn<QString>("flags");
@@ -65,8 +70,10 @@ private Q_SLOTS:
     void keyboardDryRunMatchesTheCli() {
         QFETCH(QString, flags);
         QFETCH(bool, fits);
-        PlannerPanel* planner = m_window->plannerPanel();
-        QTest::keyClick(m_window.get(), Qt::Key_F2);
+        PlannerOnDemo onDemo;
+        PlannerPanel* planner = onDemo.page();
+        QVERIFY(planner);
+        QVERIFY(testing::showWithKeyboard(*planner)); // where F2 leaves the window's
         QTRY_VERIFY(planner->isVisible());
         auto* edit = planner->findChild<QLineEdit*>();
         QTRY_COMPARE(QApplication::focusWidget(), edit);
@@ -95,8 +102,10 @@ private Q_SLOTS:
     // The form and the flags line edit the same request: a field rewrites its own flag, typed flags
     // fill the fields, and flags the form does not know stay in the line.
     void formAndFlagsStayInSync() {
-        PlannerPanel* planner = m_window->plannerPanel();
-        QTest::keyClick(m_window.get(), Qt::Key_F2);
+        PlannerOnDemo onDemo;
+        PlannerPanel* planner = onDemo.page();
+        QVERIFY(planner);
+        QVERIFY(testing::showWithKeyboard(*planner)); // where F2 leaves the window's
         QTRY_VERIFY(planner->isVisible());
         planner->setFlags(QStringLiteral("--pods 4 -r nvidia.com/gpu=8 --future x --engine kai"));
         auto* pods = planner->findChild<QSpinBox*>();
@@ -144,8 +153,10 @@ private Q_SLOTS:
 
     // A file dropped on the planner becomes the pasted manifest; one too large or not text is refused.
     void droppedFilesAreRead() {
-        PlannerPanel* planner = m_window->plannerPanel();
-        QVERIFY(m_window->showPage(QStringLiteral("planner")));
+        PlannerOnDemo onDemo;
+        PlannerPanel* planner = onDemo.page();
+        QVERIFY(planner);
+        QVERIFY(testing::showWithKeyboard(*planner)); // where showPage("planner") leaves the window's
         QTRY_VERIFY(planner->isVisible());
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -187,7 +198,9 @@ private Q_SLOTS:
     }
 
     void badFlagsAreShownNotRun() {
-        PlannerPanel* planner = m_window->plannerPanel();
+        PlannerOnDemo onDemo;
+        PlannerPanel* planner = onDemo.page();
+        QVERIFY(planner);
         QSignalSpy answered(planner, &PlannerPanel::answerShown);
         planner->setFlags(QStringLiteral("--pods many"));
         planner->run();
@@ -196,21 +209,21 @@ private Q_SLOTS:
         QVERIFY(planner->answer() == nullptr);
     }
 
+    // On the window: the palette's domains and where a choice goes are the window's (its tree).
     void paletteFindsARack() {
-        QTest::keyClick(m_window.get(), Qt::Key_K, Qt::ControlModifier);
-        CommandPalette* palette = m_window->commandPalette();
+        const std::unique_ptr<MainWindow> window = testing::shownDemoWindow();
+        QVERIFY(window);
+        QTest::keyClick(window.get(), Qt::Key_K, Qt::ControlModifier);
+        CommandPalette* palette = window->commandPalette();
         QTRY_VERIFY(palette->isVisible());
         auto* query = palette->findChild<QLineEdit*>();
         QTRY_COMPARE(QApplication::focusWidget(), query);
         QTest::keyClicks(query, QStringLiteral("rack-2-03"));
         QTest::keyClick(query, Qt::Key_Return);
         QTRY_VERIFY(!palette->isVisible());
-        const QModelIndex current = m_window->treeView()->currentIndex();
+        const QModelIndex current = window->treeView()->currentIndex();
         QCOMPARE(current.data().toString(), QStringLiteral("rack-2-03"));
     }
-
-private:
-    std::unique_ptr<MainWindow> m_window;
 };
 
 TOPODECK_TEST_MAIN(TestPlanner)

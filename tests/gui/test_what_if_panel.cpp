@@ -52,6 +52,7 @@ private Q_SLOTS:
     }
     void cleanup() { m_window.reset(); }
 
+    // On the window: the tree, map and band showing the hypothetical cluster are the window's wiring.
     void failARackApplyReorderRemoveReset() {
         WhatIfPanel* panel = m_window->whatIfPanel();
         QTest::keyClick(m_window.get(), Qt::Key_F5);
@@ -152,6 +153,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->shownSnapshot()->index.domain(rackId).totals.gpusUsed, std::int64_t(68));
     }
 
+    // On the window: Mark Selected Failed is the window's action on its tree's selection.
     void markSelectedFailedFromTheTree() {
         QVERIFY(m_window->selectPath(kRack));
         QSignalSpy answered(m_window->whatIfPanel(), &WhatIfPanel::answerShown);
