@@ -23,7 +23,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-enum class ObjectType { Node, Pod, KueueTopology, ResourceFlavor, KaiTopology, HyperNode };
+enum class ObjectType {
+    Node,
+    Pod,
+    KueueTopology,
+    ResourceFlavor,
+    KaiTopology,
+    HyperNode,
+    ResourceSlice,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    DeviceClass,
+};
 
 // One kind of object the source follows.
 struct ResourceKind {
@@ -53,6 +64,16 @@ const std::vector<ResourceKind>& resourceKinds() {
          "the hierarchy comes from node labels only", false, ""},
         {ObjectType::HyperNode, "hypernodes", "topology.volcano.sh", {"v1alpha1"}, "Volcano HyperNodes",
          "Volcano dry-runs use HyperNodes derived from the labels", false, ""},
+        // DRA: v1 from Kubernetes 1.34, v1beta2 from 1.33, v1beta1 from 1.32 (betas only when the
+        // server enables them); discovery tells which the server serves.
+        {ObjectType::DeviceClass, "deviceclasses", "resource.k8s.io", {"v1", "v1beta2", "v1beta1"}, "DRA DeviceClasses",
+         "GPU devices are told by NVIDIA's default rule, not the classes' selectors", false, ""},
+        {ObjectType::ResourceSlice, "resourceslices", "resource.k8s.io", {"v1", "v1beta2", "v1beta1"},
+         "DRA ResourceSlices", "GPUs published through DRA are not counted", false, ""},
+        {ObjectType::ResourceClaimTemplate, "resourceclaimtemplates", "resource.k8s.io", {"v1", "v1beta2", "v1beta1"},
+         "DRA ResourceClaimTemplates", "gangs asking for devices through templates cannot be dry-run", false, ""},
+        {ObjectType::ResourceClaim, "resourceclaims", "resource.k8s.io", {"v1", "v1beta2", "v1beta1"},
+         "DRA ResourceClaims", "GPUs allocated through DRA look free", false, ""},
     };
     return kinds;
 }
@@ -86,7 +107,8 @@ struct KeyedEvent {
 std::vector<KeyedEvent> upserts(Snapshot&& objects) {
     std::vector<KeyedEvent> out;
     out.reserve(objects.nodes.size() + objects.pods.size() + objects.topologies.size() + objects.hyperNodes.size() +
-                objects.resourceFlavors.size());
+                objects.resourceFlavors.size() + objects.resourceSlices.size() + objects.resourceClaims.size() +
+                objects.resourceClaimTemplates.size() + objects.deviceClasses.size());
     for (Node& node : objects.nodes) {
         std::string key = node.name;
         out.push_back({std::move(key), NodeUpserted{std::move(node)}});
@@ -107,6 +129,22 @@ std::vector<KeyedEvent> upserts(Snapshot&& objects) {
         std::string key = flavor.name;
         out.push_back({std::move(key), ResourceFlavorUpserted{std::move(flavor)}});
     }
+    for (DeviceClass& deviceClass : objects.deviceClasses) {
+        std::string key = deviceClass.name;
+        out.push_back({std::move(key), DeviceClassUpserted{std::move(deviceClass)}});
+    }
+    for (ResourceSlice& slice : objects.resourceSlices) {
+        std::string key = slice.name;
+        out.push_back({std::move(key), ResourceSliceUpserted{std::move(slice)}});
+    }
+    for (ResourceClaimTemplate& claimTemplate : objects.resourceClaimTemplates) {
+        std::string key = claimTemplate.key();
+        out.push_back({std::move(key), ResourceClaimTemplateUpserted{std::move(claimTemplate)}});
+    }
+    for (ResourceClaim& claim : objects.resourceClaims) {
+        std::string key = claim.key();
+        out.push_back({std::move(key), ResourceClaimUpserted{std::move(claim)}});
+    }
     return out;
 }
 
@@ -126,6 +164,16 @@ ClusterEvent deletion(ObjectType type, const std::string& key) {
         return HyperNodeDeleted{key};
     case ObjectType::ResourceFlavor:
         return ResourceFlavorDeleted{key};
+    case ObjectType::ResourceSlice:
+        return ResourceSliceDeleted{key};
+    case ObjectType::DeviceClass:
+        return DeviceClassDeleted{key};
+    case ObjectType::ResourceClaim:
+    case ObjectType::ResourceClaimTemplate: {
+        const auto slash = key.find('/');
+        if (type == ObjectType::ResourceClaim) return ResourceClaimDeleted{key.substr(0, slash), key.substr(slash + 1)};
+        return ResourceClaimTemplateDeleted{key.substr(0, slash), key.substr(slash + 1)};
+    }
     }
     return NodeDeleted{key};
 }

@@ -110,7 +110,7 @@ private Q_SLOTS:
         QCOMPARE(snapshot->index.spec().name, std::string("gpu-topology"));
         QCOMPARE(snapshot->title, QStringLiteral("context proxied · ") + QString::fromStdString(m_proxy->url()));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, kWaitMs); // two blocks
-        QCOMPARE(snapshot->status.resources.size(), std::size_t(6));
+        QCOMPARE(snapshot->status.resources.size(), std::size_t(10)); // nodes, pods, 4 topology kinds, 4 DRA kinds
 
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);

@@ -73,39 +73,6 @@ QString overAllocatedNode(const ClusterState& state) {
     return {};
 }
 
-bool sameEvent(const ClusterEvent& a, const ClusterEvent& b) {
-    if (a.index() != b.index()) return false;
-    return std::visit(
-        [&](const auto& x) {
-            using E = std::decay_t<decltype(x)>;
-            const E& y = std::get<E>(b);
-            if constexpr (std::is_same_v<E, NodeUpserted>)
-                return x.node == y.node;
-            else if constexpr (std::is_same_v<E, PodUpserted>)
-                return x.pod == y.pod;
-            else if constexpr (std::is_same_v<E, PodDeleted>)
-                return x.nameSpace == y.nameSpace && x.name == y.name;
-            else if constexpr (std::is_same_v<E, TopologyUpserted>)
-                return x.spec == y.spec;
-            else if constexpr (std::is_same_v<E, HyperNodeUpserted>)
-                return x.hyperNode == y.hyperNode;
-            else if constexpr (std::is_same_v<E, ResourceFlavorUpserted>)
-                return x.flavor == y.flavor;
-            else if constexpr (std::is_same_v<E, SlurmTopologySet>)
-                return x.topology == y.topology;
-            else // NodeDeleted, TopologyDeleted, HyperNodeDeleted, ResourceFlavorDeleted
-                return x.name == y.name;
-        },
-        a);
-}
-
-bool sameEvents(const std::vector<ClusterEvent>& a, const std::vector<ClusterEvent>& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (!sameEvent(a[i], b[i])) return false;
-    return true;
-}
-
 std::vector<DomainId> domainsAtLevel(const TopologyIndex& index, int level) {
     std::vector<DomainId> out;
     for (DomainId id = 0; id < index.domainSlots(); ++id) {
@@ -142,12 +109,14 @@ private Q_SLOTS:
     void simulatorIsDeterministic();
     void simulatorFlapsNodes();
     void simulatorReadsTheState();
+    void draDemoHasTheTotalsOfItsTwin_data();
+    void draDemoHasTheTotalsOfItsTwin();
 };
 
 void TestDemoCluster::names() {
     const std::vector<std::string> names = demoClusterNames();
-    QCOMPARE(names, (std::vector<std::string>{"gb200", "h100", "scale:N"}));
-    for (const char* name : {"gb200", "h100", "scale:16"}) {
+    QCOMPARE(names, (std::vector<std::string>{"gb200", "gb200-dra", "h100", "scale:N"}));
+    for (const char* name : {"gb200", "gb200-dra", "h100", "scale:16", "h100-dra"}) {
         const Result<DemoCluster> demo = makeDemoCluster(name);
         QVERIFY2(demo.ok(), name);
         QCOMPARE(demo->name, std::string(name));
@@ -287,7 +256,7 @@ void TestDemoCluster::deterministic() {
     QCOMPARE(a.seed, b.seed);
     QCOMPARE(a.topology, b.topology);
     QCOMPARE(a.title, b.title);
-    QVERIFY(sameEvents(a.events, b.events));
+    QVERIFY(a.events == b.events);
 }
 
 void TestDemoCluster::occupancy_data() {
@@ -514,8 +483,8 @@ void TestDemoCluster::simulatorIsDeterministic() {
         const std::vector<ClusterEvent> x = first.step(a);
         const std::vector<ClusterEvent> y = second.step(b);
         const std::vector<ClusterEvent> z = other.step(c);
-        QVERIFY(sameEvents(x, y));
-        differs = differs || !sameEvents(x, z);
+        QVERIFY(x == y);
+        differs = differs || x != z;
         for (const ClusterEvent& e : x) (void)a.apply(e);
         for (const ClusterEvent& e : y) (void)b.apply(e);
         for (const ClusterEvent& e : z) (void)c.apply(e);
@@ -584,6 +553,48 @@ void TestDemoCluster::simulatorReadsTheState() {
         QCOMPARE(overAllocatedNode(state), QString());
     }
     QVERIFY(started > 0);
+}
+
+void TestDemoCluster::draDemoHasTheTotalsOfItsTwin_data() {
+    QTest::addColumn<QByteArray>("name");
+    QTest::newRow("gb200") << QByteArray("gb200");
+    QTest::newRow("h100") << QByteArray("h100");
+}
+
+// The same cluster counted the other way: GPUs from ResourceSlices and claim allocations, not from
+// nvidia.com/gpu; the totals agree, at the start and while both simulators run in step.
+void TestDemoCluster::draDemoHasTheTotalsOfItsTwin() {
+    QFETCH(QByteArray, name);
+    const Result<DemoCluster> plugin = makeDemoCluster(name.toStdString());
+    const Result<DemoCluster> dra = makeDemoCluster(name.toStdString() + "-dra");
+    QVERIFY(plugin.ok() && dra.ok());
+    QVERIFY(dra->gpusThroughDra);
+    ClusterState pluginState = stateOf(*plugin);
+    ClusterState draState = stateOf(*dra);
+    const auto totals = [](const ClusterState& state, const TopologySpec& spec) {
+        return TopologyIndex::build(state, spec).root().totals;
+    };
+    DomainTotals expected = totals(pluginState, plugin->topology);
+    DomainTotals actual = totals(draState, dra->topology);
+    QCOMPARE(actual.gpusTotal, expected.gpusTotal);
+    QCOMPARE(actual.gpusUsed, expected.gpusUsed);
+    QCOMPARE(actual.gpusFree, expected.gpusFree);
+    QCOMPARE(actual.nodesDraGpus, expected.nodesPluginGpus);
+    QCOMPARE(actual.nodesPluginGpus, 0);
+    QVERIFY(draState.devices().claims().size() > 0);
+    for (const auto& [key, published] : draState.devices().slices()) QVERIFY(published.slice->driver == "gpu.nvidia.com");
+
+    DemoSimulator pluginSimulator(*plugin, 5);
+    DemoSimulator draSimulator(*dra, 5);
+    for (int step = 0; step < 6; ++step) {
+        for (const ClusterEvent& event : pluginSimulator.step(pluginState)) (void)pluginState.apply(event);
+        for (const ClusterEvent& event : draSimulator.step(draState)) (void)draState.apply(event);
+        expected = totals(pluginState, plugin->topology);
+        actual = totals(draState, dra->topology);
+        QCOMPARE(actual.gpusUsed, expected.gpusUsed);
+        QCOMPARE(actual.gpusUnavailable, expected.gpusUnavailable);
+        QCOMPARE(actual.pods, expected.pods);
+    }
 }
 
 TOPODECK_TEST_GUILESS_MAIN(TestDemoCluster)

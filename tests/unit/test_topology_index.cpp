@@ -203,7 +203,8 @@ private Q_SLOTS:
         (void)state.apply(NodeUpserted{node});
         QCOMPARE(TopologyIndex::build(state, kSpec).root().totals.gpusTotal, 0);
         QCOMPARE(TopologyIndex::build(state, kSpec, GpuResources::fromList("amd.com/gpu")).root().totals.gpusTotal, 8);
-        QCOMPARE(TopologyIndex::build(state, kSpec, GpuResources::fromList("amd.com/gpu, nvidia.com/mig-*")).root().totals.gpusTotal, 15);
+        // Seven 1g MIG instances are one physical GPU cut seven ways (core/model/node_gpus.h).
+        QCOMPARE(TopologyIndex::build(state, kSpec, GpuResources::fromList("amd.com/gpu, nvidia.com/mig-*")).root().totals.gpusTotal, 9);
     }
 
     void naturalOrder_data() {

@@ -412,7 +412,12 @@ void DetailsPanel::showDomainFacts(const Domain& domain) {
     const TopologyIndex& index = m_snapshot->index;
     const DomainTotals& t = domain.totals;
     m_domainFacts[GpusTotal]->setText(count(t.gpusTotal));
-    m_domainFacts[GpusUsed]->setText(count(t.gpusUsed) % percentOf(t.gpusUsed, t.gpusTotal));
+    if (t.gpusPartlyUsed > 0)
+        m_domainFacts[GpusUsed]->setText(tr("%1 of it partly: %2 GPUs' worth (MIG slices, shared GPUs)")
+                                             .arg(count(t.gpusUsed) % percentOf(t.gpusUsed, t.gpusTotal),
+                                                  QString::fromStdString(t.gpuShareUsed.text())));
+    else
+        m_domainFacts[GpusUsed]->setText(count(t.gpusUsed) % percentOf(t.gpusUsed, t.gpusTotal));
     m_domainFacts[GpusFree]->setText(count(t.gpusFree) % percentOf(t.gpusFree, t.gpusTotal));
     m_domainFacts[GpusUnavailable]->setText(count(t.gpusUnavailable));
     m_domainFacts[GpusFragmented]->setText(count(t.gpusFragmented));
@@ -486,8 +491,21 @@ void DetailsPanel::refreshNode() {
                                 : tr("%1, not ready"))
                      .arg(slurm);
     m_nodeFacts[Status]->setText(status);
-    m_nodeFacts[NodeGpus]->setText(tr("%1 allocatable, %2 used, %3 free")
-                                       .arg(count(s.gpusTotal), count(s.gpusUsed), count(s.schedulable ? rest : 0)));
+    if (s.gpuSource == GpuSource::DevicePlugin && s.gpusPartlyUsed == 0) {
+        m_nodeFacts[NodeGpus]->setText(tr("%1 allocatable, %2 used, %3 free")
+                                           .arg(count(s.gpusTotal), count(s.gpusUsed), count(s.schedulable ? rest : 0)));
+    } else {
+        // Counted through DRA, or with MIG slices or shared GPUs: say which world counted them and
+        // the exact share in use.
+        const QString source = s.gpuSource == GpuSource::Dra            ? tr("through DRA")
+                               : s.gpuSource == GpuSource::Both         ? tr("through the device plugin and DRA, each once")
+                               : s.gpuSource == GpuSource::DevicePlugin ? tr("through the device plugin")
+                                                                        : tr("none found");
+        QString used = QString::fromStdString(s.gpuShareUsed.text());
+        if (s.gpusPartlyUsed > 0) used = tr("%1 (%2 partly)").arg(used, count(s.gpusPartlyUsed));
+        m_nodeFacts[NodeGpus]->setText(
+            tr("%1 %2, %3 used, %4 free").arg(count(s.gpusTotal), source, used, count(s.schedulable ? rest : 0)));
+    }
     m_nodeFacts[NodePods]->setText(count(s.pods));
     m_nodeFacts[Nvlink]->setText(
         s.nvlinkDomain == kNoNvlinkDomain ? tr("none") : QString::fromStdString(index.nvlinkName(s.nvlinkDomain)));

@@ -1,6 +1,7 @@
 #include "core/demo/demo_cluster.h"
 
 #include "core/demo/demo_parts.h"
+#include "core/demo/dra_demo.h"
 
 #include <algorithm>
 #include <charconv>
@@ -608,10 +609,19 @@ Result<int> parseScaleSize(std::string_view name) {
 } // namespace
 
 std::vector<std::string> demoClusterNames() {
-    return {"gb200", "h100", "scale:N"};
+    return {"gb200", "gb200-dra", "h100", "scale:N"};
 }
 
 Result<DemoCluster> makeDemoCluster(std::string_view name) {
+    if (name.ends_with(kDraDemoSuffix) && name.size() > kDraDemoSuffix.size()) {
+        Result<DemoCluster> demo = makeDemoCluster(name.substr(0, name.size() - kDraDemoSuffix.size()));
+        if (!demo) return demo;
+        demo->name = std::string(name);
+        demo->title += ", GPUs through DRA";
+        demo->events = DraDemoConverter().convert(std::move(demo->events));
+        demo->gpusThroughDra = true;
+        return demo;
+    }
     Rng rng(kDemoSeed);
     Blueprint bp;
     if (name == "gb200") {
@@ -623,7 +633,8 @@ Result<DemoCluster> makeDemoCluster(std::string_view name) {
         if (!size) return size.error();
         bp = scaleBlueprint(*size);
     } else {
-        return Error{"unknown demo cluster \"" + std::string(name) + "\" (known: gb200, h100, scale:N)"};
+        return Error{"unknown demo cluster \"" + std::string(name) +
+                     "\" (known: gb200, h100, scale:N, and each with -dra: its GPUs through DRA)"};
     }
     bp.demo.name = std::string(name);
     bp.demo.seed = kDemoSeed;

@@ -19,10 +19,13 @@ struct DemoCluster {
     TopologySpec topology;
     std::vector<ClusterEvent> events; // nodes, then the running gangs' pods
     std::uint64_t seed = 0;
+    // Its GPUs are published and allocated through DRA (a "<demo>-dra" demo, dra_demo.h).
+    bool gpusThroughDra = false;
 };
 
-std::vector<std::string> demoClusterNames(); // {"gb200", "h100", "scale:N"}
-// Errors name the unknown demo or the bad size (scale:N needs 1 <= N <= 65536).
+std::vector<std::string> demoClusterNames(); // {"gb200", "gb200-dra", "h100", "scale:N"}
+// Errors name the unknown demo or the bad size (scale:N needs 1 <= N <= 65536). Any demo with
+// "-dra" appended is the same cluster with its GPUs through DRA.
 Result<DemoCluster> makeDemoCluster(std::string_view name);
 
 } // namespace topodeck

@@ -1,6 +1,7 @@
 #include "core/demo/demo_simulator.h"
 
 #include "core/demo/demo_parts.h"
+#include "core/demo/dra_demo.h"
 
 #include <algorithm>
 #include <limits>
@@ -424,14 +425,42 @@ std::vector<ClusterEvent> DemoSimulator::Impl::step(const ClusterState& state) {
     return events;
 }
 
-DemoSimulator::DemoSimulator(const DemoCluster& demo, std::uint64_t seed)
-    : m_impl(std::make_unique<Impl>(demo, seed)) {}
+struct DemoSimulator::DraTwin {
+    ClusterState state; // the device-plugin twin, which the simulator reads
+    DraDemoConverter converter;
+};
+
+namespace {
+
+// The device-plugin demo a DRA demo was made from (the same seed makes the same cluster).
+DemoCluster devicePluginTwin(const DemoCluster& demo) {
+    Result<DemoCluster> twin = makeDemoCluster(std::string_view(demo.name).substr(0, demo.name.size() - kDraDemoSuffix.size()));
+    return twin ? std::move(*twin) : demo;
+}
+
+} // namespace
+
+DemoSimulator::DemoSimulator(const DemoCluster& demo, std::uint64_t seed) {
+    if (!demo.gpusThroughDra) {
+        m_impl = std::make_unique<Impl>(demo, seed);
+        return;
+    }
+    DemoCluster twin = devicePluginTwin(demo);
+    m_impl = std::make_unique<Impl>(twin, seed);
+    m_dra = std::make_unique<DraTwin>();
+    for (const ClusterEvent& event : twin.events) (void)m_dra->state.apply(event);
+    // The converter learns which devices the demo's claims hold, as the demo's events were made.
+    (void)m_dra->converter.convert(std::move(twin.events));
+}
 DemoSimulator::~DemoSimulator() = default;
 DemoSimulator::DemoSimulator(DemoSimulator&&) noexcept = default;
 DemoSimulator& DemoSimulator::operator=(DemoSimulator&&) noexcept = default;
 
 std::vector<ClusterEvent> DemoSimulator::step(const ClusterState& state) {
-    return m_impl->step(state);
+    if (!m_dra) return m_impl->step(state);
+    std::vector<ClusterEvent> events = m_impl->step(m_dra->state);
+    for (const ClusterEvent& event : events) (void)m_dra->state.apply(event);
+    return m_dra->converter.convert(std::move(events));
 }
 
 } // namespace topodeck

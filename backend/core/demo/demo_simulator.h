@@ -11,6 +11,8 @@
 namespace topodeck {
 
 // Starts and finishes gangs over time so occupancy moves while you watch. Deterministic for a seed.
+// A demo with its GPUs through DRA is simulated as its device-plugin twin, whose events are then
+// told the DRA way (claims allocated and freed with the pods).
 class DemoSimulator {
 public:
     DemoSimulator(const DemoCluster& demo, std::uint64_t seed);
@@ -23,7 +25,10 @@ public:
 
 private:
     struct Impl;
+    struct DraTwin;
     std::unique_ptr<Impl> m_impl;
+    std::unique_ptr<DraTwin> m_dra; // for a DRA demo
+
 };
 
 } // namespace topodeck

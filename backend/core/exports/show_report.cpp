@@ -3,6 +3,7 @@
 #include "core/topology/hierarchy_sources.h"
 
 #include "core/slurm/slurm_cluster.h"
+#include "core/text/command_args.h"
 #include "core/text/json_writer.h"
 #include "core/text/text_format.h"
 
@@ -34,6 +35,17 @@ int occupancyPercent(std::int64_t used, std::int64_t total) {
     if (used > 0 && percent == 0) percent = 1;
     if (used < total && percent == 100) percent = 99;
     return percent;
+}
+
+// GPUs in use: the exact share when MIG slices or shared GPUs make some only partly used, else
+// whole GPUs (the two agree then).
+std::string usedText(const DomainTotals& t) {
+    return t.gpusPartlyUsed > 0 ? t.gpuShareUsed.text() : groupThousands(t.gpusUsed);
+}
+
+int usedPercent(const DomainTotals& t) {
+    if (t.gpusPartlyUsed == 0) return occupancyPercent(t.gpusUsed, t.gpusTotal);
+    return occupancyPercent(t.gpuShareUsed.unitCount(), t.gpusTotal * GpuAmount::kUnits);
 }
 
 // The domains to show in tree order, and the nodes under the deepest ones shown.
@@ -81,6 +93,7 @@ constexpr std::string_view grey = "\x1b[90m";
 constexpr std::string_view kUsedGlyph = "█";
 constexpr std::string_view kFreeGlyph = "░";
 constexpr std::string_view kUnavailableGlyph = "▒";
+constexpr std::string_view kPartlyGlyph = "▓"; // the unused rest of partly used GPUs: not free whole
 
 std::string_view occupancyColor(int percent) {
     if (percent > 90) return ansi::red;
@@ -173,6 +186,9 @@ private:
             TableRow row;
             row.branches = indent + (last ? "└─ " : "├─ ");
             row.name = m_state.record(nodeId).node->name;
+            // Which world counted the node's GPUs, where it is not the device plugin alone.
+            if (stats.gpuSource == GpuSource::Dra || stats.gpuSource == GpuSource::Both)
+                row.name += " (" + std::string(gpuSourceName(stats.gpuSource)) + ")";
             row.isNode = true;
             row.totals = stats.totals();
             m_rows.push_back(std::move(row));
@@ -213,18 +229,26 @@ void appendBar(std::string& out, const Styler& styler, const DomainTotals& t, in
         return static_cast<int>((static_cast<__int128>(n) * width * 2 + total) / (static_cast<__int128>(total) * 2));
     };
     // Something present is never rounded away, and free capacity never hides behind a full bar.
-    int used = cells(t.gpusUsed);
+    // Partly used GPUs (MIG slices, shared GPUs) show their share as used and the rest apart.
+    const std::int64_t shareUnits = std::clamp<std::int64_t>(t.gpuShareUsed.unitCount(), 0, total * GpuAmount::kUnits);
+    int used = t.gpusPartlyUsed > 0
+                   ? static_cast<int>((static_cast<__int128>(shareUnits) * width * 2 + total * GpuAmount::kUnits) /
+                                      (static_cast<__int128>(total) * GpuAmount::kUnits * 2))
+                   : cells(t.gpusUsed);
+    int partly = t.gpusPartlyUsed > 0 ? std::max(0, cells(t.gpusUsed) - used) : 0;
     int unavailable = cells(t.gpusUnavailable);
-    if (t.gpusUsed > 0 && used == 0) used = 1;
+    if ((t.gpusUsed > 0 || shareUnits > 0) && used == 0) used = 1;
     if (t.gpusUnavailable > 0 && unavailable == 0) unavailable = 1;
     const int wantFree = t.gpusFree > 0 ? 1 : 0;
-    while (used + unavailable + wantFree > width && (used > 1 || unavailable > 1)) {
-        if (used >= unavailable)
+    while (used + partly + unavailable + wantFree > width && (used > 1 || unavailable > 1 || partly > 0)) {
+        if (partly > 0)
+            --partly;
+        else if (used >= unavailable)
             --used;
         else
             --unavailable;
     }
-    const int freeCells = std::max(0, width - used - unavailable);
+    const int freeCells = std::max(0, width - used - partly - unavailable);
 
     const auto run = [&](int n, std::string_view glyph, std::string_view style) {
         if (n <= 0) return;
@@ -234,6 +258,7 @@ void appendBar(std::string& out, const Styler& styler, const DomainTotals& t, in
         styler.append(out, text, style);
     };
     run(used, kUsedGlyph, occupancyColor(percent));
+    run(partly, kPartlyGlyph, occupancyColor(percent));
     run(unavailable, kUnavailableGlyph, ansi::grey);
     run(freeCells, kFreeGlyph, ansi::green);
 }
@@ -267,7 +292,8 @@ std::string topologyLine(const TopologySpec& spec) {
 constexpr std::size_t kHeaderLabelWidth = 10;
 constexpr std::size_t kHeaderWrapWidth = 100;
 
-void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& index, const ShowOptions& options) {
+void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& index, const ClusterState& cluster,
+                  const ShowOptions& options) {
     const DomainTotals& t = index.root().totals;
     const auto label = [&](std::string_view text) {
         styler.append(out, text, ansi::bold);
@@ -351,19 +377,26 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
                              (count == 1 ? " domain)" : " domains)"));
     }
 
-    std::string gpus = groupThousands(t.gpusUsed) + '/' + groupThousands(t.gpusTotal) + " used";
+    std::string gpus = usedText(t) + '/' + groupThousands(t.gpusTotal) + " used";
     if (t.gpusTotal == 0) {
         // Most often the cluster names its GPUs differently; say what was counted.
-        gpus = "none found (counting ";
-        const std::vector<std::string>& patterns = index.gpuResources().patterns();
-        for (std::size_t i = 0; i < patterns.size(); ++i) gpus += (i > 0 ? ", " : "") + patterns[i];
-        gpus += ')';
+        gpus = "none found (counting " + joinList(index.gpuResources().patterns()) + " and DRA devices of class " +
+               joinList(cluster.devices().gpuClasses().names()) + ')';
     }
-    const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+    const int percent = usedPercent(t);
     if (percent >= 0) gpus += " (" + std::to_string(percent) + "%) · " + groupThousands(t.gpusFree) + " free";
+    if (t.gpusPartlyUsed > 0) gpus += " · " + groupThousands(t.gpusPartlyUsed) + " partly used (MIG or shared)";
     if (t.gpusUnavailable > 0) gpus += " · " + groupThousands(t.gpusUnavailable) + " unavailable";
     if (t.gpusFragmented > 0) gpus += " · " + groupThousands(t.gpusFragmented) + " free on partly used nodes";
     field("GPUs:", gpus);
+    if (t.nodesDraGpus + t.nodesBothGpus > 0) {
+        std::string counted = "DRA on " + groupThousands(t.nodesDraGpus) + (t.nodesDraGpus == 1 ? " node" : " nodes") +
+                              " · device plugin on " + groupThousands(t.nodesPluginGpus) +
+                              (t.nodesPluginGpus == 1 ? " node" : " nodes");
+        if (t.nodesBothGpus > 0)
+            counted += " · both on " + groupThousands(t.nodesBothGpus) + " (each GPU counted once)";
+        field("Counted:", counted);
+    }
 
     std::string nodes = groupThousands(t.nodesReady) + '/' + groupThousands(t.nodesTotal) + " ready";
     nodes += " · " + groupThousands(nodesNotReady(t)) + " not ready";
@@ -404,9 +437,9 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
     for (const TableRow& row : rows) {
         const DomainTotals& t = row.totals;
         Cells c;
-        c.used = groupThousands(t.gpusUsed);
+        c.used = usedText(t);
         c.total = groupThousands(t.gpusTotal);
-        const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+        const int percent = usedPercent(t);
         c.percent = percent < 0 ? std::string("-") : std::to_string(percent) + '%';
         c.free = groupThousands(t.gpusFree);
         if (row.isNode) {
@@ -432,7 +465,7 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
 
     std::string out;
     out.reserve(rows.size() * (wName + wBar * 3 + 64) + 512);
-    appendHeader(out, styler, index, options);
+    appendHeader(out, styler, index, state, options);
     out += '\n';
 
     // Column titles; "USED/GPUS" puts its slash over the slashes of the rows.
@@ -457,7 +490,7 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
         const TableRow& row = rows[i];
         const Cells& c = cells[i];
         const DomainTotals& t = row.totals;
-        const int percent = occupancyPercent(t.gpusUsed, t.gpusTotal);
+        const int percent = usedPercent(t);
 
         styler.append(out, row.branches, ansi::dim);
         appendLeft(out, styler, row.name, wName - displayWidth(row.branches), row.nameStyle);
@@ -490,6 +523,12 @@ std::string renderShowTable(const TopologyIndex& index, const ClusterState& stat
     styler.append(out, kUnavailableGlyph, ansi::grey);
     styler.append(out, " unavailable (node not ready or cordoned)  ·  MAX/NODE: most free GPUs on one node", ansi::dim);
     out += '\n';
+    if (index.root().totals.gpusPartlyUsed > 0) {
+        styler.append(out, kPartlyGlyph, occupancyColor(0));
+        styler.append(out, " rest of partly used GPUs (MIG slices, shared): not free whole; USED counts the share",
+                      ansi::dim);
+        out += '\n';
+    }
     return out;
 }
 
@@ -548,6 +587,12 @@ private:
             .field("gpus_free", t.gpusFree)
             .field("gpus_unavailable", t.gpusUnavailable)
             .field("gpus_fragmented", t.gpusFragmented)
+            .field("gpus_partly_used", t.gpusPartlyUsed)
+            .key("gpus_share_used")
+            .raw(t.gpuShareUsed.text(6))
+            .field("nodes_gpus_device_plugin", t.nodesPluginGpus)
+            .field("nodes_gpus_dra", t.nodesDraGpus)
+            .field("nodes_gpus_both", t.nodesBothGpus)
             .field("nodes_total", t.nodesTotal)
             .field("nodes_ready", t.nodesReady)
             .field("nodes_schedulable", t.nodesSchedulable)
@@ -595,8 +640,15 @@ private:
                 .field("gpus_used", t.gpusUsed)
                 .field("gpus_free", t.gpusFree)
                 .field("gpus_unavailable", t.gpusUnavailable)
-                .field("pods", t.pods)
-                .key("nvlink_domain");
+                .field("gpus_partly_used", t.gpusPartlyUsed)
+                .key("gpus_share_used")
+                .raw(t.gpuShareUsed.text(6))
+                .key("gpu_source");
+            if (stats.gpuSource == GpuSource::None)
+                m_json.null();
+            else
+                m_json.value(gpuSourceName(stats.gpuSource));
+            m_json.field("pods", t.pods).key("nvlink_domain");
             if (stats.nvlinkDomain == kNoNvlinkDomain)
                 m_json.null();
             else

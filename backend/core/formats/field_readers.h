@@ -1,8 +1,8 @@
 #pragma once
 
 // Typed field readers written once for both value adapters (JsonValue, YamlValue): scalars,
-// booleans, integers, maps of strings, quantities, with errors that name the field. Null and
-// absent are the same, as to Kubernetes. Internal to backend/core.
+// booleans, integers, maps of strings, quantities, lists of maps, with errors that name the
+// field. Null and absent are the same, as to Kubernetes. Internal to backend/core.
 
 #include "core/formats/field_path.h"
 #include "core/values/quantity.h"
@@ -12,8 +12,10 @@
 
 #include <charconv>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace topodeck::object_reader {
@@ -114,7 +116,8 @@ template <class V> Status readResources(V& value, const Path& path, ResourceList
     });
 }
 
-template <class V> Status readInt32(V& value, const Path& path, std::int32_t& out) {
+// A whole number, written as a number or (YAML, and some JSON) as a string; null leaves `out`.
+template <class T, class V> Status readInteger(V& value, const Path& path, T& out) {
     const ValueType type = value.type();
     if (type == ValueType::Null) return {};
     if (type == ValueType::Invalid) return Error{"invalid input"};
@@ -123,8 +126,16 @@ template <class V> Status readInt32(V& value, const Path& path, std::int32_t& ou
     if (!value.text(type, text)) return Error{"invalid input"};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     if (ec != std::errc() || end != text.data() + text.size())
-        return Error{path.str() + ": expected an integer, got \"" + std::string(text) + "\""};
+        return Error{path.str() + ": expected an integer, got \"" + visibleText(text) + "\""};
     return {};
+}
+
+template <class V> Status readInt32(V& value, const Path& path, std::int32_t& out) {
+    return readInteger(value, path, out);
+}
+
+template <class V> Status readInt64(V& value, const Path& path, std::int64_t& out) {
+    return readInteger(value, path, out);
 }
 
 // A list of strings (matchExpressions values).
@@ -138,6 +149,29 @@ template <class V> Status readStringList(V& value, const Path& path, std::vector
         out.emplace_back(text);
         return {};
     });
+}
+
+// A list of maps, each read by readEntry(element, path) after checking that it is a map.
+template <class V, class F> Status readMapList(V& value, const Path& path, F&& readEntry) {
+    bool isList = false;
+    if (Status s = expectArray(value, path, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return value.forEachElement([&](V& element) -> Status {
+        const Path at = path.index(index++);
+        bool isMap = false;
+        if (Status s = expectObject(element, at, "a map", isMap); !s) return s;
+        if (!isMap) return typeError(at, "a map", ValueType::Null);
+        return readEntry(element, at);
+    });
+}
+
+// The string fields select(key) names, then each required one (empty: missing) checked.
+template <class V, class F>
+Status readRequiredFields(V& value, const Path& path, F&& select, std::initializer_list<std::pair<const char*, std::string_view*>> required) {
+    if (Status s = readSelectedFields(value, path, "a map", select); !s) return s;
+    for (const auto& [name, slot] : required)
+        if (slot->empty()) return missingError(path.field(name));
+    return {};
 }
 
 } // namespace topodeck::object_reader

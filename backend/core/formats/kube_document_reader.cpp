@@ -1,5 +1,6 @@
 #include "core/formats/kube_document_reader.h"
 
+#include "core/formats/dra_object_readers.h"
 #include "core/formats/kube_object_readers.h"
 
 #include <algorithm>
@@ -12,7 +13,24 @@
 namespace topodeck::object_reader {
 namespace {
 
-enum class ObjectKind { Node, Pod, KueueTopology, KaiTopology, HyperNode, ResourceFlavor, Other };
+enum class ObjectKind {
+    Node,
+    Pod,
+    KueueTopology,
+    KaiTopology,
+    HyperNode,
+    ResourceFlavor,
+    ResourceSlice,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    DeviceClass,
+    Other
+};
+
+// The DRA kinds, read in every version of resource.k8s.io draVersion() knows.
+bool isDraKind(std::string_view kind) {
+    return kind == "ResourceSlice" || kind == "ResourceClaim" || kind == "ResourceClaimTemplate" || kind == "DeviceClass";
+}
 
 ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
     const bool core = apiVersion.empty() || apiVersion == "v1";
@@ -27,6 +45,11 @@ ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
         return ObjectKind::HyperNode;
     if (kind == "ResourceFlavor" && apiVersion.substr(0, apiVersion.find('/')) == "kueue.x-k8s.io")
         return ObjectKind::ResourceFlavor;
+    if (isDraKind(kind) && draVersion(apiVersion)) {
+        if (kind == "ResourceSlice") return ObjectKind::ResourceSlice;
+        if (kind == "ResourceClaim") return ObjectKind::ResourceClaim;
+        return kind == "DeviceClass" ? ObjectKind::DeviceClass : ObjectKind::ResourceClaimTemplate;
+    }
     return ObjectKind::Other;
 }
 
@@ -161,6 +184,25 @@ private:
         case ObjectKind::ResourceFlavor:
             s = readResourceFlavor(object, label);
             break;
+        case ObjectKind::ResourceSlice:
+            s = readDra(object, label, m_out.snapshot.resourceSlices,
+                        [&](V& o, ObjectLabel& l, ResourceSlice& slice) { return readResourceSlice(o, l, slice); });
+            break;
+        case ObjectKind::ResourceClaim:
+            s = readDra(object, label, m_out.snapshot.resourceClaims, [&](V& o, ObjectLabel& l, ResourceClaim& claim) {
+                return readResourceClaim(o, l, *draVersion(apiVersion), claim);
+            });
+            break;
+        case ObjectKind::ResourceClaimTemplate:
+            s = readDra(object, label, m_out.snapshot.resourceClaimTemplates,
+                        [&](V& o, ObjectLabel& l, ResourceClaimTemplate& claimTemplate) {
+                            return readResourceClaimTemplate(o, l, *draVersion(apiVersion), claimTemplate);
+                        });
+            break;
+        case ObjectKind::DeviceClass:
+            s = readDra(object, label, m_out.snapshot.deviceClasses,
+                        [&](V& o, ObjectLabel& l, DeviceClass& deviceClass) { return readDeviceClass(o, l, deviceClass); });
+            break;
         case ObjectKind::Other:
             m_out.skip(apiVersion, kind);
             return {};
@@ -236,6 +278,7 @@ private:
             std::sort(pod.nodeSelector.begin(), pod.nodeSelector.end());
         }
         pod.requiredNodeAffinity = std::move(scratch.requiredNodeAffinity);
+        if (Status dra = finishPodDra(scratch.dra, pod, root); !dra) return labelled(label, dra);
         for (int source = 0; source < kWorkloadSources; ++source) {
             if (scratch.workload[source].empty()) continue;
             pod.workload = scratch.workload[source];
@@ -361,6 +404,15 @@ private:
         return {};
     }
 
+    // A DRA object read by read(object, label, into) and kept with its resourceVersion.
+    template <class T, class Read> Status readDra(V& object, ObjectLabel& label, std::vector<T>& into, Read&& read) {
+        T value;
+        if (Status s = read(object, label, value); !s) return labelled(label, s);
+        value.resourceVersion = label.resourceVersion;
+        into.push_back(std::move(value));
+        return {};
+    }
+
     SnapshotBuilder& m_out;
     std::string_view m_source;
     int m_document;
@@ -375,7 +427,7 @@ private:
 void SnapshotBuilder::skip(std::string_view apiVersion, std::string_view kind) {
     std::string what(kind);
     // A kind topodeck reads, but from an API group it does not (some other Topology), says which.
-    if (!kind.empty() && (kind == "Topology" || kind == "HyperNode" || kind == "ResourceFlavor" ||
+    if (!kind.empty() && (kind == "Topology" || kind == "HyperNode" || kind == "ResourceFlavor" || isDraKind(kind) ||
                           classify({}, kind) != ObjectKind::Other))
         what += " (" + std::string(apiVersion) + ")";
     for (auto& entry : m_skipped) {

@@ -1,13 +1,15 @@
 #pragma once
 
 // Readers of the parts of Kubernetes objects that topodeck models: Node metadata, spec and
-// status; a Pod's metadata (which gang it belongs to), containers and phase; Kueue/KAI Topology
-// levels; Volcano HyperNode members; Kueue ResourceFlavor specs. Templates over the value
+// status; a Pod's metadata (which gang it belongs to), containers and phase (its DRA claims and
+// KAI GPU sharing: pod_claim_readers.h); Kueue/KAI Topology levels; Volcano HyperNode members;
+// Kueue ResourceFlavor specs. The DRA objects: dra_object_readers.h. Templates over the value
 // adapters, so JSON and YAML read the same. Internal to backend/core.
 
 #include "core/formats/field_path.h"
 #include "core/formats/field_readers.h"
 #include "core/formats/node_affinity_readers.h"
+#include "core/formats/pod_claim_readers.h"
 #include "core/model/hypernode.h"
 #include "core/model/node.h"
 #include "core/model/pod.h"
@@ -240,6 +242,7 @@ struct PodScratch {
     std::string_view kueueRequired, kueuePreferred, kueueUnconstrained; // podset-*-topology
     std::vector<std::pair<std::string_view, std::string_view>> nodeSelector;
     std::vector<NodeSelectorTerm> requiredNodeAffinity; // rare: owned, not viewed
+    PodDraScratch dra; // DRA claims and KAI GPU sharing
     bool ownerIsController = false;
     bool ownerIsJob = false; // the owner kWorkloadSources[kOwner] names is a batch Job
     // Kept from pod to pod (see readContainers); only the first *Used entries are this pod's.
@@ -260,7 +263,7 @@ inline std::string_view* podLabelSlot(PodScratch& pod, std::string_view key) {
     if (key == "job-name") return &pod.workload[kLegacyJobName];
     if (key == "kueue.x-k8s.io/pod-group-name") return &pod.workload[kKueuePodGroup];
     if (key == "scheduling.x-k8s.io/pod-group") return &pod.workload[kCoschedulingPodGroup];
-    return nullptr;
+    return gpuShareLabelSlot(pod.dra, key);
 }
 
 inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key) {
@@ -272,7 +275,7 @@ inline std::string_view* podAnnotationSlot(PodScratch& pod, std::string_view key
     if (key == "kueue.x-k8s.io/podset-required-topology") return &pod.kueueRequired;
     if (key == "kueue.x-k8s.io/podset-preferred-topology") return &pod.kueuePreferred;
     if (key == "kueue.x-k8s.io/podset-unconstrained-topology") return &pod.kueueUnconstrained;
-    return nullptr;
+    return gpuShareAnnotationSlot(pod.dra, key);
 }
 
 template <class V> Status readOwnerReferences(V& value, const Path& path, PodScratch& pod) {
@@ -387,13 +390,20 @@ template <class V> Status readPodSpec(V& value, const Path& path, PodScratch& po
         if (key == "initContainers")
             return readContainers(field, path.field(key), pod.resources.initContainers, pod.initContainersUsed);
         if (key == "overhead") return readResources(field, path.field(key), pod.resources.overhead);
+        if (key == "resourceClaims") return readPodResourceClaims(field, path.field(key), pod.dra);
         return {};
     });
 }
 
 template <class V> Status readPodStatus(V& value, const Path& path, PodScratch& pod) {
-    return readSelectedFields(value, path, "a map",
-                              [&](std::string_view key) { return key == "phase" ? &pod.phase : nullptr; });
+    bool present = false;
+    if (Status s = expectObject(value, path, "a map", present); !s || !present) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        if (key == "phase") return readScalar(field, path.field(key), pod.phase);
+        if (key == "resourceClaimStatuses") return readPodClaimStatuses(field, path.field(key), pod.dra);
+        if (key == "extendedResourceClaimStatus") return readExtendedResourceClaimStatus(field, path.field(key), pod.dra);
+        return {};
+    });
 }
 
 PodPhase parsePhase(std::string_view phase);

@@ -1,7 +1,8 @@
 #pragma once
 
-// Readers of a pod's required node affinity (spec.affinity), templates over the value adapters
-// like the other object readers. Internal to backend/core.
+// Readers of a pod's required node affinity (spec.affinity) and of NodeSelector objects (DRA
+// slices and allocations), templates over the value adapters like the other object readers.
+// Internal to backend/core.
 
 #include "core/formats/field_path.h"
 #include "core/formats/field_readers.h"
@@ -70,6 +71,41 @@ Status readNodeSelectorRequirement(V& value, const Path& path, bool isField, Nod
     return {};
 }
 
+// A NodeSelector's nodeSelectorTerms list: a node matches one of the terms.
+template <class V> Status readNodeSelectorTerms(V& list, const Path& listPath, std::vector<NodeSelectorTerm>& terms) {
+    bool isList = false;
+    if (Status s = expectArray(list, listPath, isList); !s || !isList) return s;
+    std::size_t index = 0;
+    return list.forEachElement([&](V& element) -> Status {
+        const Path termPath = listPath.index(index++);
+        bool isMap = false;
+        if (Status s = expectObject(element, termPath, "a map", isMap); !s) return s;
+        NodeSelectorTerm& term = terms.emplace_back();
+        if (!isMap) return {}; // a null term: matches nothing, as an empty one
+        return element.forEachField([&](std::string_view key, V& field) -> Status {
+            const bool isField = key == "matchFields";
+            if (!isField && key != "matchExpressions") return {};
+            const Path requirementsPath = termPath.field(key);
+            bool present = false;
+            if (Status s = expectArray(field, requirementsPath, present); !s || !present) return s;
+            std::vector<NodeSelectorRequirement>& into = isField ? term.matchFields : term.matchExpressions;
+            std::size_t at = 0;
+            return field.forEachElement([&](V& requirement) -> Status {
+                return readNodeSelectorRequirement(requirement, requirementsPath.index(at++), isField, into.emplace_back());
+            });
+        });
+    });
+}
+
+// A NodeSelector object ({nodeSelectorTerms: [...]}), as DRA slices and allocations carry it.
+template <class V> Status readNodeSelector(V& value, const Path& path, std::vector<NodeSelectorTerm>& terms) {
+    bool isMap = false;
+    if (Status s = expectObject(value, path, "a map", isMap); !s || !isMap) return s;
+    return value.forEachField([&](std::string_view key, V& field) -> Status {
+        return key == "nodeSelectorTerms" ? readNodeSelectorTerms(field, path.field(key), terms) : Status{};
+    });
+}
+
 // spec.affinity: of it, only nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution's terms
 // matter to what a relabel breaks; preferred terms and pod (anti-)affinity are skipped unread.
 template <class V> Status readRequiredNodeAffinity(V& value, const Path& path, std::vector<NodeSelectorTerm>& terms) {
@@ -82,30 +118,7 @@ template <class V> Status readRequiredNodeAffinity(V& value, const Path& path, s
     };
     return inside(value, path, "nodeAffinity", [&](V& affinity, const Path& affinityPath) {
         return inside(affinity, affinityPath, "requiredDuringSchedulingIgnoredDuringExecution", [&](V& required, const Path& requiredPath) {
-            return inside(required, requiredPath, "nodeSelectorTerms", [&](V& list, const Path& listPath) -> Status {
-                bool isList = false;
-                if (Status s = expectArray(list, listPath, isList); !s || !isList) return s;
-                std::size_t index = 0;
-                return list.forEachElement([&](V& element) -> Status {
-                    const Path termPath = listPath.index(index++);
-                    bool isMap = false;
-                    if (Status s = expectObject(element, termPath, "a map", isMap); !s) return s;
-                    NodeSelectorTerm& term = terms.emplace_back();
-                    if (!isMap) return {}; // a null term: matches nothing, as an empty one
-                    return element.forEachField([&](std::string_view key, V& field) -> Status {
-                        const bool isField = key == "matchFields";
-                        if (!isField && key != "matchExpressions") return {};
-                        const Path requirementsPath = termPath.field(key);
-                        bool present = false;
-                        if (Status s = expectArray(field, requirementsPath, present); !s || !present) return s;
-                        std::vector<NodeSelectorRequirement>& into = isField ? term.matchFields : term.matchExpressions;
-                        std::size_t at = 0;
-                        return field.forEachElement([&](V& requirement) -> Status {
-                            return readNodeSelectorRequirement(requirement, requirementsPath.index(at++), isField, into.emplace_back());
-                        });
-                    });
-                });
-            });
+            return readNodeSelector(required, requiredPath, terms);
         });
     });
 }

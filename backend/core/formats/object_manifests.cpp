@@ -1,5 +1,7 @@
 #include "core/formats/object_manifests.h"
 
+#include "core/model/node_affinity.h"
+
 namespace topodeck {
 
 namespace {
@@ -73,6 +75,26 @@ void writeResourceFlavorManifest(JsonWriter& json, std::string_view apiVersion, 
     writeStringMap(json.key("nodeLabels"), flavor.nodeLabels);
     if (!flavor.topologyName.empty()) json.field("topologyName", flavor.topologyName);
     json.endObject().endObject();
+}
+
+void writeNodeSelector(JsonWriter& json, const std::vector<NodeSelectorTerm>& terms) {
+    json.beginObject().key("nodeSelectorTerms").beginArray();
+    for (const NodeSelectorTerm& term : terms) {
+        json.beginObject();
+        for (const auto& [name, requirements] : {std::pair{"matchExpressions", &term.matchExpressions},
+                                                 std::pair{"matchFields", &term.matchFields}}) {
+            if (requirements->empty()) continue;
+            json.key(name).beginArray();
+            for (const NodeSelectorRequirement& requirement : *requirements) {
+                json.beginObject().field("key", requirement.key).field("operator", nodeSelectorOperatorName(requirement.op));
+                if (!requirement.values.empty()) json.key("values").stringArray(requirement.values);
+                json.endObject();
+            }
+            json.endArray();
+        }
+        json.endObject();
+    }
+    json.endArray().endObject();
 }
 
 } // namespace topodeck

@@ -4,11 +4,13 @@
 // snapshot keeps the versions a change plan made from it needs as preconditions.
 
 #include "core/model/hypernode.h"
+#include "core/model/pod.h"
 #include "core/model/resource_flavor.h"
 #include "core/model/topology_spec.h"
 #include "core/text/json_writer.h"
 
 #include <string_view>
+#include <vector>
 
 namespace topodeck {
 
@@ -18,5 +20,8 @@ void writeTopologyManifest(JsonWriter& json, std::string_view apiVersion, const 
 void writeHyperNodeManifest(JsonWriter& json, const HyperNode& hyperNode);
 void writeHyperNodeMember(JsonWriter& json, const HyperNodeMember& member);
 void writeResourceFlavorManifest(JsonWriter& json, std::string_view apiVersion, const ResourceFlavor& flavor);
+// A NodeSelector, {"nodeSelectorTerms": [...]}: a pod's required node affinity, a DRA slice's or
+// allocation's node selector.
+void writeNodeSelector(JsonWriter& json, const std::vector<NodeSelectorTerm>& terms);
 
 } // namespace topodeck

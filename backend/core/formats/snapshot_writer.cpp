@@ -2,6 +2,7 @@
 
 #include "core/model/node_affinity.h"
 
+#include "core/formats/dra_manifests.h"
 #include "core/formats/object_manifests.h"
 #include "core/text/json_writer.h"
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -107,118 +109,175 @@ void writeNode(JsonWriter& json, QuantityTexts& texts, const Node& node) {
     json.endArray().endObject().endObject();
 }
 
-// The label or annotation that names the gang as its kind would (see kube_object_readers.h),
-// so that the reader reads the same name and kind back.
-void writeGangMetadata(JsonWriter& json, const Pod& pod) {
+// The label or annotation that names the gang as its kind would (see kube_object_readers.h), and
+// Kueue's topology request, so that the reader reads the same name, kind and request back.
+struct GangMetadata {
     std::string_view label;
     std::string_view annotation;
-    std::string_view name = pod.workload;
+    std::string_view name;
     std::string_view groupIndex;
+    std::string_view topologyKey;
+    std::string_view topologyValue;
+};
+
+GangMetadata gangMetadata(const Pod& pod) {
+    GangMetadata gang;
+    if (pod.workload.empty()) return gang;
+    gang.name = pod.workload;
     switch (pod.workloadKind) {
-    case WorkloadKind::KueueWorkload: annotation = "kueue.x-k8s.io/workload"; break;
-    case WorkloadKind::JobSet: label = "jobset.sigs.k8s.io/jobset-name"; break;
+    case WorkloadKind::KueueWorkload: gang.annotation = "kueue.x-k8s.io/workload"; break;
+    case WorkloadKind::JobSet: gang.label = "jobset.sigs.k8s.io/jobset-name"; break;
     case WorkloadKind::LeaderWorkerSet: {
-        label = "leaderworkerset.sigs.k8s.io/name";
+        gang.label = "leaderworkerset.sigs.k8s.io/name";
         // The reader names a group <lws>-<group index>; split it back.
-        const std::size_t dash = name.rfind('-');
-        if (dash != std::string_view::npos && dash + 1 < name.size() &&
-            name.find_first_not_of("0123456789", dash + 1) == std::string_view::npos) {
-            groupIndex = name.substr(dash + 1);
-            name = name.substr(0, dash);
+        const std::size_t dash = gang.name.rfind('-');
+        if (dash != std::string_view::npos && dash + 1 < gang.name.size() &&
+            gang.name.find_first_not_of("0123456789", dash + 1) == std::string_view::npos) {
+            gang.groupIndex = gang.name.substr(dash + 1);
+            gang.name = gang.name.substr(0, dash);
         }
         break;
     }
-    case WorkloadKind::TrainingJob: label = "training.kubeflow.org/job-name"; break;
-    case WorkloadKind::VolcanoJob: label = "volcano.sh/job-name"; break;
-    case WorkloadKind::Job: label = "batch.kubernetes.io/job-name"; break;
-    case WorkloadKind::KueuePodGroup: label = "kueue.x-k8s.io/pod-group-name"; break;
-    case WorkloadKind::CoschedulingGroup: label = "scheduling.x-k8s.io/pod-group"; break;
-    case WorkloadKind::VolcanoPodGroup: annotation = "scheduling.k8s.io/group-name"; break;
-    case WorkloadKind::KaiPodGroup: annotation = "pod-group-name"; break;
+    case WorkloadKind::TrainingJob: gang.label = "training.kubeflow.org/job-name"; break;
+    case WorkloadKind::VolcanoJob: gang.label = "volcano.sh/job-name"; break;
+    case WorkloadKind::Job: gang.label = "batch.kubernetes.io/job-name"; break;
+    case WorkloadKind::KueuePodGroup: gang.label = "kueue.x-k8s.io/pod-group-name"; break;
+    case WorkloadKind::CoschedulingGroup: gang.label = "scheduling.x-k8s.io/pod-group"; break;
+    case WorkloadKind::VolcanoPodGroup: gang.annotation = "scheduling.k8s.io/group-name"; break;
+    case WorkloadKind::KaiPodGroup: gang.annotation = "pod-group-name"; break;
     case WorkloadKind::None:
     case WorkloadKind::Owner:
     case WorkloadKind::SlurmJob:
     case WorkloadKind::Unlisted:
-        break; // a controlling owner, below
-    }
-    if (!label.empty()) {
-        json.key("labels").beginObject().field(label, name);
-        if (!groupIndex.empty()) json.field("leaderworkerset.sigs.k8s.io/group-index", groupIndex);
-        json.endObject();
+        break; // a controlling owner
     }
     // Kueue's topology request as its pods carry it, so a failure what-if on the file reads it back.
-    std::string_view topologyKey;
     switch (pod.topology.mode) {
     case PodTopologyRequest::Mode::None:
         break;
     case PodTopologyRequest::Mode::Required:
-        topologyKey = "kueue.x-k8s.io/podset-required-topology";
+        gang.topologyKey = "kueue.x-k8s.io/podset-required-topology";
         break;
     case PodTopologyRequest::Mode::Preferred:
-        topologyKey = "kueue.x-k8s.io/podset-preferred-topology";
+        gang.topologyKey = "kueue.x-k8s.io/podset-preferred-topology";
         break;
     case PodTopologyRequest::Mode::Unconstrained:
-        topologyKey = "kueue.x-k8s.io/podset-unconstrained-topology";
+        gang.topologyKey = "kueue.x-k8s.io/podset-unconstrained-topology";
         break;
     }
-    if (!annotation.empty() || !topologyKey.empty()) {
-        json.key("annotations").beginObject();
-        if (!annotation.empty()) json.field(annotation, name);
-        if (!topologyKey.empty())
-            json.field(topologyKey, pod.topology.mode == PodTopologyRequest::Mode::Unconstrained
-                                        ? std::string_view("true")
-                                        : std::string_view(pod.topology.level));
-        json.endObject();
+    gang.topologyValue = pod.topology.mode == PodTopologyRequest::Mode::Unconstrained ? std::string_view("true")
+                                                                                       : std::string_view(pod.topology.level);
+    return gang;
+}
+
+// A map of metadata (labels, annotations) opened at its first entry, so that the gang's and the
+// GPU share's entries land in one map and a pod without any writes none.
+class LazyMap {
+public:
+    LazyMap(JsonWriter& json, std::string_view name) : m_json(json), m_name(name) {}
+    void field(std::string_view key, std::string_view value) {
+        if (!m_open) m_json.key(m_name).beginObject();
+        m_open = true;
+        m_json.field(key, value);
     }
+    void close() {
+        if (m_open) m_json.endObject();
+        m_open = false;
+    }
+
+private:
+    JsonWriter& m_json;
+    std::string_view m_name;
+    bool m_open = false;
+};
+
+void writePodMetadata(JsonWriter& json, const Pod& pod) {
+    const GangMetadata gang = gangMetadata(pod);
+    const PodGpuShare& share = pod.gpuShare;
+    LazyMap labels(json, "labels");
+    if (!gang.label.empty()) labels.field(gang.label, gang.name);
+    if (!gang.groupIndex.empty()) labels.field("leaderworkerset.sigs.k8s.io/group-index", gang.groupIndex);
+    // KAI's GPU sharing: the group, and a multi-GPU share's further groups as KAI labels them.
+    if (!share.group.empty()) labels.field("runai-gpu-group", share.group);
+    for (const std::string& group : share.moreGroups) labels.field("runai-gpu-group/" + group, group);
+    labels.close();
+    LazyMap annotations(json, "annotations");
+    if (!gang.annotation.empty()) annotations.field(gang.annotation, gang.name);
+    if (!gang.topologyKey.empty()) annotations.field(gang.topologyKey, gang.topologyValue);
+    if (!share.fraction.empty()) annotations.field("gpu-fraction", share.fraction);
+    if (!share.memory.empty()) annotations.field("gpu-memory", share.memory);
+    if (share.devices != 0) annotations.field("gpu-fraction-num-devices", std::to_string(share.devices));
+    annotations.close();
+    if (pod.workload.empty()) return;
     if (pod.workloadKind == WorkloadKind::Job) {
         // As the Job controller sets it, beside the job-name label.
         json.key("ownerReferences").beginArray().beginObject();
-        json.field("apiVersion", "batch/v1").field("kind", "Job").field("name", name).field("controller", true);
+        json.field("apiVersion", "batch/v1").field("kind", "Job").field("name", gang.name).field("controller", true);
         json.endObject().endArray();
-    } else if (label.empty() && annotation.empty()) {
+    } else if (gang.label.empty() && gang.annotation.empty()) {
         // The model keeps no owner's kind: the reference says only who controls the pod.
         json.key("ownerReferences").beginArray().beginObject();
-        json.field("name", name).field("controller", true);
+        json.field("name", gang.name).field("controller", true);
         json.endObject().endArray();
     }
 }
 
-void writeRequiredNodeAffinity(JsonWriter& json, const std::vector<NodeSelectorTerm>& terms) {
-    json.key("affinity").beginObject().key("nodeAffinity").beginObject();
-    json.key("requiredDuringSchedulingIgnoredDuringExecution").beginObject().key("nodeSelectorTerms").beginArray();
-    for (const NodeSelectorTerm& term : terms) {
-        json.beginObject();
-        for (const auto& [name, requirements] : {std::pair{"matchExpressions", &term.matchExpressions},
-                                                 std::pair{"matchFields", &term.matchFields}}) {
-            if (requirements->empty()) continue;
-            json.key(name).beginArray();
-            for (const NodeSelectorRequirement& requirement : *requirements) {
-                json.beginObject().field("key", requirement.key).field("operator", nodeSelectorOperatorName(requirement.op));
-                if (!requirement.values.empty()) json.key("values").stringArray(requirement.values);
-                json.endObject();
-            }
-            json.endArray();
-        }
+// spec.resourceClaims, as the pod named them.
+void writePodResourceClaims(JsonWriter& json, const std::vector<PodResourceClaim>& claims) {
+    json.beginArray();
+    for (const PodResourceClaim& claim : claims) {
+        json.beginObject().field("name", claim.name);
+        if (!claim.claimName.empty()) json.field("resourceClaimName", claim.claimName);
+        if (!claim.templateName.empty()) json.field("resourceClaimTemplateName", claim.templateName);
         json.endObject();
     }
-    json.endArray().endObject().endObject().endObject();
+    json.endArray();
+}
+
+// status: the phase, and the claims made for the pod.
+void writePodStatus(JsonWriter& json, const Pod& pod) {
+    json.beginObject().field("phase", phaseName(pod.phase));
+    if (!pod.claimStatuses.empty()) {
+        json.key("resourceClaimStatuses").beginArray();
+        for (const auto& [name, claimName] : pod.claimStatuses) {
+            json.beginObject().field("name", name).key("resourceClaimName");
+            // A null name: no claim was needed.
+            if (claimName.empty())
+                json.null();
+            else
+                json.value(claimName);
+            json.endObject();
+        }
+        json.endArray();
+    }
+    if (!pod.extendedResourceClaim.empty())
+        json.key("extendedResourceClaimStatus").beginObject().field("resourceClaimName", pod.extendedResourceClaim).endObject();
+    json.endObject();
+}
+
+void writeRequiredNodeAffinity(JsonWriter& json, const std::vector<NodeSelectorTerm>& terms) {
+    json.key("affinity").beginObject().key("nodeAffinity").beginObject();
+    writeNodeSelector(json.key("requiredDuringSchedulingIgnoredDuringExecution"), terms);
+    json.endObject().endObject();
 }
 
 void writePod(JsonWriter& json, QuantityTexts& texts, const Pod& pod) {
     json.beginObject().field("apiVersion", "v1").field("kind", "Pod");
     json.key("metadata").beginObject().field("namespace", pod.nameSpace).field("name", pod.name);
-    if (!pod.workload.empty()) writeGangMetadata(json, pod);
+    writePodMetadata(json, pod);
     json.endObject().key("spec").beginObject();
     if (!pod.nodeName.empty()) json.field("nodeName", pod.nodeName);
     if (!pod.nodeSelector.empty()) writeStringMap(json.key("nodeSelector"), pod.nodeSelector);
     if (!pod.requiredNodeAffinity.empty()) writeRequiredNodeAffinity(json, pod.requiredNodeAffinity);
+    if (!pod.resourceClaims.empty()) writePodResourceClaims(json.key("resourceClaims"), pod.resourceClaims);
     if (pod.scheduler == PodScheduler::Volcano) json.field("schedulerName", "volcano");
     if (pod.scheduler == PodScheduler::Kai) json.field("schedulerName", "kai-scheduler");
     // One container holding the effective request gives the same effective request back.
     json.key("containers").beginArray().beginObject().field("name", "main").key("resources").beginObject();
     writeResources(json.key("requests"), texts, pod.requests);
     json.endObject().endObject().endArray().endObject();
-    json.key("status").beginObject().field("phase", phaseName(pod.phase)).endObject().endObject();
+    writePodStatus(json.key("status"), pod);
+    json.endObject();
 }
 
 } // namespace
@@ -254,6 +313,13 @@ std::string writeSnapshotJson(const ClusterState& state) {
     for (const auto& [name, flavor] : state.resourceFlavors())
         writeResourceFlavorManifest(json, "kueue.x-k8s.io/v1beta1", flavor);
     for (const auto& [name, hyperNode] : state.hyperNodes()) writeHyperNodeManifest(json, hyperNode);
+    // DRA objects as resource.k8s.io/v1, which the reader takes like every other version: classes,
+    // slices (stale generations too), templates, claims.
+    const DeviceInventory& devices = state.devices();
+    for (const auto& [name, deviceClass] : devices.deviceClasses()) writeDeviceClassManifest(json, deviceClass);
+    for (const auto& [name, published] : devices.slices()) writeResourceSliceManifest(json, *published.slice);
+    for (const auto& [key, claimTemplate] : devices.claimTemplates()) writeResourceClaimTemplateManifest(json, claimTemplate);
+    for (const auto& [key, claim] : devices.claims()) writeResourceClaimManifest(json, *claim);
     json.endArray().endObject();
     out += '\n';
     return out;

@@ -144,6 +144,7 @@ void ClusterState::addPodUsage(const Pod& pod, std::uint32_t index, AppliedEvent
     NodeUsage& usage = m_nodes[id].usage;
     usage.requested.add(pod.requests);
     ++usage.pods;
+    if (!pod.gpuShare.empty()) ++usage.gpuSharePods;
     m_nodes[id].pods.push_back(index);
     touch(applied, id);
 }
@@ -170,7 +171,49 @@ void ClusterState::removePodUsage(const Pod& pod, std::uint32_t index, AppliedEv
     for (const auto& [name, quantity] : pod.requests)
         if (usage.requested.get(name).isZero()) usage.requested.erase(name);
     --usage.pods;
+    if (!pod.gpuShare.empty()) --usage.gpuSharePods;
     touch(applied, id);
+}
+
+void ClusterState::touchDevices(AppliedEvent& applied, const DeviceInventory::Touched& touched) {
+    if (touched.allNodes || touched.nodes.size() > std::size(applied.nodes)) {
+        applied.allNodes = true;
+        return;
+    }
+    for (const NodeId id : touched.nodes) touch(applied, id);
+}
+
+template <class E> void ClusterState::applyDeviceEvent(E& e, AppliedEvent& applied) {
+    DeviceInventory::Touched touched;
+    if constexpr (std::is_same_v<E, ResourceSliceUpserted>) {
+        m_devices.upsertSlice(std::move(e.slice), [this](std::string_view name) { return slotFor(name); }, touched);
+    } else if constexpr (std::is_same_v<E, ResourceSliceDeleted>) {
+        m_devices.deleteSlice(e.name, touched);
+    } else if constexpr (std::is_same_v<E, ResourceClaimUpserted>) {
+        m_devices.upsertClaim(std::move(e.claim), touched);
+    } else if constexpr (std::is_same_v<E, ResourceClaimDeleted>) {
+        m_devices.deleteClaim(e.nameSpace, e.name, touched);
+    } else if constexpr (std::is_same_v<E, ResourceClaimTemplateUpserted>) {
+        m_devices.upsertClaimTemplate(std::move(e.claimTemplate));
+    } else if constexpr (std::is_same_v<E, ResourceClaimTemplateDeleted>) {
+        m_devices.deleteClaimTemplate(e.nameSpace, e.name);
+    } else if constexpr (std::is_same_v<E, DeviceClassUpserted>) {
+        m_devices.upsertDeviceClass(std::move(e.deviceClass), touched);
+    } else if constexpr (std::is_same_v<E, DeviceClassDeleted>) {
+        m_devices.deleteDeviceClass(e.name, touched);
+    } else {
+        static_assert(sizeof(E) == 0, "every ClusterEvent is applied");
+    }
+    touchDevices(applied, touched);
+}
+
+AppliedEvent ClusterState::setGpuDeviceClasses(GpuDeviceClasses classes) {
+    AppliedEvent applied;
+    DeviceInventory::Touched touched;
+    m_devices.setGpuClasses(std::move(classes), touched);
+    touchDevices(applied, touched);
+    ++m_generation;
+    return applied;
 }
 
 AppliedEvent ClusterState::apply(ClusterEvent event) {
@@ -242,6 +285,8 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 m_flavors.erase(e.name);
             } else if constexpr (std::is_same_v<E, SlurmTopologySet>) {
                 m_slurmTopology = std::move(e.topology);
+            } else {
+                applyDeviceEvent(e, applied);
             }
         },
         event);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/cluster_event.h"
+#include "core/model/device_inventory.h"
 #include "core/model/node.h"
 #include "core/model/pod.h"
 #include "core/model/resource_list.h"
@@ -23,6 +24,7 @@ using NodeId = std::uint32_t;
 struct NodeUsage {
     ResourceList requested;
     std::uint32_t pods = 0;
+    std::uint32_t gpuSharePods = 0; // pods taking part in KAI's GPU sharing (node_gpus.h)
     friend bool operator==(const NodeUsage&, const NodeUsage&) = default;
 };
 
@@ -44,6 +46,9 @@ struct AppliedEvent {
     bool topologiesChanged = false; // a Kueue/KAI Topology, which may change the hierarchy
     bool hyperNodesChanged = false;
     bool nodeAdded = false; // a node that was not present: a hierarchy placing nodes by name may now hold it
+    // More than `nodes` holds may have changed (a DeviceClass that changes which devices are GPUs, a
+    // pool moving to a new generation across many nodes): every node's figures are read again.
+    bool allNodes = false;
 };
 
 // Everything the sources told us: nodes (dense ids), per-node usage from bound pods, topology
@@ -82,6 +87,11 @@ public:
     const std::map<std::string, ResourceFlavor, std::less<>>& resourceFlavors() const { return m_flavors; }
     // A Slurm source's topology, for the Slurm engines; nullptr for other sources.
     const std::shared_ptr<const SlurmTopology>& slurmTopology() const { return m_slurmTopology; }
+    // DRA: ResourceSlices, ResourceClaims, templates and DeviceClasses, and the devices and GPUs
+    // they give each node.
+    const DeviceInventory& devices() const { return m_devices; }
+    // Which DeviceClasses count as GPUs (default: gpu.nvidia.com); every node is read again.
+    AppliedEvent setGpuDeviceClasses(GpuDeviceClasses classes);
     std::uint64_t generation() const { return m_generation; }
 
 private:
@@ -129,6 +139,8 @@ private:
     // The pod at `from` moved to `to` (a deleted pod's place is taken by the last one).
     void movePodIndex(const Pod& pod, std::uint32_t from, std::uint32_t to);
     static void touch(AppliedEvent& applied, NodeId id);
+    static void touchDevices(AppliedEvent& applied, const DeviceInventory::Touched& touched);
+    template <class E> void applyDeviceEvent(E& e, AppliedEvent& applied);
 
     std::vector<NodeRecord> m_nodes;
     std::vector<std::string> m_nodeNames; // by id, next to each other for the lookups' key compares
@@ -141,6 +153,7 @@ private:
     std::map<std::string, HyperNode, std::less<>> m_hyperNodes;
     std::map<std::string, ResourceFlavor, std::less<>> m_flavors;
     std::shared_ptr<const SlurmTopology> m_slurmTopology;
+    DeviceInventory m_devices;
     std::size_t m_presentNodes = 0;
     std::uint64_t m_generation = 0;
 };

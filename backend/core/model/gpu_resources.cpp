@@ -1,5 +1,7 @@
 #include "core/model/gpu_resources.h"
 
+#include "core/text/command_args.h"
+
 namespace topodeck {
 
 GpuResources::GpuResources() : m_patterns{"nvidia.com/gpu"} {}
@@ -7,17 +9,7 @@ GpuResources::GpuResources() : m_patterns{"nvidia.com/gpu"} {}
 GpuResources::GpuResources(std::vector<std::string> patterns) : m_patterns(std::move(patterns)) {}
 
 GpuResources GpuResources::fromList(std::string_view commaSeparated) {
-    std::vector<std::string> patterns;
-    while (!commaSeparated.empty()) {
-        const auto comma = commaSeparated.find(',');
-        std::string_view item = commaSeparated.substr(0, comma);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        if (!item.empty()) patterns.emplace_back(item);
-        if (comma == std::string_view::npos) break;
-        commaSeparated.remove_prefix(comma + 1);
-    }
-    return GpuResources(std::move(patterns));
+    return GpuResources(splitList(commaSeparated));
 }
 
 bool GpuResources::matches(std::string_view resourceName) const {

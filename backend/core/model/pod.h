@@ -93,6 +93,28 @@ struct NodeSelectorTerm {
     friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
 };
 
+// One entry of spec.resourceClaims: the claim a pod names, or the template its claim is made from.
+struct PodResourceClaim {
+    std::string name;
+    std::string claimName;    // resourceClaimName
+    std::string templateName; // resourceClaimTemplateName
+    friend bool operator==(const PodResourceClaim&, const PodResourceClaim&) = default;
+};
+
+// KAI's GPU sharing (not DRA): a pod asking for part of a GPU through annotations, and the
+// reservation pod that holds the shared GPU through the device plugin.
+struct PodGpuShare {
+    std::string group;           // label runai-gpu-group (or a runai-gpu-group/ prefixed one)
+    std::string fraction;        // annotation gpu-fraction, as written ("0.5")
+    std::string memory;          // annotation gpu-memory, MiB as written
+    std::int32_t devices = 0;    // annotation gpu-fraction-num-devices (0: one)
+    bool reservation = false;    // a reservation pod (namespace kai-resource-reservation)
+    // A multi-GPU share's further groups: its other runai-gpu-group/<group> labels, sorted.
+    std::vector<std::string> moreGroups{};
+    friend bool operator==(const PodGpuShare&, const PodGpuShare&) = default;
+    bool empty() const { return group.empty() && fraction.empty() && memory.empty() && !reservation; }
+};
+
 // A pod as the occupancy views need it: where it runs and what it holds there.
 struct Pod {
     std::string nameSpace;
@@ -111,6 +133,13 @@ struct Pod {
     // its node matches one of them. Ignored during execution, so a relabel does not evict the pod,
     // but the gang cannot come back to the same nodes once one of its pods is restarted.
     std::vector<NodeSelectorTerm> requiredNodeAffinity;
+    // DRA: spec.resourceClaims, and status.resourceClaimStatuses (pod claim name -> the claim made
+    // for it from a template), plus the claim the scheduler made for extended resources a
+    // DeviceClass serves (status.extendedResourceClaimStatus).
+    std::vector<PodResourceClaim> resourceClaims{};
+    std::vector<std::pair<std::string, std::string>> claimStatuses{};
+    std::string extendedResourceClaim{};
+    PodGpuShare gpuShare{};
 
     // Pods bound to a node and not terminated hold resources there (as kube-scheduler counts).
     bool holdsResources() const {

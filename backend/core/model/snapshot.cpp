@@ -17,14 +17,25 @@ void Snapshot::applyTo(ClusterState& state) && {
 
 std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
     std::vector<ClusterEvent> events;
-    events.reserve(topologies.size() + hyperNodes.size() + resourceFlavors.size());
+    events.reserve(topologies.size() + hyperNodes.size() + resourceFlavors.size() + deviceClasses.size() +
+                   resourceSlices.size() + resourceClaimTemplates.size() + resourceClaims.size());
     for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
     for (HyperNode& hyperNode : hyperNodes) events.emplace_back(HyperNodeUpserted{std::move(hyperNode)});
     for (ResourceFlavor& flavor : resourceFlavors) events.emplace_back(ResourceFlavorUpserted{std::move(flavor)});
+    // Classes before the devices they select, slices before the claims that allocate them.
+    for (DeviceClass& deviceClass : deviceClasses) events.emplace_back(DeviceClassUpserted{std::move(deviceClass)});
+    for (ResourceSlice& slice : resourceSlices) events.emplace_back(ResourceSliceUpserted{std::move(slice)});
+    for (ResourceClaimTemplate& claimTemplate : resourceClaimTemplates)
+        events.emplace_back(ResourceClaimTemplateUpserted{std::move(claimTemplate)});
+    for (ResourceClaim& claim : resourceClaims) events.emplace_back(ResourceClaimUpserted{std::move(claim)});
     if (slurmTopology) events.emplace_back(SlurmTopologySet{std::move(slurmTopology)});
     topologies.clear();
     hyperNodes.clear();
     resourceFlavors.clear();
+    std::vector<DeviceClass>().swap(deviceClasses);
+    std::vector<ResourceSlice>().swap(resourceSlices);
+    std::vector<ResourceClaimTemplate>().swap(resourceClaimTemplates);
+    std::vector<ResourceClaim>().swap(resourceClaims);
     return events;
 }
 

@@ -23,6 +23,11 @@ struct Snapshot {
     std::vector<TopologySpec> topologies; // Kueue and KAI Topology objects
     std::vector<HyperNode> hyperNodes;    // Volcano
     std::vector<ResourceFlavor> resourceFlavors;
+    // DRA (resource.k8s.io), whatever version the file held.
+    std::vector<ResourceSlice> resourceSlices;
+    std::vector<ResourceClaim> resourceClaims;
+    std::vector<ResourceClaimTemplate> resourceClaimTemplates;
+    std::vector<DeviceClass> deviceClasses;
     std::shared_ptr<const SlurmTopology> slurmTopology; // a Slurm snapshot directory's
     // A Slurm snapshot directory's: the Slurm version it was taken from, as that Slurm said it
     // ("22.05.8", "slurm-wlm 22.05.8"); empty when the directory does not say.
@@ -31,7 +36,7 @@ struct Snapshot {
 
     // Moves the objects out as events, nodes first, then pods, then the topology objects.
     std::vector<ClusterEvent> takeEvents();
-    // Only the Topologies, HyperNodes and ResourceFlavors, as events.
+    // Only the Topologies, HyperNodes, ResourceFlavors and DRA objects, as events.
     std::vector<ClusterEvent> takeTopologyEvents();
     // The same, applied straight to a state (no event list in between: cheaper at cluster size).
     void applyTo(ClusterState& state) &&;

@@ -30,6 +30,11 @@ DomainTotals& DomainTotals::operator+=(const DomainTotals& o) {
     gpusFree += o.gpusFree;
     gpusUnavailable += o.gpusUnavailable;
     gpusFragmented += o.gpusFragmented;
+    gpuShareUsed += o.gpuShareUsed;
+    gpusPartlyUsed += o.gpusPartlyUsed;
+    nodesPluginGpus += o.nodesPluginGpus;
+    nodesDraGpus += o.nodesDraGpus;
+    nodesBothGpus += o.nodesBothGpus;
     nodesTotal += o.nodesTotal;
     nodesReady += o.nodesReady;
     nodesSchedulable += o.nodesSchedulable;
@@ -44,6 +49,11 @@ DomainTotals& DomainTotals::operator-=(const DomainTotals& o) {
     gpusFree -= o.gpusFree;
     gpusUnavailable -= o.gpusUnavailable;
     gpusFragmented -= o.gpusFragmented;
+    gpuShareUsed -= o.gpuShareUsed;
+    gpusPartlyUsed -= o.gpusPartlyUsed;
+    nodesPluginGpus -= o.nodesPluginGpus;
+    nodesDraGpus -= o.nodesDraGpus;
+    nodesBothGpus -= o.nodesBothGpus;
     nodesTotal -= o.nodesTotal;
     nodesReady -= o.nodesReady;
     nodesSchedulable -= o.nodesSchedulable;
@@ -61,6 +71,11 @@ DomainTotals NodeStats::totals() const {
     const std::int64_t idle = std::max<std::int64_t>(0, gpusTotal - gpusUsed);
     t.gpusTotal = gpusTotal;
     t.gpusUsed = gpusUsed;
+    t.gpuShareUsed = gpuShareUsed;
+    t.gpusPartlyUsed = gpusPartlyUsed;
+    t.nodesPluginGpus = gpuSource == GpuSource::DevicePlugin ? 1 : 0;
+    t.nodesDraGpus = gpuSource == GpuSource::Dra ? 1 : 0;
+    t.nodesBothGpus = gpuSource == GpuSource::Both ? 1 : 0;
     if (schedulable) {
         t.gpusFree = idle;
         t.gpusFragmented = gpusUsed > 0 ? idle : 0;
@@ -185,8 +200,12 @@ NodeStats TopologyIndex::statsFor(const ClusterState& state, NodeId id, DomainId
     const NodeRecord& record = state.record(id);
     NodeStats stats;
     stats.leaf = leaf;
-    stats.gpusTotal = m_gpus.count(record.node->allocatable);
-    stats.gpusUsed = m_gpus.count(record.usage.requested);
+    const NodeGpus gpus = countNodeGpus(state, id, m_gpus);
+    stats.gpusTotal = gpus.total;
+    stats.gpusUsed = gpus.busy;
+    stats.gpuShareUsed = gpus.used;
+    stats.gpusPartlyUsed = gpus.partlyUsed;
+    stats.gpuSource = gpus.source;
     stats.pods = record.usage.pods;
     stats.ready = record.node->ready;
     stats.schedulable = record.node->schedulable();
@@ -265,6 +284,10 @@ void TopologyIndex::update(const ClusterState& state, NodeId id) {
 }
 
 void TopologyIndex::apply(const ClusterState& state, const AppliedEvent& event) {
+    if (event.allNodes) {
+        for (NodeId id = 0; id < state.nodeSlots(); ++id) update(state, id);
+        return;
+    }
     for (int i = 0; i < event.nodeCount; ++i) update(state, event.nodes[i]);
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/model/cluster_state.h"
 #include "core/model/gpu_resources.h"
+#include "core/model/node_gpus.h"
 #include "core/model/topology_spec.h"
 #include "core/result.h"
 
@@ -22,8 +23,8 @@ inline constexpr std::int32_t kNoNvlinkDomain = -1;
 // Aggregates of one domain (or one node). GPUs on nodes that are NotReady or cordoned are neither
 // free nor used-by-others: they are "unavailable", so free always means "a gang could use it now".
 struct DomainTotals {
-    std::int64_t gpusTotal = 0;       // allocatable
-    std::int64_t gpusUsed = 0;        // requested by pods holding resources
+    std::int64_t gpusTotal = 0;       // physical GPUs (device plugin and DRA, see core/model/node_gpus.h)
+    std::int64_t gpusUsed = 0;        // not free whole: held by pods or claims, wholly or in part
     std::int64_t gpusFree = 0;        // allocatable - used, on ready and schedulable nodes
     std::int64_t gpusUnavailable = 0; // allocatable - used, on NotReady or cordoned nodes
     std::int64_t gpusFragmented = 0;  // free GPUs on nodes that are partly used
@@ -32,6 +33,12 @@ struct DomainTotals {
     std::int64_t nodesSchedulable = 0; // ready and not cordoned
     std::int64_t nodesFree = 0;        // schedulable with GPUs and none of them used
     std::int64_t pods = 0;
+    GpuAmount gpuShareUsed;            // the exact share in use (MIG slices, shared GPUs as fractions)
+    std::int64_t gpusPartlyUsed = 0;   // GPUs of which only a share is in use
+    // Nodes by which world counted their GPUs (core/model/node_gpus.h).
+    std::int64_t nodesPluginGpus = 0;  // the device plugin alone
+    std::int64_t nodesDraGpus = 0;     // DRA alone
+    std::int64_t nodesBothGpus = 0;    // both, each GPU counted once
 
     DomainTotals& operator+=(const DomainTotals& o);
     DomainTotals& operator-=(const DomainTotals& o);
@@ -42,7 +49,10 @@ struct DomainTotals {
 struct NodeStats {
     DomainId leaf = kNoDomain; // kNoDomain when the node is not present
     std::int64_t gpusTotal = 0;
-    std::int64_t gpusUsed = 0;
+    std::int64_t gpusUsed = 0; // not free whole
+    GpuAmount gpuShareUsed;
+    std::int64_t gpusPartlyUsed = 0;
+    GpuSource gpuSource = GpuSource::None;
     std::uint32_t pods = 0;
     bool ready = false;
     bool schedulable = false;
