@@ -20,12 +20,15 @@ void NodePodsModel::setPods(const ClusterSnapshotPtr& snapshot, const NodePodsPt
     std::vector<Row> rows;
     if (snapshot && pods) {
         const GpuResources& gpus = snapshot->index.gpuResources();
-        for (const Pod& pod : pods->pods) {
+        for (std::size_t i = 0; i < pods->pods.size(); ++i) {
+            const Pod& pod = pods->pods[i];
+            // Device-plugin GPUs from its requests, DRA GPUs from its claims.
+            const std::int64_t claimed = i < pods->claimedGpus.size() ? pods->claimedGpus[i] : 0;
             const QString workload = QString::fromStdString(pod.workload);
             const std::string_view kind = workloadKindName(pod.workloadKind);
             rows.push_back({QString::fromStdString(m_slurm ? pod.name : pod.key()), workload,
                             kind.empty() ? workload : tr("%1 %2").arg(fromView(kind), workload), pod.phase,
-                            gpus.count(pod.requests)});
+                            gpus.count(pod.requests) + claimed});
         }
     }
     replaceRows(m_rows, std::move(rows));

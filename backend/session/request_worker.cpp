@@ -1,5 +1,7 @@
 #include "session/request_worker.h"
 
+#include "core/model/node_gpus.h"
+
 #include "core/text/natural_order.h"
 #include "session/source_worker.h"
 #include "usecases/apply_change.h"
@@ -75,6 +77,7 @@ void RequestWorker::computeNodePods(std::uint64_t request, NodeId node) {
             if (a.nameSpace != b.nameSpace) return naturalLess(a.nameSpace, b.nameSpace);
             return naturalLess(a.name, b.name);
         });
+        for (const Pod& pod : answer->pods) answer->claimedGpus.push_back(claimedGpus(cluster.state, pod));
         Q_EMIT nodePodsComputed(std::move(answer), request);
     });
 }

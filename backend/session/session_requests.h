@@ -34,6 +34,7 @@ struct NodePodsAnswer {
     std::uint64_t generation = 0; // as ClusterSnapshot::generation
     std::uint64_t sourceEpoch = 0;
     std::vector<Pod> pods; // by namespace, then name, in natural order
+    std::vector<std::int64_t> claimedGpus{}; // by pod: GPUs its DRA claims hold (claimedGpus())
 };
 using NodePodsPtr = std::shared_ptr<const NodePodsAnswer>;
 

@@ -188,6 +188,29 @@ private Q_SLOTS:
         QCOMPARE(gpus.partlyUsed, 1);
     }
 
+    void podsKnowTheGpusTheirClaimsHold() {
+        // A pod naming its claim directly, one whose claim was made from its template, and one
+        // with a MIG slice (not a whole GPU) or an unallocated claim.
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("node-k")});
+        (void)state.apply(ResourceSliceUpserted{nodeSlice(
+            "node-k", 1, {gpuDevice("gpu-0", "K0"), gpuDevice("gpu-1", "K1"), gpuDevice("gpu-2", "K2"),
+                          migDevice("gpu-2-mig-0", "K2", "10Gi")})});
+        (void)state.apply(ResourceClaimUpserted{allocatedClaim("two", "node-k", {"gpu-0", "gpu-1"})});
+        (void)state.apply(ResourceClaimUpserted{allocatedClaim("p2-gpu-x7k2q", "node-k", {"gpu-2"})});
+        (void)state.apply(ResourceClaimUpserted{allocatedClaim("slice", "node-k", {"gpu-2-mig-0"})});
+        Pod direct = makePod("p1", "node-k", 0);
+        direct.resourceClaims = {{"gpus", "two", ""}};
+        QCOMPARE(claimedGpus(state, direct), 2);
+        Pod templated = makePod("p2", "node-k", 0);
+        templated.resourceClaims = {{"gpu", "", "one-gpu"}};
+        templated.claimStatuses = {{"gpu", "p2-gpu-x7k2q"}};
+        QCOMPARE(claimedGpus(state, templated), 1);
+        Pod mig = makePod("p3", "node-k", 0);
+        mig.resourceClaims = {{"mig", "slice", ""}, {"missing", "not-there", ""}};
+        QCOMPARE(claimedGpus(state, mig), 0);
+    }
+
     void claimSharedByTwoPodsCountsOnce() {
         // Fixture 5: one claim, allocated once, reserved for two pods.
         ClusterState state;

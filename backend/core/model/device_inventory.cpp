@@ -127,6 +127,19 @@ bool DeviceInventory::isGpu(const Device& device, std::string_view driver) const
     return false;
 }
 
+bool DeviceInventory::isGpuDevice(std::string_view driver, std::string_view pool, std::string_view device) const {
+    const auto found = m_pools.find(poolKey(driver, pool));
+    if (found == m_pools.end()) return false;
+    for (const std::string& name : found->second.slices) {
+        const PublishedSlice& published = m_slices.at(name);
+        if (published.slice->poolGeneration != found->second.generation) continue;
+        const std::vector<Device>& devices = published.slice->devices;
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            if (devices[i].name == device) return published.gpus[i];
+    }
+    return false;
+}
+
 void DeviceInventory::classify(PublishedSlice& published) const {
     const ResourceSlice& slice = *published.slice;
     published.gpus.assign(slice.devices.size(), false);

@@ -101,6 +101,8 @@ public:
     int allocations(std::string_view driver, std::string_view pool, std::string_view device) const;
     // Whether the device is a GPU as the GPU classes select it.
     bool isGpu(const Device& device, std::string_view driver) const;
+    // The same for a device by its identity, in its pool's current slices; false when unknown.
+    bool isGpuDevice(std::string_view driver, std::string_view pool, std::string_view device) const;
     // Why a GPU class could not be applied (its selector does not compile, or failed on a
     // device): one line each, for the status bar and `show`; empty when all is well.
     const std::vector<std::string>& classWarnings() const { return m_classWarnings; }

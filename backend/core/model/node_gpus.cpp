@@ -145,4 +145,24 @@ NodeGpus countNodeGpus(const ClusterState& state, NodeId id, const GpuResources&
     return out;
 }
 
+std::int64_t claimedGpus(const ClusterState& state, const Pod& pod) {
+    std::vector<std::string_view> names;
+    for (const PodResourceClaim& claim : pod.resourceClaims)
+        if (!claim.claimName.empty()) names.push_back(claim.claimName);
+    for (const auto& [podClaim, claim] : pod.claimStatuses)
+        if (!claim.empty()) names.push_back(claim);
+    if (!pod.extendedResourceClaim.empty()) names.push_back(pod.extendedResourceClaim);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    const DeviceInventory& devices = state.devices();
+    std::int64_t count = 0;
+    for (const std::string_view name : names) {
+        const auto found = devices.claims().find(pod.nameSpace + '/' + std::string(name));
+        if (found == devices.claims().end() || !found->second->allocated) continue;
+        for (const DeviceAllocation& result : found->second->devices)
+            if (!result.adminAccess && devices.isGpuDevice(result.driver, result.pool, result.device)) ++count;
+    }
+    return count;
+}
+
 } // namespace topodeck

@@ -41,4 +41,9 @@ struct NodeGpus {
 
 NodeGpus countNodeGpus(const ClusterState& state, NodeId id, const GpuResources& gpus);
 
+// The GPUs a pod holds through DRA: the GPU devices allocated to the claims it names (its own, the
+// ones made from its templates, the one made for its extended resources). A claim shared by
+// several pods counts for each of them.
+std::int64_t claimedGpus(const ClusterState& state, const Pod& pod);
+
 } // namespace topodeck
