@@ -2,6 +2,7 @@
 
 #include "core/demo/demo_parts.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -106,7 +107,10 @@ void DraDemoConverter::convertNode(Node node, std::vector<ClusterEvent>& out) {
     const bool known = m_nodes.count(node.name) > 0;
     const std::string name = node.name;
     const std::string* product = node.label("nvidia.com/gpu.product");
-    const std::string productName = product != nullptr ? *product : std::string("NVIDIA GPU");
+    // NVML's name, as the driver publishes it; GPU Feature Discovery's label writes its spaces as
+    // dashes ("NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3").
+    std::string productName = product != nullptr ? *product : std::string("NVIDIA GPU");
+    std::replace(productName.begin(), productName.end(), '-', ' ');
     // One rack in eight publishes its MIG devices too.
     const bool withMig = name.find("-r01-") != std::string::npos;
     out.emplace_back(NodeUpserted{std::move(node)});

@@ -582,6 +582,11 @@ std::string Planner::insufficientDetail(DomainId id, const std::vector<double>& 
         else if (resource == kGpuResource)
             parts.emplace_back(2, name + " didn't have enough resource: GPUs, requested: " + formatG3(requested) +
                                       ", available: " + formatG3(available));
+        else if (isDraPodsResource(resource))
+            // The DynamicResources predicate's verdict, counted in pods whose claims the devices serve.
+            parts.emplace_back(3, name + " cannot allocate all claims: pods requested: " +
+                                      std::to_string(static_cast<std::int64_t>(requested)) +
+                                      ", pods the devices serve: " + std::to_string(static_cast<std::int64_t>(available)));
         else
             parts.emplace_back(3, name + " didn't have enough resource: " + resource +
                                       ", requested: " + std::to_string(static_cast<std::int64_t>(requested)) +

@@ -25,6 +25,7 @@ class KaiEngine : public PlacementEngine {
 public:
     std::string_view name() const override { return "kai"; }
     std::string_view description() const override;
+    DraTreatment draTreatment() const override { return DraTreatment::StableAllocator; }
     bool readsLabelLevelsOnly() const override { return true; }
     std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const override;
     PlacementResult place(const PlacementCluster& cluster, const GangRequest& request,

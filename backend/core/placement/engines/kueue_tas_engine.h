@@ -15,6 +15,7 @@ class KueueTasEngine : public PlacementEngine {
 public:
     std::string_view name() const override { return "kueue-tas"; }
     std::string_view description() const override;
+    DraTreatment draTreatment() const override { return DraTreatment::AdmitThenBind; }
     bool readsLabelLevelsOnly() const override { return true; }
     std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const override;
     PlacementResult place(const PlacementCluster& cluster, const GangRequest& request,

@@ -109,6 +109,19 @@ std::string_view PlacementCluster::limitingResource(NodeId id, const ResourceLis
     return {};
 }
 
+void PlacementCluster::setFreeColumn(const std::string& resource, std::vector<__int128> nanos) {
+    nanos.resize(m_state->nodeSlots(), 0);
+    Capacity& capacity = mutableCapacity();
+    const int c = column(resource);
+    if (c >= 0) {
+        capacity.free[static_cast<std::size_t>(c)] = std::move(nanos);
+        return;
+    }
+    const auto at = std::upper_bound(capacity.resources.begin(), capacity.resources.end(), resource);
+    capacity.free.insert(capacity.free.begin() + (at - capacity.resources.begin()), std::move(nanos));
+    capacity.resources.insert(at, resource);
+}
+
 void PlacementCluster::drain(NodeId id) {
     if (m_drained.size() <= id) m_drained.resize(m_state->nodeSlots());
     m_drained[id] = true;

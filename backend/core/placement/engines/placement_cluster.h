@@ -13,6 +13,12 @@
 
 namespace topodeck {
 
+// The pseudo-resource a gang that asks for devices by claims requests one of per pod: its column
+// holds, per node, how many of the gang's pods the node's devices serve (dra_placement.h). One per
+// kind of pod: "resource.k8s.io/claims", "resource.k8s.io/claims#1", ...
+inline constexpr std::string_view kDraPodsResource = "resource.k8s.io/claims";
+inline bool isDraPodsResource(std::string_view name) { return name.starts_with(kDraPodsResource); }
+
 // What every placement engine reads: the cluster (state + its label hierarchy) plus what-if
 // changes on top (nodes drained, gangs assumed placed) and the scheduler-specific topology
 // objects. Cheap to copy the overlay; the state and index are borrowed and must outlive it.
@@ -60,6 +66,9 @@ public:
 
     // Present nodes in natural name order: Slurm's node-table order and every engine's tie-break.
     const std::vector<NodeId>& nodesInOrder() const { return *m_order; }
+
+    // Sets (or adds) the free amount of `resource` on every node, in nanos (by node id).
+    void setFreeColumn(const std::string& resource, std::vector<__int128> nanos);
 
     // What-if. Assuming a resource no node or pod has yet adds a column for it.
     // Whether the what-if assumed or released pods on the node, so that its free resources differ

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/placement/engines/dra_allocator.h"
 #include "core/placement/engines/placement_cluster.h"
 #include "core/placement/engines/placement_result.h"
 #include "core/placement/requests/gang_request.h"
@@ -35,8 +36,18 @@ struct EngineOptions {
     std::int64_t maxSwitchWaitSeconds = 300; // SchedulerParameters=max_switch_wait
     // Volcano hypernode.binpack.* weights: resource -> weight (cpu and memory default to 1).
     std::vector<std::pair<std::string, double>> volcanoBinpackWeights;
+    // Which kube-scheduler DRA gates are on where the scheduler uses its plugin (1.35's defaults).
+    DraFeatures draFeatures = DraFeatures::kubeScheduler();
     // Per-candidate trace entries beyond this many are summarised in one line.
     std::size_t maxTraceEntries = 200;
+};
+
+// How a scheduler treats pods that ask for devices by DRA claims (../shared/reference/dra.md 8).
+enum class DraTreatment : std::uint8_t {
+    None,            // no DRA (Slurm)
+    KubeScheduler,   // per node, upstream's DynamicResources plugin as each pod is placed (Volcano)
+    StableAllocator, // the same, with the "stable" allocator and no optional feature (KAI)
+    AdmitThenBind,   // admits without looking at devices; kube-scheduler binds each pod (Kueue TAS)
 };
 
 // One scheduler's placement rules. Pure and deterministic: the same input gives the same result.
@@ -48,6 +59,7 @@ public:
     // True for schedulers that read the hierarchy only from node labels (a Topology's levels):
     // Kueue and KAI never see HyperNodes or a Slurm topology.
     virtual bool readsLabelLevelsOnly() const { return false; }
+    virtual DraTreatment draTreatment() const { return DraTreatment::None; }
     // Why the engine cannot run on this cluster and request (e.g. no Slurm topology), or "".
     virtual std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const = 0;
     // A request the engine cannot interpret (a level the topology lacks, a bad slice size) is a

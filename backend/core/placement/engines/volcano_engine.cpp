@@ -443,6 +443,9 @@ void Planner::readNode(NodeId id, __int128* free, __int128* allocatable, std::in
     for (const auto& [name, amount] : record.usage.requested)
         if (const int r = indexOf(name); r >= 0) free[r] -= amount.nanos();
     slots = std::max<std::int64_t>(podSlots - record.usage.pods, 0);
+    // DRA's pseudo-resource lives in the cluster's columns only (pods the node's devices serve).
+    for (std::size_t r = 0; r < count; ++r)
+        if (isDraPodsResource(m_resources[r].name)) free[r] = allocatable[r] = m_freeColumns[r].nanos(id);
 }
 
 void Planner::setUpSession() {
@@ -727,7 +730,9 @@ void Planner::nodeReasons(std::uint32_t s, std::uint32_t part, std::int64_t fill
             for (std::size_t q = 0; q < parts; ++q) free -= m_parts[q].perPod[r] * m_placedPart[s * parts + q];
         }
         if (free < need) {
-            ++reasons["Insufficient " + resource.name];
+            // DRA's pseudo-resource is the DynamicResources filter's verdict, in its words.
+            ++reasons[isDraPodsResource(resource.name) ? std::string("cannot allocate all claims")
+                                                       : "Insufficient " + resource.name];
             return;
         }
     }

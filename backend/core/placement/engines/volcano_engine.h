@@ -14,6 +14,7 @@ class VolcanoEngine final : public PlacementEngine {
 public:
     std::string_view name() const override { return "volcano"; }
     std::string_view description() const override;
+    DraTreatment draTreatment() const override { return DraTreatment::KubeScheduler; }
     std::string unavailableReason(const PlacementCluster& cluster, const GangRequest& request) const override;
     PlacementResult place(const PlacementCluster& cluster, const GangRequest& request,
                           const EngineOptions& options) const override;

@@ -91,20 +91,45 @@ std::int64_t totalPods(const PlacementResult& result) {
 
 } // namespace
 
+namespace {
+
+// "claim gpus (4 × gpu.nvidia.com, template four-gb200)": what a pod asks for by a DRA claim.
+std::string describeClaim(const GangClaim& claim) {
+    std::string requests;
+    if (claim.spec)
+        for (const DeviceRequest& request : claim.spec->requests) {
+            if (!requests.empty()) requests += " + ";
+            if (!request.exactly) {
+                requests += "first of " + std::to_string(request.firstAvailable.size()) + " alternatives";
+                continue;
+            }
+            const DeviceSubRequest& exactly = *request.exactly;
+            requests += exactly.mode == DeviceSubRequest::Mode::All ? "all " + exactly.deviceClassName
+                                                                    : std::to_string(exactly.count) + " × " +
+                                                                          exactly.deviceClassName;
+            if (!exactly.selectors.empty()) requests += " with a selector";
+        }
+    const std::string from = claim.shared() ? "shared claim " + claim.claimName : "template " + claim.templateName;
+    return "claim " + claim.name + " (" + (requests.empty() ? from : requests + ", " + from) + ')';
+}
+
+} // namespace
+
 std::string describeGang(const GangRequest& request) {
-    const auto describePods = [](std::int32_t pods, const ResourceList& perPod) {
+    const auto describePods = [](std::int32_t pods, const ResourceList& perPod, const std::vector<GangClaim>& claims) {
         std::string shape;
         for (const auto& [name, amount] : perPod) {
             if (!shape.empty()) shape += ',';
             shape += name + '=' + amount.toString();
         }
+        for (const GangClaim& claim : claims) shape += (shape.empty() ? "" : " + ") + describeClaim(claim);
         return plural(pods, "pod", "pods", CountDigits::Grouped) + (shape.empty() ? std::string() : " × " + shape);
     };
-    if (!request.heterogeneous()) return describePods(request.pods, request.perPod);
+    if (!request.heterogeneous()) return describePods(request.pods, request.perPod, request.claims);
     // "master (1 pod × cpu=8) + worker (7 pods × nvidia.com/gpu=8)"
     std::string text;
     for (const GangPart& part : request.parts)
-        text += (text.empty() ? "" : " + ") + part.name + " (" + describePods(part.pods, part.perPod) + ')';
+        text += (text.empty() ? "" : " + ") + part.name + " (" + describePods(part.pods, part.perPod, part.claims) + ')';
     return text;
 }
 

@@ -1,5 +1,6 @@
 #include "core/placement/reports/plan_query.h"
 
+#include "core/placement/engines/dra_placement.h"
 #include "core/placement/engines/what_if.h"
 #include "core/placement/reports/placement_report.h"
 #include "core/placement/requests/gang_manifest.h"
@@ -482,13 +483,13 @@ Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& quer
         PlacementCluster cluster = inputs.clusterFor(*engine); // each engine sees its own what-if
         for (const WhatIfStep& step : query.whatIf) {
             if (step.kind != WhatIfStep::Kind::Place) continue;
-            const PlacementResult placed = engine->place(cluster, step.gang, query.options);
+            const PlacementResult placed = placeGang(*engine, cluster, step.gang, query.options);
             outcome.whatIfLines.push_back(
                 std::string(engine->name()) + ": " + step.gang.name + " (" + describeGang(step.gang) +
                 "): " + (placed.feasible ? "placed" : "does not fit, left out") + " — " + placed.message);
             assumePlacement(cluster, step.gang, placed);
         }
-        outcome.results.push_back(engine->place(cluster, outcome.gang, query.options));
+        outcome.results.push_back(placeGang(*engine, cluster, outcome.gang, query.options));
         if (&inputs.clusterFor(*engine) != inputs.cluster.get())
             outcome.results.back().notes.push_back(std::string(engine->name()) + " reads node labels only, not the " +
                                                    describeTopology(inputs.index().spec()) + " shown: it saw levels " +

@@ -1,5 +1,6 @@
 #include "core/placement/requests/gang_manifest.h"
 
+#include "core/formats/snapshot_reader.h"
 #include "core/formats/yaml_document.h"
 #include "core/model/pod_requests.h"
 #include "core/values/quantity.h"
@@ -156,6 +157,7 @@ struct PodTemplate {
     ResourceList perPod;
     std::vector<std::pair<std::string, std::string>> nodeSelector; // sorted by key
     std::vector<Toleration> tolerations;
+    std::vector<GangClaim> claims; // spec.resourceClaims
 
     std::string annotationPath(const std::string& key) const { return path + ".metadata.annotations[" + key + ']'; }
     YAML::Node annotationNode(const std::string& key) const {
@@ -236,6 +238,19 @@ Toleration readToleration(const Reader& reader, const YAML::Node& node, const st
     return toleration;
 }
 
+// corev1.PodResourceClaim: a name and exactly one of resourceClaimName, resourceClaimTemplateName.
+GangClaim readPodClaim(const Reader& reader, const YAML::Node& node, const std::string& path) {
+    reader.map(node, path);
+    GangClaim claim;
+    claim.name = reader.text(field(node, "name"), path + ".name");
+    if (claim.name.empty()) reader.fail(node, path + ".name", "is missing");
+    claim.claimName = reader.text(field(node, "resourceClaimName"), path + ".resourceClaimName");
+    claim.templateName = reader.text(field(node, "resourceClaimTemplateName"), path + ".resourceClaimTemplateName");
+    if (claim.claimName.empty() == claim.templateName.empty())
+        reader.fail(node, path, "want exactly one of resourceClaimName and resourceClaimTemplateName");
+    return claim;
+}
+
 PodTemplate readPodTemplate(const Reader& reader, const YAML::Node& node, const std::string& path) {
     if (!present(node)) reader.fail(node, path, "is missing");
     reader.map(node, path);
@@ -266,6 +281,12 @@ PodTemplate readPodTemplate(const Reader& reader, const YAML::Node& node, const 
         for (std::size_t i = 0; i < tolerations.size(); ++i)
             pod.tolerations.push_back(
                 readToleration(reader, tolerations[i], specPath + ".tolerations[" + std::to_string(i) + ']'));
+
+    const YAML::Node claims = reader.list(field(spec, "resourceClaims"), specPath + ".resourceClaims");
+    if (present(claims))
+        for (std::size_t i = 0; i < claims.size(); ++i)
+            pod.claims.push_back(
+                readPodClaim(reader, claims[i], specPath + ".resourceClaims[" + std::to_string(i) + ']'));
     return pod;
 }
 
@@ -439,6 +460,7 @@ GangRequest makeGang(const Reader& reader, const Object& object, const PodTempla
     gang.perPod = pod.perPod;
     gang.nodeSelector = pod.nodeSelector;
     gang.tolerations = pod.tolerations;
+    gang.claims = pod.claims;
     gang.kueue = readKueue(reader, pod, pods);
     readKai(reader, object, pod, gang);
     gang.source = object.source;
@@ -732,7 +754,42 @@ std::string_view apiGroup(std::string_view apiVersion) {
     return slash == std::string_view::npos ? std::string_view() : apiVersion.substr(0, slash);
 }
 
-void readObject(const Reader& base, const YAML::Node& root, std::string_view source, std::vector<GangRequest>& out) {
+// What a manifest file holds: its gangs, and the claim templates and claims their pods name.
+struct ManifestContents {
+    std::vector<GangRequest> gangs;
+    std::map<std::string, ResourceClaimSpec, std::less<>> claimSpecs; // "template:ns/name", "claim:ns/name"
+};
+
+// A ResourceClaimTemplate or ResourceClaim beside the gang, read as a snapshot reads it (every
+// version of resource.k8s.io).
+void readClaimDocument(const Reader& reader, const YAML::Node& root, std::string_view source, ManifestContents& out) {
+    YAML::Emitter emitter;
+    emitter << root;
+    Result<Snapshot> read = readSnapshotText(emitter.c_str(), source);
+    if (!read) reader.fail(root, {}, read.error().message);
+    for (const ResourceClaimTemplate& claimTemplate : read->resourceClaimTemplates)
+        out.claimSpecs["template:" + claimTemplate.key()] = claimTemplate.spec;
+    for (const ResourceClaim& claim : read->resourceClaims) out.claimSpecs["claim:" + claim.key()] = claim.spec;
+}
+
+// The specs of the claims the manifest's own documents define.
+void attachClaimSpecs(ManifestContents& contents) {
+    auto attach = [&](const std::string& nameSpace, std::vector<GangClaim>& claims) {
+        for (GangClaim& claim : claims) {
+            const std::string key = claim.shared() ? "claim:" + nameSpace + '/' + claim.claimName
+                                                   : "template:" + nameSpace + '/' + claim.templateName;
+            if (const auto found = contents.claimSpecs.find(key); found != contents.claimSpecs.end())
+                claim.spec = found->second;
+        }
+    };
+    for (GangRequest& gang : contents.gangs) {
+        attach(gang.nameSpace, gang.claims);
+        for (GangPart& part : gang.parts) attach(gang.nameSpace, part.claims);
+    }
+}
+
+void readObject(const Reader& base, const YAML::Node& root, std::string_view source, ManifestContents& contents) {
+    std::vector<GangRequest>& out = contents.gangs;
     Reader reader = base;
     if (!root.IsMap()) reader.fail(root, {}, "want a Kubernetes object, got " + describe(root));
     Object object;
@@ -752,6 +809,8 @@ void readObject(const Reader& base, const YAML::Node& root, std::string_view sou
     object.source = std::string(source) + " (" + object.kind + ' ' + object.name + ')';
 
     const std::string_view group = apiGroup(apiVersion);
+    if ((object.kind == "ResourceClaimTemplate" || object.kind == "ResourceClaim") && group == "resource.k8s.io")
+        return readClaimDocument(reader, root, source, contents);
     if (object.kind == "Job" && apiVersion == "batch/v1") return readBatchJob(reader, object, out);
     if (object.kind == "JobSet" && group == "jobset.x-k8s.io") return readJobSet(reader, object, out);
     if (object.kind == "PyTorchJob" && group == "kubeflow.org") return readPyTorchJob(reader, object, out);
@@ -763,7 +822,7 @@ void readObject(const Reader& base, const YAML::Node& root, std::string_view sou
                     " is not a gang topodeck reads; supported: " + std::string(kSupportedKinds));
 }
 
-void readDocument(const YAML::Node& root, std::string_view source, int document, std::vector<GangRequest>& out) {
+void readDocument(const YAML::Node& root, std::string_view source, int document, ManifestContents& out) {
     if (!present(root)) return; // an empty document
     const Reader reader(source, document, -1);
     if (root.IsMap() && field(root, "kind").IsScalar() && field(root, "kind").Scalar() == "List") {
@@ -780,13 +839,15 @@ void readDocument(const YAML::Node& root, std::string_view source, int document,
 } // namespace
 
 Result<std::vector<GangRequest>> readGangManifests(std::string_view text, std::string_view sourceName) {
-    std::vector<GangRequest> gangs;
+    ManifestContents contents;
+    std::vector<GangRequest>& gangs = contents.gangs;
     Result<std::vector<YAML::Node>> documents = loadYamlDocuments(text, sourceName);
     if (!documents) return documents.error();
     try {
         const bool several = documents->size() > 1;
         for (std::size_t i = 0; i < documents->size(); ++i)
-            readDocument((*documents)[i], sourceName, several ? static_cast<int>(i + 1) : 0, gangs);
+            readDocument((*documents)[i], sourceName, several ? static_cast<int>(i + 1) : 0, contents);
+        attachClaimSpecs(contents);
     } catch (const Failure& failure) {
         return Error{failure.message};
     } catch (const YAML::Exception& e) {

@@ -1,5 +1,7 @@
 #include "core/placement/requests/gang_request.h"
 
+#include <algorithm>
+
 namespace topodeck {
 
 bool Toleration::tolerates(const Taint& taint) const {
@@ -18,6 +20,11 @@ std::vector<GangPart> GangRequest::partsOrWhole() const {
     return {asPart()};
 }
 
+bool GangRequest::usesClaims() const {
+    if (!claims.empty()) return true;
+    return std::any_of(parts.begin(), parts.end(), [](const GangPart& part) { return !part.claims.empty(); });
+}
+
 GangRequest GangRequest::onlyPart(std::size_t part) const {
     GangRequest one = *this;
     one.parts.clear();
@@ -30,6 +37,7 @@ GangRequest GangRequest::onlyPart(std::size_t part) const {
     one.tolerations = p.tolerations;
     one.kueue = p.kueue;
     one.volcano = p.volcano;
+    one.claims = p.claims;
     return one;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/dra.h"
 #include "core/model/gpu_resources.h"
 #include "core/model/node.h"
 #include "core/model/resource_list.h"
@@ -94,6 +95,18 @@ struct SlurmRequest {
     friend bool operator==(const SlurmRequest&, const SlurmRequest&) = default;
 };
 
+// A claim the gang's pods use (a pod template's spec.resourceClaims[]): one made for each pod
+// from a ResourceClaimTemplate, or one ResourceClaim every pod shares. The spec is the manifest's
+// own document when it carries one, else the cluster's object (resolveGangClaims).
+struct GangClaim {
+    std::string name;         // the pods' name for it
+    std::string templateName; // resourceClaimTemplateName: a claim per pod
+    std::string claimName;    // resourceClaimName: one claim for all
+    std::optional<ResourceClaimSpec> spec{}; // from the manifest
+    bool shared() const { return templateName.empty(); }
+    friend bool operator==(const GangClaim&, const GangClaim&) = default;
+};
+
 // One kind of pod in a gang whose pods are not all alike: a Kueue PodSet (a JobSet's
 // replicatedJob, a PyTorchJob's Master or Worker, a LeaderWorkerSet group's leader or workers), a
 // Volcano task, a KAI subgroup. Each carries what its scheduler reads per part: Kueue reads each
@@ -106,6 +119,7 @@ struct GangPart {
     std::vector<Toleration> tolerations;
     KueueConstraint kueue;
     VolcanoConstraint volcano;
+    std::vector<GangClaim> claims{};
     friend bool operator==(const GangPart&, const GangPart&) = default;
 };
 
@@ -119,6 +133,7 @@ struct GangRequest {
     ResourceList perPod;                                           // exact quantities, any resource name
     std::vector<std::pair<std::string, std::string>> nodeSelector; // sorted by key
     std::vector<Toleration> tolerations;
+    std::vector<GangClaim> claims; // DRA: what each pod asks for by claims, beside perPod
     std::string topologyName; // Kueue/KAI Topology (kai.scheduler/topology); empty: the cluster's
 
     KueueConstraint kueue;
@@ -136,7 +151,9 @@ struct GangRequest {
     // The parts, or the whole gang as one part.
     std::vector<GangPart> partsOrWhole() const;
     // This (uniform) gang's pods as one part of a larger gang.
-    GangPart asPart() const { return GangPart{name, pods, perPod, nodeSelector, tolerations, kueue, volcano}; }
+    GangPart asPart() const { return GangPart{name, pods, perPod, nodeSelector, tolerations, kueue, volcano, claims}; }
+    // Whether any of its pods asks for devices by claims.
+    bool usesClaims() const;
     // This gang with only one of its parts (an index into partsOrWhole()), named "<gang>/<part>".
     GangRequest onlyPart(std::size_t part) const;
 

@@ -1,5 +1,6 @@
 #include "core/placement/whatif/failure_impact.h"
 
+#include "core/placement/engines/dra_placement.h"
 #include "core/placement/engines/what_if.h"
 #include "core/placement/reports/gangs_report.h"
 #include "core/placement/reports/plan_query.h"
@@ -253,7 +254,7 @@ FailureReport assessFailure(const ClusterState& state, const TopologyIndex& show
         if (std::string why = scheduler.engine->unavailableReason(cluster, failure.request); !why.empty()) {
             failure.message = why;
         } else {
-            PlacementResult result = scheduler.engine->place(cluster, failure.request, options);
+            PlacementResult result = placeGang(*scheduler.engine, cluster, failure.request, options);
             failure.fits = result.feasible;
             failure.message = std::move(result.message);
             // Engines that assign domains (Kueue above hostname) have their counts spread as the

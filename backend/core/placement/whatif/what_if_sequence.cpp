@@ -1,5 +1,6 @@
 #include "core/placement/whatif/what_if_sequence.h"
 
+#include "core/placement/engines/dra_placement.h"
 #include "core/placement/engines/placement_cluster.h"
 #include "core/placement/engines/what_if.h"
 #include "core/text/text_format.h"
@@ -60,7 +61,7 @@ WhatIfStepOutcome place(ClusterState& state, TopologyIndex& index, const WhatIfS
         outcome.text = engineName + ": " + why;
         return outcome;
     }
-    const PlacementResult result = engine->place(cluster, gang, options);
+    const PlacementResult result = placeGang(*engine, cluster, gang, options);
     if (!result.feasible) {
         outcome.text = gang.name + " does not fit (" + engineName + "): " + result.message;
         return outcome;

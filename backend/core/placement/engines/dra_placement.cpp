@@ -1,0 +1,257 @@
+#include "core/placement/engines/dra_placement.h"
+
+#include "core/text/text_format.h"
+
+#include <algorithm>
+#include <map>
+
+namespace topodeck {
+namespace {
+
+constexpr __int128 kNanosPerUnit = 1'000'000'000;
+
+// Kueue's DRA quota (pkg/dra/claims.go) refuses these before any placement.
+std::string kueueRefusal(const std::vector<PodClaimSpec>& claims) {
+    for (const PodClaimSpec& claim : claims) {
+        if (claim.shared) return "KueueDRAIntegration feature does not support use of resource claims";
+        for (const DeviceRequest& request : claim.spec.requests) {
+            if (!request.firstAvailable.empty()) return "FirstAvailable device selection is not supported";
+            if (request.exactly && request.exactly->mode == DeviceSubRequest::Mode::All)
+                return "AllocationMode 'All' is not supported";
+        }
+    }
+    return {};
+}
+
+// Whether the order in which pods take devices can matter: more than one request, a constraint,
+// alternatives or All.
+bool orderMatters(const std::vector<PodClaimSpec>& claims) {
+    std::size_t requests = 0;
+    for (const PodClaimSpec& claim : claims) {
+        if (!claim.spec.constraints.empty()) return true;
+        for (const DeviceRequest& request : claim.spec.requests) {
+            ++requests;
+            if (!request.firstAvailable.empty()) return true;
+            if (request.exactly && request.exactly->mode == DeviceSubRequest::Mode::All) return true;
+        }
+    }
+    return requests > 1;
+}
+
+// One kind of pod's claims, allocated on every usable node.
+struct PartDevices {
+    std::string resource;                 // its column (kDraPodsResource, #i for later parts)
+    std::vector<__int128> column;         // pods it serves per node, in nanos
+    std::vector<std::int32_t> podsByNode; // the same, in pods
+    std::map<std::string, int> stops;     // why nodes took no more, counted
+    bool shared = false;
+    bool orderMatters = false;
+};
+
+Result<PartDevices> allocatePart(const PlacementCluster& cluster, std::vector<PodClaimSpec> claims, std::int32_t pods,
+                                 std::size_t index, const DraFeatures& features) {
+    PartDevices devices;
+    devices.resource = std::string(kDraPodsResource) + (index == 0 ? "" : "#" + std::to_string(index));
+    devices.orderMatters = orderMatters(claims);
+    Result<DraPodAllocator> allocator = DraPodAllocator::prepare(cluster.state(), std::move(claims), features);
+    if (!allocator) return allocator.error();
+    devices.shared = allocator->anyShared();
+    devices.column.assign(cluster.nodeSlots(), 0);
+    devices.podsByNode.assign(cluster.nodeSlots(), 0);
+    for (NodeId id : cluster.nodesInOrder()) {
+        if (!cluster.usable(id)) continue;
+        const DraPodAllocator::NodeFit fit = allocator->podsThatFit(id, pods);
+        devices.podsByNode[id] = fit.pods;
+        devices.column[id] = fit.pods * kNanosPerUnit;
+        if (fit.stoppedBy != DraNodeVerdict::Fits && fit.pods == 0) {
+            std::string why = draVerdictText(fit.stoppedBy);
+            if (fit.stoppedBy == DraNodeVerdict::SelectorError) why += ": " + fit.detail;
+            ++devices.stops[why];
+        }
+    }
+    return devices;
+}
+
+std::string stopsText(const std::map<std::string, int>& stops) {
+    std::string text;
+    for (const auto& [why, nodes] : stops) text += (text.empty() ? "" : ", ") + std::to_string(nodes) + " " + why;
+    return text;
+}
+
+PlacementResult refused(const PlacementEngine& engine, std::string message) {
+    PlacementResult result;
+    result.engine = std::string(engine.name());
+    result.message = std::move(message);
+    return result;
+}
+
+// The nodes of one domain of a TopologyAssignment: those carrying its value on every level.
+std::vector<NodeId> assignmentNodes(const PlacementCluster& cluster, const TopologyAssignment& assignment,
+                                    const TopologyAssignment::Domain& domain) {
+    std::vector<NodeId> nodes;
+    for (NodeId id : cluster.nodesInOrder()) {
+        bool inside = true;
+        for (std::size_t level = 0; inside && level < assignment.levels.size(); ++level) {
+            const std::string* value = cluster.node(id).label(assignment.levels[level]);
+            inside = value != nullptr && level < domain.values.size() && *value == domain.values[level];
+        }
+        if (inside) nodes.push_back(id);
+    }
+    return nodes;
+}
+
+// Kueue admitted: the kube-scheduler now binds each pod on the node TAS chose for it, or on any
+// node of the lowest domain TAS chose when the hierarchy does not end at hostnames.
+void bindAfterAdmission(const PlacementCluster& cluster, const std::vector<GangPart>& parts,
+                        const std::vector<PartDevices>& devices, PlacementResult& result) {
+    std::int32_t pending = 0;
+    std::int32_t pods = 0;
+    std::map<std::string, int> stops;
+    if (result.nodes.empty() && parts.size() == 1 && !devices.front().column.empty())
+        for (const TopologyAssignment::Domain& domain : result.assignment.domains) {
+            std::int64_t served = 0;
+            for (NodeId id : assignmentNodes(cluster, result.assignment, domain)) served += devices.front().podsByNode[id];
+            pods += domain.count;
+            if (served >= domain.count) continue;
+            pending += domain.count - static_cast<std::int32_t>(served);
+            std::string name;
+            for (const std::string& value : domain.values) name += (name.empty() ? "" : "/") + value;
+            ++stops[name + " serves " + std::to_string(served) + " of its " + std::to_string(domain.count)];
+        }
+    for (const NodePods& placed : result.nodes) {
+        pods += placed.pods;
+        std::size_t part = 0;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            if (parts[i].name == placed.part) part = i;
+        if (devices[part].column.empty()) continue; // this kind of pod asks for no claims
+        const std::optional<NodeId> id = cluster.state().findNode(placed.node);
+        const std::int32_t served = id ? devices[part].podsByNode[*id] : 0;
+        if (served >= placed.pods) continue;
+        pending += placed.pods - served;
+        ++stops[placed.node + " serves " + std::to_string(served) + " of its " + std::to_string(placed.pods)];
+    }
+    if (pending == 0) return;
+    result.feasible = false;
+    constexpr std::size_t kNamed = 4; // a few nodes say enough; the rest are counted
+    std::string where;
+    std::size_t named = 0;
+    for (const auto& [text, count] : stops)
+        if (named++ < kNamed) where += (where.empty() ? "" : "; ") + text;
+    if (stops.size() > kNamed) where += "; " + plural(static_cast<std::int64_t>(stops.size() - kNamed), "more node", "more nodes");
+    result.message = "Kueue admits the workload (TAS counts no DRA devices), but kube-scheduler leaves " +
+                     std::to_string(pending) + " of " + std::to_string(pods) +
+                     " pods Pending: cannot allocate all claims (" + where + ")";
+}
+
+} // namespace
+
+Result<std::vector<PodClaimSpec>> resolveGangClaims(const ClusterState& state, const std::string& nameSpace,
+                                                    const std::vector<GangClaim>& claims) {
+    std::vector<PodClaimSpec> resolved;
+    const DeviceInventory& inventory = state.devices();
+    for (const GangClaim& claim : claims) {
+        PodClaimSpec spec;
+        spec.name = claim.name;
+        spec.shared = claim.shared();
+        if (spec.shared) {
+            spec.claimKey = nameSpace + '/' + claim.claimName;
+            const auto found = inventory.claims().find(spec.claimKey);
+            if (found != inventory.claims().end()) spec.existing = found->second;
+            if (claim.spec)
+                spec.spec = *claim.spec;
+            else if (spec.existing)
+                spec.spec = spec.existing->spec;
+            else
+                return Error{"resourceclaim \"" + claim.claimName + "\" not found in namespace " + nameSpace +
+                             " (the pods name it in spec.resourceClaims[" + claim.name + "])"};
+        } else {
+            spec.claimKey = nameSpace + "/<pod>-" + claim.name;
+            if (claim.spec) {
+                spec.spec = *claim.spec;
+            } else {
+                const auto found = inventory.claimTemplates().find(nameSpace + '/' + claim.templateName);
+                if (found == inventory.claimTemplates().end())
+                    return Error{"ResourceClaimTemplate " + nameSpace + '/' + claim.templateName +
+                                 " not found: the pods' claims cannot be made (the scheduler waits: "
+                                 "ResourceClaim not created yet)"};
+                spec.spec = found->second.spec;
+            }
+        }
+        resolved.push_back(std::move(spec));
+    }
+    return resolved;
+}
+
+PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster& cluster, const GangRequest& gang,
+                          const EngineOptions& options) {
+    const DraTreatment treatment = engine.draTreatment();
+    if (!gang.usesClaims()) return engine.place(cluster, gang, options);
+    if (treatment == DraTreatment::None) {
+        PlacementResult result = engine.place(cluster, gang, options);
+        result.notes.push_back(std::string(engine.name()) + " has no DRA: the pods' resource claims are not looked at");
+        return result;
+    }
+    const DraFeatures features = treatment == DraTreatment::StableAllocator ? DraFeatures::stableOnly() : options.draFeatures;
+    const std::vector<GangPart> parts = gang.partsOrWhole();
+    std::vector<PartDevices> devices(parts.size());
+    bool orderNote = false;
+    bool shared = false;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].claims.empty()) continue;
+        // A claim that cannot be made: the pods never reach the scheduler.
+        Result<std::vector<PodClaimSpec>> resolved = resolveGangClaims(cluster.state(), gang.nameSpace, parts[i].claims);
+        if (!resolved) return refused(engine, resolved.error().message);
+        if (treatment == DraTreatment::AdmitThenBind)
+            if (std::string refusal = kueueRefusal(*resolved); !refusal.empty()) return refused(engine, refusal);
+        Result<PartDevices> part = allocatePart(cluster, std::move(*resolved), parts[i].pods, i, features);
+        if (!part) {
+            // PreFilter's verdict: the whole pod is unschedulable, on every node.
+            return refused(engine, "0/" + std::to_string(cluster.nodesInOrder().size()) +
+                                       " nodes are available: " + part.error().message + ".");
+        }
+        orderNote = orderNote || part->orderMatters;
+        shared = shared || part->shared;
+        devices[i] = std::move(*part);
+    }
+
+    PlacementResult result;
+    if (treatment == DraTreatment::AdmitThenBind) {
+        result = engine.place(cluster, gang, options);
+        if (result.feasible) bindAfterAdmission(cluster, parts, devices, result);
+        result.notes.push_back("Kueue TAS counts no DRA devices (KEP-2941): the assignment is made by the other "
+                               "resources, then kube-scheduler allocates each pod's claims on its node");
+    } else {
+        PlacementCluster withDevices = cluster;
+        GangRequest asked = gang;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            if (devices[i].column.empty()) continue;
+            withDevices.setFreeColumn(devices[i].resource, devices[i].column);
+            ResourceList& perPod = asked.parts.empty() ? asked.perPod : asked.parts[i].perPod;
+            perPod.set(devices[i].resource, Quantity::fromUnits(1));
+            if (i == 0 && !asked.parts.empty()) asked.perPod.set(devices[i].resource, Quantity::fromUnits(1));
+        }
+        result = engine.place(withDevices, asked, options);
+        result.notes.push_back(treatment == DraTreatment::StableAllocator
+                                   ? "KAI allocates claims with the stable allocator (no firstAvailable, partitionable "
+                                     "devices, admin access or device taints); DRA needs its DynamicResourceAllocation gate"
+                                   : "Volcano runs kube-scheduler's DynamicResources filter per node "
+                                     "(predicate.DynamicResourceAllocationEnable)");
+        if (!result.feasible)
+            for (const PartDevices& part : devices)
+                if (!part.stops.empty())
+                    result.notes.push_back("nodes serving no pod's claims: " + stopsText(part.stops));
+    }
+    if (shared && result.feasible && result.nodes.size() > 1) {
+        result.feasible = false;
+        result.message = "one resource claim is shared by every pod: allocated with the first pod, it is available "
+                         "on that node only, and pods placed on " +
+                         plural(static_cast<std::int64_t>(result.nodes.size() - 1), "other node", "other nodes") +
+                         " fail: resourceclaim not available on the node";
+    }
+    if (orderNote)
+        result.notes.push_back("pods take their devices one at a time, in the scheduler's order: a joint assignment "
+                               "that order misses is not looked for, as the scheduler does not");
+    return result;
+}
+
+} // namespace topodeck

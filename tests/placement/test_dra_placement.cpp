@@ -1,0 +1,535 @@
+// DRA dry-runs: the kube-scheduler's allocator per node (dra_allocator.h) and each engine's treatment
+// of gangs that ask by claims (dra_placement.h). Cases follow the structured allocator's test table
+// (k8s.io/dynamic-resource-allocation structured/internal/allocatortesting: "simple", "all-devices",
+// "too-many-devices", "constraint", "prioritized-list", "already-allocated", "partitionable"...),
+// written here as the objects a cluster would hold, and ../shared/reference/dra.md 6 and 8.
+
+#include "core/formats/snapshot_reader.h"
+#include "core/placement/engines/dra_allocator.h"
+#include "core/placement/engines/dra_placement.h"
+#include "core/placement/requests/gang_manifest.h"
+#include "core/topology/topology_index.h"
+#include "support/test_program.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace topodeck;
+
+namespace {
+
+const std::string kRack = "example.com/rack";
+
+std::string nodeYaml(const std::string& name, const std::string& rack, int cpus = 64) {
+    return "- apiVersion: v1\n  kind: Node\n  metadata: {name: " + name + ", labels: {" + kRack + ": " + rack +
+           ", kubernetes.io/hostname: " + name + "}}\n  status:\n    allocatable: {cpu: \"" + std::to_string(cpus) +
+           "\", memory: 1Ti, pods: \"110\"}\n    conditions: [{type: Ready, status: \"True\"}]\n";
+}
+
+struct TestGpu {
+    std::string name;
+    std::string product = "NVIDIA GB200";
+    std::string extra; // more attributes, YAML flow entries
+};
+
+std::string sliceYaml(const std::string& node, const std::vector<TestGpu>& gpus, const std::string& driver = "gpu.nvidia.com",
+                      int generation = 1) {
+    std::string text = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node + '-' +
+                       driver + "}\n  spec:\n    driver: " + driver + "\n    pool: {name: " + node +
+                       ", generation: " + std::to_string(generation) + ", resourceSliceCount: 1}\n    nodeName: " + node +
+                       "\n    devices:\n";
+    for (const TestGpu& gpu : gpus)
+        text += "    - name: " + gpu.name + "\n      attributes: {type: {string: gpu}, productName: {string: \"" +
+                gpu.product + "\"}" + (gpu.extra.empty() ? "" : ", " + gpu.extra) +
+                "}\n      capacity: {memory: {value: 192Gi}}\n";
+    return text;
+}
+
+std::vector<TestGpu> gpus(int count, const std::string& product = "NVIDIA GB200") {
+    std::vector<TestGpu> out;
+    for (int i = 0; i < count; ++i) out.push_back({"gpu-" + std::to_string(i), product, {}});
+    return out;
+}
+
+const std::string kGpuClass = R"(- apiVersion: resource.k8s.io/v1
+  kind: DeviceClass
+  metadata: {name: gpu.nvidia.com}
+  spec:
+    selectors:
+    - cel: {expression: "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"}
+)";
+
+std::string allocatedClaimYaml(const std::string& name, const std::string& node, const std::vector<std::string>& devices) {
+    std::string text = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n  metadata: {namespace: team, name: " +
+                       name + "}\n  spec:\n    devices:\n      requests: [{name: gpus, exactly: {deviceClassName: "
+                              "gpu.nvidia.com, count: " +
+                       std::to_string(devices.size()) + "}}]\n  status:\n    allocation:\n      devices:\n        results:\n";
+    for (const std::string& device : devices)
+        text += "        - {request: gpus, driver: gpu.nvidia.com, pool: " + node + ", device: " + device + "}\n";
+    text += "      nodeSelector:\n        nodeSelectorTerms:\n        - matchFields: [{key: metadata.name, operator: In, "
+            "values: [" +
+            node + "]}]\n";
+    return text;
+}
+
+struct Cluster {
+    ClusterState state;
+    std::unique_ptr<TopologyIndex> index;
+    std::unique_ptr<PlacementCluster> cluster;
+};
+
+std::unique_ptr<Cluster> makeCluster(const std::string& items) {
+    auto snapshot = readSnapshotText("apiVersion: v1\nkind: List\nitems:\n" + items, "cluster.yaml");
+    if (!snapshot) qFatal("%s", snapshot.error().message.c_str());
+    auto made = std::make_unique<Cluster>();
+    std::move(*snapshot).applyTo(made->state);
+    made->index = std::make_unique<TopologyIndex>(TopologyIndex::build(made->state, TopologySpec::fromLabelKeys({kRack})));
+    made->cluster = std::make_unique<PlacementCluster>(made->state, *made->index);
+    return made;
+}
+
+// A claim spec as a ResourceClaimTemplate writes it (its `spec.spec`), in YAML.
+ResourceClaimSpec claimSpec(const std::string& devicesYaml) {
+    const std::string text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {namespace: team, "
+                             "name: t}\nspec:\n  spec:\n    devices:\n" +
+                             devicesYaml;
+    auto snapshot = readSnapshotText(text, "template.yaml");
+    if (!snapshot) qFatal("%s", snapshot.error().message.c_str());
+    return snapshot->resourceClaimTemplates.at(0).spec;
+}
+
+std::vector<PodClaimSpec> perPodClaim(const std::string& devicesYaml) {
+    PodClaimSpec claim;
+    claim.name = "gpus";
+    claim.claimKey = "team/<pod>-gpus";
+    claim.spec = claimSpec(devicesYaml);
+    return {claim};
+}
+
+const std::string kFourGb200 = R"(      requests:
+      - name: gpus
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          count: 4
+          selectors:
+          - cel: {expression: 'device.attributes["gpu.nvidia.com"].productName == "NVIDIA GB200"'}
+)";
+
+DraPodAllocator::NodeFit fitOn(const Cluster& made, const std::string& node, const std::string& devicesYaml,
+                               std::int32_t limit = 16, DraFeatures features = DraFeatures::kubeScheduler()) {
+    auto allocator = DraPodAllocator::prepare(made.state, perPodClaim(devicesYaml), features);
+    if (!allocator) qFatal("%s", allocator.error().message.c_str());
+    return allocator->podsThatFit(*made.state.findNode(node), limit);
+}
+
+// The text with its COUNT placeholder replaced.
+std::string withCount(std::string text, int count) {
+    return text.replace(text.find("COUNT"), 5, std::to_string(count));
+}
+
+// A gang of `pods` pods asking through the template `four-gb200` (kFourGb200), cpu=1 each.
+GangRequest gangOf(std::int32_t pods, const std::string& devicesYaml = kFourGb200) {
+    GangRequest gang;
+    gang.name = "trainer";
+    gang.nameSpace = "team";
+    gang.pods = pods;
+    gang.perPod.set("cpu", Quantity::fromUnits(1));
+    gang.claims.push_back(GangClaim{"gpus", "four-gb200", "", claimSpec(devicesYaml)});
+    return gang;
+}
+
+} // namespace
+
+class TestDraPlacement : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exactCountTakesDistinctFreeDevices_data() {
+        QTest::addColumn<int>("devices");
+        QTest::addColumn<int>("allocated");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<int>("pods");
+        // "simple", "too-many-devices" and "already-allocated" of the allocator's table, and pods
+        // one after another taking what the earlier left.
+        QTest::newRow("one device, one asked") << 1 << 0 << 1 << 1;
+        QTest::newRow("too many asked") << 1 << 0 << 2 << 0;
+        QTest::newRow("eight GPUs, pods of four") << 8 << 0 << 4 << 2;
+        QTest::newRow("eight GPUs, pods of three: two pods, two left") << 8 << 0 << 3 << 2;
+        QTest::newRow("allocated devices excluded") << 8 << 5 << 4 << 0;
+        QTest::newRow("allocated devices excluded, room left") << 8 << 4 << 4 << 1;
+        QTest::newRow("every device allocated") << 4 << 4 << 1 << 0;
+    }
+    void exactCountTakesDistinctFreeDevices() {
+        QFETCH(int, devices);
+        QFETCH(int, allocated);
+        QFETCH(int, count);
+        QFETCH(int, pods);
+        std::vector<std::string> taken;
+        for (int i = 0; i < allocated; ++i) taken.push_back("gpu-" + std::to_string(i));
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(devices)) + kGpuClass +
+                                      (allocated > 0 ? allocatedClaimYaml("running", "n1", taken) : std::string()));
+        const auto fit = fitOn(*made, "n1",
+                               "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: " +
+                                   std::to_string(count) + "}}]\n");
+        QCOMPARE(fit.pods, pods);
+        QVERIFY(fit.stoppedBy == DraNodeVerdict::CannotAllocate);
+    }
+
+    void limitStopsBeforeTheDevicesDo() {
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(8)) + kGpuClass);
+        const auto fit = fitOn(*made, "n1", "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}]\n", 3);
+        QCOMPARE(fit.pods, 3);
+        QVERIFY(fit.stoppedBy == DraNodeVerdict::Fits);
+    }
+
+    void selectorsOfClassAndRequestBothHold() {
+        // Two H100s and two GB200s on one node: the request's selector leaves two; a class whose
+        // selector names another driver leaves none.
+        std::vector<TestGpu> mixed = gpus(2, "NVIDIA H100 80GB HBM3");
+        mixed.push_back({"gpu-2", "NVIDIA GB200", {}});
+        mixed.push_back({"gpu-3", "NVIDIA GB200", {}});
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", mixed) + kGpuClass + R"(- apiVersion: resource.k8s.io/v1
+  kind: DeviceClass
+  metadata: {name: other.example.com}
+  spec:
+    selectors: [{cel: {expression: "device.driver == 'other.example.com'"}}]
+)");
+        const std::string gb200 =
+            "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: COUNT, selectors: "
+            "[{cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA GB200\"'}}]}}]\n";
+        QCOMPARE(fitOn(*made, "n1", withCount(gb200, 2)).pods, 1);
+        QCOMPARE(fitOn(*made, "n1", withCount(gb200, 3)).pods, 0);
+        QCOMPARE(fitOn(*made, "n1", "      requests: [{name: gpus, exactly: {deviceClassName: other.example.com}}]\n").pods,
+                 0);
+    }
+
+    void allModeTakesEveryMatchingDeviceOrNothing() {
+        const std::string all = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, "
+                                "allocationMode: All}}]\n";
+        const auto free = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass);
+        QCOMPARE(fitOn(*free, "n1", all).pods, 1); // the second pod finds them taken
+        const auto oneTaken = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass +
+                                          allocatedClaimYaml("running", "n1", {"gpu-2"}));
+        QCOMPARE(fitOn(*oneTaken, "n1", all).pods, 0);
+        const auto none = makeCluster(nodeYaml("n1", "r1") + kGpuClass);
+        QCOMPARE(fitOn(*none, "n1", all).pods, 0);
+    }
+
+    void firstAvailableTriesAlternativesInOrder() {
+        // Eight GPUs: the first alternative (8 of them) serves one pod, then the second (2) three more.
+        const std::string prioritized = R"(      requests:
+      - name: gpus
+        firstAvailable:
+        - {name: eight, deviceClassName: gpu.nvidia.com, count: 8}
+        - {name: two, deviceClassName: gpu.nvidia.com, count: 2}
+)";
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(12)) + kGpuClass);
+        QCOMPARE(fitOn(*made, "n1", prioritized).pods, 3);
+        // KAI's stable allocator has no prioritized list: a PreFilter error for the whole pod.
+        auto stable = DraPodAllocator::prepare(made->state, perPodClaim(prioritized), DraFeatures::stableOnly());
+        QVERIFY(!stable);
+        QCOMPARE(stable.error().message, std::string("claim team/<pod>-gpus, request gpus: has subrequests, but the "
+                                                     "DRAPrioritizedList feature is disabled"));
+    }
+
+    void matchAttributeKeepsDevicesAlike() {
+        // Four GPUs on two PCIe roots: a pair on one root fits twice; three on one root never.
+        std::vector<TestGpu> devices = gpus(4);
+        for (int i = 0; i < 4; ++i)
+            devices[i].extra = std::string("resource.kubernetes.io/pcieRoot: {string: pci") + (i < 2 ? "0" : "1") + "}";
+        devices.push_back({"gpu-4", "NVIDIA GB200", {}}); // no pcieRoot: refused by the constraint
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", devices) + kGpuClass);
+        const std::string constrained = R"(      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: COUNT}}]
+      constraints: [{requests: [gpus], matchAttribute: resource.kubernetes.io/pcieRoot}]
+)";
+        QCOMPARE(fitOn(*made, "n1", withCount(constrained, 2)).pods, 2);
+        QCOMPARE(fitOn(*made, "n1", withCount(constrained, 3)).pods, 0);
+        QCOMPARE(fitOn(*made, "n1", withCount(constrained, 1)).pods, 4);
+    }
+
+    void podsTakeDevicesOneAtATimeAsTheSchedulerDoes() {
+        // big, small, big, small: each pod wants one GPU of any kind and one big one. In the
+        // scheduler's order the first pod takes both bigs (the first device it sees, then the next
+        // big), and the second pod finds no big left, though a joint assignment serves two.
+        std::vector<TestGpu> devices;
+        for (int i = 0; i < 4; ++i)
+            devices.push_back({"gpu-" + std::to_string(i), "NVIDIA GB200",
+                               std::string("size: {string: ") + (i % 2 == 0 ? "big" : "small") + "}"});
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", devices) + kGpuClass);
+        const std::string twoRequests = R"(      requests:
+      - {name: any, exactly: {deviceClassName: gpu.nvidia.com}}
+      - name: big
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          selectors: [{cel: {expression: 'device.attributes["gpu.nvidia.com"].size == "big"'}}]
+)";
+        QCOMPARE(fitOn(*made, "n1", twoRequests).pods, 1);
+    }
+
+    void partitionableDevicesDrawOnSharedCounters() {
+        // One GPU's counter set of 8 memory slices; its whole GPU draws 8, each 4g partition 4.
+        const std::string slice = R"(- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: n1-gpu}
+  spec:
+    driver: gpu.nvidia.com
+    pool: {name: n1, generation: 1, resourceSliceCount: 1}
+    nodeName: n1
+    sharedCounters:
+    - name: gpu-0-counter-set
+      counters: {memory: {value: "8"}}
+    devices:
+    - name: gpu-0
+      attributes: {type: {string: gpu}}
+      consumesCounters: [{counterSet: gpu-0-counter-set, counters: {memory: {value: "8"}}}]
+    - name: gpu-0-mig-4g-0
+      attributes: {type: {string: mig}, profile: {string: 4g.96gb}}
+      consumesCounters: [{counterSet: gpu-0-counter-set, counters: {memory: {value: "4"}}}]
+    - name: gpu-0-mig-4g-4
+      attributes: {type: {string: mig}, profile: {string: 4g.96gb}}
+      consumesCounters: [{counterSet: gpu-0-counter-set, counters: {memory: {value: "4"}}}]
+    - name: gpu-0-mig-4g-2
+      attributes: {type: {string: mig}, profile: {string: 4g.96gb}}
+      consumesCounters: [{counterSet: gpu-0-counter-set, counters: {memory: {value: "4"}}}]
+)";
+        const std::string migClass = R"(- apiVersion: resource.k8s.io/v1
+  kind: DeviceClass
+  metadata: {name: mig.nvidia.com}
+  spec:
+    selectors: [{cel: {expression: "device.attributes['gpu.nvidia.com'].type == 'mig'"}}]
+)";
+        const auto made = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + migClass);
+        const std::string mig = "      requests: [{name: mig, exactly: {deviceClassName: mig.nvidia.com}}]\n";
+        const std::string whole = "      requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com}}]\n";
+        DraFeatures partitionable;
+        partitionable.partitionableDevices = true;
+        // Two 4g partitions fill the 8 slices; the third overlaps.
+        QCOMPARE(fitOn(*made, "n1", mig, 16, partitionable).pods, 2);
+        QCOMPARE(fitOn(*made, "n1", whole, 16, partitionable).pods, 1);
+        // Without the gate (alpha in 1.35) devices that consume counters are never allocated.
+        QCOMPARE(fitOn(*made, "n1", mig).pods, 0);
+        // A partition already allocated leaves room for one more partition, not for the whole GPU.
+        const auto oneCut = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + migClass +
+                                        allocatedClaimYaml("running", "n1", {"gpu-0-mig-4g-0"}));
+        QCOMPARE(fitOn(*oneCut, "n1", mig, 16, partitionable).pods, 1);
+        QCOMPARE(fitOn(*oneCut, "n1", whole, 16, partitionable).pods, 0);
+    }
+
+    void staleGenerationsAndOtherNodesDoNotCount() {
+        // n1's pool at generation 2 publishes two GPUs; generation 1's slice still lists eight.
+        const auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + kGpuClass +
+                                      R"(- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: n1-old}
+  spec:
+    driver: gpu.nvidia.com
+    pool: {name: n1, generation: 1, resourceSliceCount: 1}
+    nodeName: n1
+    devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}, {name: gpu-3}]
+)" + sliceYaml("n1", gpus(2), "gpu.nvidia.com", 2) + sliceYaml("n2", gpus(4)));
+        const std::string one = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}]\n";
+        QCOMPARE(fitOn(*made, "n1", one).pods, 2);
+        QCOMPARE(fitOn(*made, "n2", one).pods, 4);
+    }
+
+    void preFilterErrorsRefuseThePodEverywhere() {
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass);
+        auto missing = DraPodAllocator::prepare(
+            made->state, perPodClaim("      requests: [{name: gpus, exactly: {deviceClassName: gpu.example.com}}]\n"),
+            DraFeatures::kubeScheduler());
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().message,
+                 std::string("claim team/<pod>-gpus, request gpus: device class gpu.example.com does not exist"));
+        auto badSelector = DraPodAllocator::prepare(
+            made->state,
+            perPodClaim("      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, selectors: "
+                        "[{cel: {expression: 'device.attributes[\"x\"].y =='}}]}}]\n"),
+            DraFeatures::kubeScheduler());
+        QVERIFY(!badSelector);
+        QVERIFY2(badSelector.error().message.starts_with("claim team/<pod>-gpus, request gpus: selector #0: "),
+                 badSelector.error().message.c_str());
+    }
+
+    void selectorRuntimeErrorsStopTheNode() {
+        // A selector reading an attribute the devices lack fails at run time, as CEL's "no such key".
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass);
+        const auto fit = fitOn(*made, "n1",
+                               "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, selectors: "
+                               "[{cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].missing == 1'}}]}}]\n");
+        QCOMPARE(fit.pods, 0);
+        QVERIFY(fit.stoppedBy == DraNodeVerdict::SelectorError);
+        QVERIFY2(fit.detail.find("no such key") != std::string::npos, fit.detail.c_str());
+    }
+
+    void searchesAreBounded() {
+        // Forty GPUs in pairs by serial: four alike never exist, and the search that proves it
+        // is long. With a small budget the node answers as the scheduler's filter timeout does.
+        std::vector<TestGpu> devices;
+        for (int i = 0; i < 40; ++i)
+            devices.push_back({"gpu-" + std::to_string(i), "NVIDIA GB200", "pair: {int: " + std::to_string(i / 2) + "}"});
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", devices) + kGpuClass);
+        const std::string four = R"(      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}]
+      constraints: [{matchAttribute: gpu.nvidia.com/pair}]
+)";
+        auto small = DraPodAllocator::prepare(made->state, perPodClaim(four), DraFeatures::kubeScheduler(), 500);
+        QVERIFY(small);
+        const auto fit = small->podsThatFit(*made->state.findNode("n1"), 1);
+        QVERIFY(fit.stoppedBy == DraNodeVerdict::TimedOut);
+        QCOMPARE(draVerdictText(fit.stoppedBy), std::string("timed out trying to allocate devices"));
+        // With the default budget the same search ends with its answer.
+        QVERIFY(fitOn(*made, "n1", four, 1).stoppedBy == DraNodeVerdict::CannotAllocate);
+    }
+
+    void sharedClaimAllocatedElsewhereIsNotAvailable() {
+        const auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + sliceYaml("n1", gpus(4)) +
+                                      sliceYaml("n2", gpus(4)) + kGpuClass +
+                                      allocatedClaimYaml("shared", "n1", {"gpu-0"}));
+        GangRequest gang;
+        gang.name = "pair";
+        gang.nameSpace = "team";
+        gang.pods = 2;
+        gang.perPod.set("cpu", Quantity::fromUnits(1));
+        gang.claims.push_back(GangClaim{"gpu", "", "shared", std::nullopt});
+        auto claims = resolveGangClaims(made->state, "team", gang.claims);
+        QVERIFY(claims);
+        auto allocator = DraPodAllocator::prepare(made->state, *claims, DraFeatures::kubeScheduler());
+        QVERIFY(allocator);
+        QCOMPARE(allocator->podsThatFit(*made->state.findNode("n1"), 2).pods, 2);
+        const auto elsewhere = allocator->podsThatFit(*made->state.findNode("n2"), 2);
+        QCOMPARE(elsewhere.pods, 0);
+        QCOMPARE(draVerdictText(elsewhere.stoppedBy), std::string("resourceclaim not available on the node"));
+        // Volcano puts both pods on n1, where the claim is.
+        const PlacementResult placed = placeGang(volcanoEngine(), *made->cluster, gang, EngineOptions{});
+        QVERIFY2(placed.feasible, placed.message.c_str());
+        QCOMPARE(placed.nodes, (std::vector<NodePods>{{"n1", 2}}));
+        // A claim the cluster does not have is an error naming it.
+        gang.claims.front().claimName = "absent";
+        auto absent = resolveGangClaims(made->state, "team", gang.claims);
+        QVERIFY(!absent);
+        QVERIFY2(absent.error().message.starts_with("resourceclaim \"absent\" not found in namespace team"),
+                 absent.error().message.c_str());
+    }
+
+    void enginesPlaceByTheDevicesTheirSchedulerSees() {
+        // Rack r1: two GB200 nodes with four free GPUs each, one GB200 node with two of them taken.
+        // Rack r2: two H100 nodes with plenty of CPU. A gang of pods of four GB200s through a claim
+        // template fits twice, on n1 and n2, for Volcano and KAI; a third pod has nowhere to go.
+        const auto made = makeCluster(
+            nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + nodeYaml("n3", "r1") + nodeYaml("h1", "r2", 256) +
+            nodeYaml("h2", "r2", 256) + sliceYaml("n1", gpus(4)) + sliceYaml("n2", gpus(4)) + sliceYaml("n3", gpus(4)) +
+            sliceYaml("h1", gpus(8, "NVIDIA H100 80GB HBM3")) + sliceYaml("h2", gpus(8, "NVIDIA H100 80GB HBM3")) +
+            kGpuClass + allocatedClaimYaml("running", "n3", {"gpu-1", "gpu-3"}));
+        for (const PlacementEngine* engine : {&volcanoEngine(), &kaiEngine()}) {
+            const PlacementResult two = placeGang(*engine, *made->cluster, gangOf(2), EngineOptions{});
+            QVERIFY2(two.feasible, (engine->name().data() + std::string(": ") + two.message).c_str());
+            QCOMPARE(two.nodes, (std::vector<NodePods>{{"n1", 1}, {"n2", 1}}));
+            const PlacementResult three = placeGang(*engine, *made->cluster, gangOf(3), EngineOptions{});
+            QVERIFY(!three.feasible);
+            // Why, per node, in the notes: n3 (two GPUs left) and the H100s serve none.
+            QVERIFY(std::find(three.notes.begin(), three.notes.end(),
+                              "nodes serving no pod's claims: 3 cannot allocate all claims") != three.notes.end());
+        }
+        QCOMPARE(placeGang(kaiEngine(), *made->cluster, gangOf(3), EngineOptions{}).message,
+                 std::string("PodSchedulingErrors.\nResources were found for 2 pods while 3 are required for gang "
+                             "scheduling. Additional pods cannot be scheduled due to: no node in the domain has room "
+                             "for another pod."));
+        const PlacementResult volcano = placeGang(volcanoEngine(), *made->cluster, gangOf(3), EngineOptions{});
+        // The failing task comes after n1 and n2 took theirs: no node serves it.
+        QCOMPARE(volcano.message, std::string("0/5 nodes are unavailable: 5 cannot allocate all claims."));
+
+        // Kueue TAS admits by CPU alone and puts pods where the devices cannot serve them: the
+        // kube-scheduler leaves them Pending.
+        const PlacementResult kueue = placeGang(kueueTasEngine(), *made->cluster, gangOf(3), EngineOptions{});
+        QVERIFY(!kueue.feasible);
+        QVERIFY2(kueue.message.starts_with("Kueue admits the workload (TAS counts no DRA devices), but kube-scheduler "
+                                           "leaves "),
+                 kueue.message.c_str());
+        // Kueue's DRA quota refuses what it does not support.
+        GangRequest prioritized = gangOf(1, R"(      requests:
+      - name: gpus
+        firstAvailable: [{name: four, deviceClassName: gpu.nvidia.com, count: 4}]
+)");
+        QCOMPARE(placeGang(kueueTasEngine(), *made->cluster, prioritized, EngineOptions{}).message,
+                 std::string("FirstAvailable device selection is not supported"));
+        QVERIFY(slurmTreeEngine().draTreatment() == DraTreatment::None);
+    }
+
+    void manifestCarriesItsClaimTemplate() {
+        const std::string manifest = R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: four-gb200, namespace: team}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpus
+        deviceClassName: gpu.nvidia.com
+        count: 4
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: trainer, namespace: team}
+spec:
+  parallelism: 2
+  template:
+    spec:
+      resourceClaims:
+      - {name: gpus, resourceClaimTemplateName: four-gb200}
+      - {name: channel, resourceClaimTemplateName: not-in-this-file}
+      containers:
+      - name: train
+        resources:
+          requests: {cpu: "1"}
+          claims: [{name: gpus}]
+)";
+        auto gangs = readGangManifests(manifest, "job.yaml");
+        QVERIFY2(gangs, gangs ? "" : gangs.error().message.c_str());
+        QCOMPARE(gangs->size(), std::size_t(1));
+        const GangRequest& gang = gangs->front();
+        QCOMPARE(gang.claims.size(), std::size_t(2));
+        QVERIFY(gang.claims[0].spec);
+        QCOMPARE(gang.claims[0].spec->requests.at(0).exactly->count, std::int64_t(4));
+        QVERIFY(!gang.claims[1].spec); // the cluster's, when the dry-run resolves it
+        // Not in the cluster either: the dry-run says which template is missing.
+        const auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass);
+        const PlacementResult result = placeGang(volcanoEngine(), *made->cluster, gang, EngineOptions{});
+        QVERIFY(!result.feasible);
+        QVERIFY2(result.message.find("ResourceClaimTemplate team/not-in-this-file not found") != std::string::npos,
+                 result.message.c_str());
+
+        // A pod claim naming both or neither source is refused, naming the field.
+        auto both = readGangManifests(R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  template:
+    spec:
+      resourceClaims: [{name: gpus, resourceClaimName: a, resourceClaimTemplateName: b}]
+      containers: [{name: c}]
+)",
+                                      "both.yaml");
+        QVERIFY(!both);
+        QVERIFY2(both.error().message.find("spec.template.spec.resourceClaims[0]: want exactly one of "
+                                           "resourceClaimName and resourceClaimTemplateName") != std::string::npos,
+                 both.error().message.c_str());
+        // A broken template beside the Job is an error naming its field.
+        auto broken = readGangManifests(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: t, namespace: team}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: many}}]
+)",
+                                        "broken.yaml");
+        QVERIFY(!broken);
+        QVERIFY2(broken.error().message.find("count") != std::string::npos, broken.error().message.c_str());
+    }
+};
+
+TOPODECK_TEST_APPLESS_MAIN(TestDraPlacement)
+#include "test_dra_placement.moc"
