@@ -402,8 +402,8 @@ private Q_SLOTS:
 
     // Each version has its own shape and the server keeps to it: a device is flat in v1 (a
     // v1beta1 `basic` is pruned) and wrapped in v1beta1; a v1 request needs `exactly` or
-    // `firstAvailable` (a flat one is refused). Conversion is None: an object read in another
-    // version is only relabelled, and pruned to that version's shape.
+    // `firstAvailable` (a flat one is refused). Conversion is None: an object is only relabelled,
+    // and pruned to the shape of the version it is read in and of v1, the one it is stored in.
     void eachVersionHasItsShape() {
         QVERIFY(m_installed);
         const std::string devices = device("gpu-0", R"("basic":{"attributes":{"type":{"string":"gpu"}}})", false) +
@@ -463,6 +463,19 @@ private Q_SLOTS:
         QCOMPARE(asBeta[QLatin1String("spec")][QLatin1String("devices")].toArray()[0].toObject(),
                  (QJsonObject{{QStringLiteral("name"), QStringLiteral("gpu-0")}}));
         QVERIFY(m_cluster->expect("DELETE", draPath("v1", "resourceslices") + "/relabelled").ok());
+
+        // Written in v1beta1, stored as v1: the `basic` wrapper does not survive the storage version.
+        Result<HttpResponse> wrapped = m_cluster->call(
+            "POST", draPath("v1beta1", "resourceslices"),
+            sliceJson("v1beta1", "wrapped", "gpu.nvidia.com", "nowhere", 1, gpuDevice(kH100, "nowhere", 0, true)));
+        QVERIFY(wrapped.ok());
+        QCOMPARE(wrapped->status, 201L);
+        QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(wrapped->body))
+                     .object()[QLatin1String("spec")][QLatin1String("devices")]
+                     .toArray()[0]
+                     .toObject(),
+                 (QJsonObject{{QStringLiteral("name"), QStringLiteral("gpu-0")}}));
+        QVERIFY(m_cluster->expect("DELETE", draPath("v1", "resourceslices") + "/wrapped").ok());
     }
 
     // NVIDIA's ComputeDomain CRD is served as the chart defines it: namespaced, a status
