@@ -606,7 +606,13 @@ private:
         }
         if (outcome.kind != Outcome::Done) return outcome;
         if (*status == 410) return {Outcome::Relist, "410 Gone: resourceVersion " + m_resourceVersion + " is too old", milliseconds(0)};
-        if (*status != 200) return failure(*status, m_client.errorBody(), "watch " + std::string(m_kind.title));
+        if (*status != 200) {
+            Outcome failed = failure(*status, m_client.errorBody(), "watch " + std::string(m_kind.title));
+            // The CRD was removed while watched: look for it again (it may come back in another
+            // version), rather than watching a path that is gone for good.
+            if (failed.kind == Outcome::NotInstalled) forgetAll();
+            return failed;
+        }
         return {};
     }
 

@@ -5,6 +5,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -201,8 +204,65 @@ Status KubeTestCluster::installCrd(const std::string& group, const std::string& 
     return Error{"CRD " + plural + '.' + group + " is not served after 10 s"};
 }
 
+Status KubeTestCluster::installCrdFile(const std::string& path, const std::vector<std::string>& versions) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly)) return Error{"cannot read " + path};
+    const std::string text = file.readAll().toStdString();
+    // The server reads the YAML (a dry run creates nothing) and answers the CRD as JSON.
+    const std::string collection = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    Result<HttpResponse> read = call("POST", collection + "?dryRun=All", text, "application/yaml");
+    if (!read) return Error{path + ": " + read.error().message};
+    if (read->status != 201) return Error{path + ": " + std::to_string(read->status) + ' ' + read->body.substr(0, 600)};
+    const QJsonObject answer = QJsonDocument::fromJson(QByteArray::fromStdString(read->body)).object();
+    QJsonObject spec = answer[QLatin1String("spec")].toObject();
+    QJsonArray served = spec[QLatin1String("versions")].toArray();
+    if (!versions.empty()) {
+        QJsonArray kept;
+        for (const std::string& name : versions) {
+            bool found = false;
+            for (const QJsonValue version : served) {
+                if (version[QLatin1String("name")].toString().toStdString() != name) continue;
+                QJsonObject copy = version.toObject();
+                copy[QLatin1String("storage")] = kept.isEmpty();
+                kept.append(copy);
+                found = true;
+            }
+            if (!found) return Error{path + ": no version " + name};
+        }
+        served = kept;
+        spec[QLatin1String("versions")] = served;
+    }
+    // Only what a client sends: the name and annotations, no uid, timestamps or status.
+    const QJsonObject readMetadata = answer[QLatin1String("metadata")].toObject();
+    QJsonObject metadata{{QStringLiteral("name"), readMetadata[QLatin1String("name")]}};
+    if (readMetadata.contains(QLatin1String("annotations")))
+        metadata[QLatin1String("annotations")] = readMetadata[QLatin1String("annotations")];
+    const QJsonObject sent{{QStringLiteral("apiVersion"), answer[QLatin1String("apiVersion")]},
+                           {QStringLiteral("kind"), answer[QLatin1String("kind")]},
+                           {QStringLiteral("metadata"), metadata},
+                           {QStringLiteral("spec"), spec}};
+    if (Status s = expect("POST", collection, QJsonDocument(sent).toJson(QJsonDocument::Compact).toStdString()); !s) return s;
+    const std::string group = spec[QLatin1String("group")].toString().toStdString();
+    const std::string plural = spec[QLatin1String("names")].toObject()[QLatin1String("plural")].toString().toStdString();
+    const std::string version = served.first()[QLatin1String("name")].toString().toStdString();
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        Result<HttpResponse> list = call("GET", "/apis/" + group + '/' + version + '/' + plural);
+        if (list && list->status == 200) return {};
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return Error{"CRD " + plural + '.' + group + " is not served after 10 s"};
+}
+
 Status KubeTestCluster::removeCrd(const std::string& group, const std::string& plural) {
-    return expect("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + plural + '.' + group);
+    const std::string path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + plural + '.' + group;
+    if (Status s = expect("DELETE", path); !s) return s;
+    // The server deletes the objects first, then the CRD.
+    for (int attempt = 0; attempt < 300; ++attempt) {
+        Result<HttpResponse> crd = call("GET", path);
+        if (crd && crd->status == 404) return {};
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return Error{"CRD " + plural + '.' + group + " is still there 30 s after its deletion"};
 }
 
 Status KubeTestCluster::compact() {

@@ -43,6 +43,13 @@ public:
     // kinds keep every field.
     topodeck::Status installCrd(const std::string& group, const std::string& plural, const std::string& kind,
                                 const std::vector<std::string>& versions);
+    // A CRD from a file (YAML or JSON: tests/data/crds/*.yaml), served in `versions` alone when
+    // given (the first of them stores), else in every version the file serves; returns once the
+    // API server serves it. The server reads the file (a dry-run create) as `kubectl apply`
+    // would have it sent.
+    topodeck::Status installCrdFile(const std::string& path, const std::vector<std::string>& versions = {});
+    // Deletes the CRD, and with it its objects; returns once the server no longer has it, so
+    // that it can be installed again at once.
     topodeck::Status removeCrd(const std::string& group, const std::string& plural);
 
     // etcd compacted up to its current revision: older resourceVersions are gone (410).
