@@ -69,6 +69,10 @@ Result<ClusterSource> ClusterSource::fromArgs(const ParsedArgs& args, std::strin
             source.live->slurmPoll = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
         }
     }
+    if (const std::string* classes = args.value("gpu-classes")) {
+        if (splitList(*classes).empty()) return Error{"--gpu-classes needs at least one DeviceClass name"};
+        source.gpuClasses = GpuDeviceClasses::fromList(*classes);
+    }
     if (const std::string* topology = args.value("slurm-topology"); topology && !slurm) {
         if (topology->empty()) return Error{"--slurm-topology needs a file"};
         source.slurmTopologyFile = *topology;
@@ -133,6 +137,8 @@ std::vector<FlagSpec> clusterSourceFlags() {
     flags.insert(flags.end(), live.begin(), live.end());
     flags.push_back({"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first, comma-separated"});
     flags.push_back({"topology", 0, "NAME", "hierarchy from this Topology object in the snapshot (Kueue or KAI)"});
+    flags.push_back({"gpu-classes", 0, "NAMES",
+                     "DRA DeviceClasses whose devices count as GPUs, comma-separated\n(default: gpu.nvidia.com)"});
     return flags;
 }
 
@@ -236,6 +242,7 @@ Result<std::unique_ptr<LoadedCluster>> loadSource(const ClusterSource& source) {
 Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) {
     auto loaded = loadSource(source);
     if (!loaded) return loaded.error();
+    if (source.gpuClasses) (void)(*loaded)->state.setGpuDeviceClasses(*source.gpuClasses);
     if (!source.slurmTopologyFile.empty()) {
         std::vector<std::string> warnings;
         if (Status added = addSlurmTopologyFile(source.slurmTopologyFile, (*loaded)->state, warnings); !added)

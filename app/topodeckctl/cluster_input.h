@@ -31,6 +31,8 @@ struct ClusterSource {
     // --slurm-topology for a source that is not Slurm (a node list, a demo): the topology the
     // request brings. A Slurm source reads it itself (SlurmTarget::topologyFile).
     std::string slurmTopologyFile;
+    // --gpu-classes: the DRA DeviceClasses whose devices count as GPUs (default gpu.nvidia.com).
+    std::optional<GpuDeviceClasses> gpuClasses;
 
     // Exactly one of --demo / -f / a live cluster, as every cluster-reading command wants. A
     // command whose -f is something else (diff -f PLAN) reads the snapshot from another flag.

@@ -207,6 +207,7 @@ const CommandSpec& planCommandSpec() {
             {"topology", 0, "NAME", "hierarchy from this Kueue/KAI Topology in the snapshot, or a preset"},
             {"levels", 0, "KEYS", "hierarchy from these node-label keys, top level first"},
             {"gpu-resources", 0, "NAMES", "resources that count as GPUs (default nvidia.com/gpu)"},
+            {"gpu-classes", 0, "NAMES", "DRA DeviceClasses whose devices count as GPUs (default gpu.nvidia.com)"},
         };
         s.flags.insert(s.flags.end(), planQueryFlags().begin(), planQueryFlags().end());
         s.flags.push_back({"output", 'o', "FORMAT", "table (default) or json"});

@@ -161,6 +161,30 @@ private Q_SLOTS:
         QCOMPARE(state.devices().node(*state.findNode("node-c")).devices, 3);
     }
 
+    void partitionsAGpuClassSelectsStayPartitions() {
+        // --gpu-classes gpu.nvidia.com,mig.nvidia.com: the MIG devices are selected too, but each
+        // is cut from a selected GPU (parentUUID), so the node still has one GPU, partly used.
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("node-c")});
+        (void)state.apply(ResourceSliceUpserted{nodeSlice(
+            "node-c", 1,
+            {gpuDevice("gpu-0", "GPU-c0"), migDevice("gpu-0-mig-19-0-1", "GPU-c0", "10Gi"),
+             migDevice("gpu-0-mig-19-1-1", "GPU-c0", "10Gi")})});
+        (void)state.apply(DeviceClassUpserted{DeviceClass{"mig.nvidia.com",
+                                                          {"device.attributes['gpu.nvidia.com'].type == 'mig'"}, {}}});
+        (void)state.apply(ResourceClaimUpserted{allocatedClaim("mig", "node-c", {"gpu-0-mig-19-0-1"})});
+        (void)state.setGpuDeviceClasses(GpuDeviceClasses::fromList("gpu.nvidia.com,mig.nvidia.com"));
+        NodeGpus gpus = gpusOf(state, "node-c");
+        QCOMPARE(gpus.total, 1);
+        QCOMPARE(gpus.used, GpuAmount::fraction(1, 8));
+        QCOMPARE(gpus.partlyUsed, 1);
+        // MIG alone: no selected GPU to fold into, so each MIG device is a GPU of its own.
+        (void)state.setGpuDeviceClasses(GpuDeviceClasses::fromList("mig.nvidia.com"));
+        gpus = gpusOf(state, "node-c");
+        QCOMPARE(gpus.total, 2);
+        QCOMPARE(gpus.used, GpuAmount::whole(1));
+    }
+
     void partitionableSplitLayout() {
         // Fixture 4 (1.35): one slice holds only the counter set, the other the devices drawing on it.
         ClusterState state;

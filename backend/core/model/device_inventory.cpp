@@ -332,6 +332,37 @@ void DeviceInventory::recompute(NodeId id) {
                 others.emplace_back(&device, &slice);
         }
     }
+    // When the GPU classes also select partitions (mig.nvidia.com beside gpu.nvidia.com), a
+    // selected device cut from another selected one (its parentUUID is that one's uuid, or it
+    // draws less than the whole of a counter set they share) is a partition, not one more GPU.
+    const bool anyPartition = std::any_of(gpus.begin(), gpus.end(), [](const GpuOnNode& gpu) {
+        return !gpu.device->consumesCounters.empty() ||
+               stringAttribute(*gpu.device, "parentUUID", gpu.slice->driver) != nullptr;
+    });
+    if (anyPartition) {
+        std::vector<bool> partition(gpus.size(), false);
+        for (std::size_t i = 0; i < gpus.size(); ++i) {
+            const std::string* parentUuid = stringAttribute(*gpus[i].device, "parentUUID", gpus[i].slice->driver);
+            for (std::size_t j = 0; j < gpus.size() && !partition[i]; ++j) {
+                if (i == j || partition[j] || gpus[i].slice->driver != gpus[j].slice->driver) continue;
+                const std::string* uuid = stringAttribute(*gpus[j].device, "uuid", gpus[j].slice->driver);
+                const bool byUuid = parentUuid != nullptr && uuid != nullptr && *parentUuid == *uuid;
+                const bool byCounters = gpus[i].slice->pool == gpus[j].slice->pool &&
+                                        sharesCounterSet(*gpus[i].device, *gpus[j].device) &&
+                                        partitionShare(*gpus[i].device, *gpus[j].device, *gpus[i].slice) <
+                                            GpuAmount::whole(1);
+                partition[i] = byUuid || byCounters;
+            }
+        }
+        std::vector<GpuOnNode> whole;
+        for (std::size_t i = 0; i < gpus.size(); ++i) {
+            if (!partition[i])
+                whole.push_back(gpus[i]);
+            else if (gpus[i].allocated)
+                others.emplace_back(gpus[i].device, gpus[i].slice);
+        }
+        gpus = std::move(whole);
+    }
     // Allocated partitions: each takes its share of the GPU it is cut from.
     for (const auto& [device, slice] : others) {
         const std::string* parentUuid = stringAttribute(*device, "parentUUID", slice->driver);
