@@ -24,6 +24,7 @@ struct DemoEntry {
 };
 constexpr DemoEntry kDemos[] = {
     {"gb200", QT_TRANSLATE_NOOP("topodeck::ClusterOpener", "GB200 NVL72 SuperPOD (gb200)")},
+    {"gb200-dra", QT_TRANSLATE_NOOP("topodeck::ClusterOpener", "GB200 NVL72 SuperPOD, GPUs through DRA (gb200-dra)")},
     {"h100", QT_TRANSLATE_NOOP("topodeck::ClusterOpener", "H100 HGX blocks (h100)")},
     {"scale:4096", QT_TRANSLATE_NOOP("topodeck::ClusterOpener", "4,096 nodes (scale:4096)")},
     {"scale:65536", QT_TRANSLATE_NOOP("topodeck::ClusterOpener", "65,536 nodes (scale:65536)")},

@@ -3,6 +3,7 @@
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot_capture.h"
+#include "core/placement/reports/plan_query.h"
 #include "models/topology_tree_model.h"
 #include "views/map/topology_map_view.h"
 #include "views/pages/planner_panel.h"
@@ -51,8 +52,22 @@ void LaunchActions::selectOnceShown(MainWindow& window, const QString& path) {
 
 void LaunchActions::planOnceShown(MainWindow& window, const QString& flags) {
     window.showPage(QStringLiteral("planner"));
-    window.plannerPanel()->setFlags(flags);
-    onceShown(window, [&window] { window.plannerPanel()->run(); });
+    PlannerPanel* planner = window.plannerPanel();
+    // --manifest FILE: the planner reads the file into its paste area, as if it were dropped
+    // there, and runs once it is read (a file is the GUI's to read, not the flags line's).
+    const auto manifest = planFlagValues(flags.toStdString(), "manifest");
+    if (manifest && !manifest->empty() && manifest->back() != "-") {
+        const QString path = QString::fromStdString(manifest->back());
+        const auto rest = withPlanFlag(flags.toStdString(), "manifest", {});
+        planner->setFlags(rest ? QString::fromStdString(*rest) : flags);
+        QObject::connect(planner, &PlannerPanel::manifestLoaded, planner, [planner](bool ok) {
+            if (ok) planner->run();
+        }, Qt::SingleShotConnection);
+        onceShown(window, [planner, path] { planner->loadManifestFile(path); });
+        return;
+    }
+    planner->setFlags(flags);
+    onceShown(window, [planner] { planner->run(); });
 }
 
 void LaunchActions::zoomOnceShown(MainWindow& window, const QString& path) {

@@ -4,6 +4,7 @@
 
 #include "core/changes/change_plan_file.h"
 #include "core/formats/snapshot_reader.h"
+#include "core/model/node_gpus.h"
 #include "core/topology/hierarchy_sources.h"
 #include "core/topology/topology_presets.h"
 
@@ -243,6 +244,7 @@ Result<std::unique_ptr<LoadedCluster>> loadCluster(const ClusterSource& source) 
     auto loaded = loadSource(source);
     if (!loaded) return loaded.error();
     if (source.gpuClasses) (void)(*loaded)->state.setGpuDeviceClasses(*source.gpuClasses);
+    printWarnings(draWarnings((*loaded)->state));
     if (!source.slurmTopologyFile.empty()) {
         std::vector<std::string> warnings;
         if (Status added = addSlurmTopologyFile(source.slurmTopologyFile, (*loaded)->state, warnings); !added)

@@ -2,6 +2,7 @@
 
 #include "core/formats/snapshot_reader.h"
 #include "core/live/live_status.h"
+#include "core/model/node_gpus.h"
 #include "core/text/text_format.h"
 #include "core/topology/hierarchy_sources.h"
 #include "core/topology/topology_presets.h"
@@ -73,6 +74,7 @@ void SourceWorker::openFile(std::uint64_t request, const QString& path, const Hi
     if (!choice.slurmTopologyFile.empty())
         if (Status added = addSlurmTopologyFile(choice.slurmTopologyFile, loaded.state, snapshot->warnings); !added)
             return fail(request, sourceName, added.error().message);
+    for (std::string& warning : draWarnings(loaded.state)) snapshot->warnings.push_back(std::move(warning));
 
     Result<TopologyIndex> index = choice.buildIndex(loaded.state);
     if (!index) return fail(request, sourceName, index.error().message);

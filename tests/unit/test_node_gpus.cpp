@@ -185,6 +185,36 @@ private Q_SLOTS:
         QCOMPARE(gpus.used, GpuAmount::whole(1));
     }
 
+    void draWarningsSayWhatTheCountsCannot() {
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("node-a")});
+        QVERIFY(draWarnings(state).empty());
+        // A slice of a node without a Node object: its devices are counted nowhere.
+        (void)state.apply(ResourceSliceUpserted{nodeSlice("gone", 1, {gpuDevice("gpu-0", "G0")})});
+        // node-a's pool says two slices and one arrived; then a device listed twice.
+        ResourceSlice half = nodeSlice("node-a", 1, {gpuDevice("gpu-0", "A0")});
+        half.poolSliceCount = 2;
+        (void)state.apply(ResourceSliceUpserted{half});
+        std::vector<std::string> warnings = draWarnings(state);
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QCOMPARE(warnings[0], std::string("1 ResourceSlice publishes devices of 1 node the cluster has no Node for "
+                                          "(gone): they are counted nowhere"));
+        QVERIFY2(warnings[1].starts_with("pool node-a of gpu.nvidia.com is incomplete (1 of 2 slices at its "
+                                         "generation)"),
+                 warnings[1].c_str());
+        ResourceSlice rest = nodeSlice("node-a", 1, {gpuDevice("gpu-0", "A0-again")});
+        rest.name = "node-a-second";
+        rest.poolSliceCount = 2;
+        (void)state.apply(ResourceSliceUpserted{rest});
+        warnings = draWarnings(state);
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QCOMPARE(warnings[1], std::string("pool node-a of gpu.nvidia.com lists a device twice: the scheduler treats it "
+                                          "as invalid and allocates nothing from it"));
+        // The Node arrives: its slice counts.
+        (void)state.apply(NodeUpserted{draNode("gone")});
+        QCOMPARE(draWarnings(state).size(), std::size_t(1));
+    }
+
     void partitionableSplitLayout() {
         // Fixture 4 (1.35): one slice holds only the counter set, the other the devices drawing on it.
         ClusterState state;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 
 namespace topodeck {
@@ -163,6 +164,57 @@ std::int64_t claimedGpus(const ClusterState& state, const Pod& pod) {
             if (!result.adminAccess && devices.isGpuDevice(result.driver, result.pool, result.device)) ++count;
     }
     return count;
+}
+
+std::vector<std::string> draWarnings(const ClusterState& state) {
+    const DeviceInventory& inventory = state.devices();
+    std::vector<std::string> warnings = inventory.classWarnings();
+    struct PoolSeen {
+        std::int64_t slices = 0;
+        std::int64_t expected = 0;
+        std::set<std::string_view> devices;
+        bool duplicate = false;
+    };
+    std::map<std::pair<std::string_view, std::string_view>, PoolSeen> pools;
+    std::set<std::string_view> absentNodes;
+    std::size_t absentSlices = 0;
+    for (const auto& [name, published] : inventory.slices()) {
+        const ResourceSlice& slice = *published.slice;
+        if (!inventory.isCurrent(slice)) continue;
+        if (published.node != DeviceInventory::kNoNode &&
+            (published.node >= state.nodeSlots() || !state.record(published.node).present)) {
+            ++absentSlices;
+            absentNodes.insert(slice.nodeName);
+        }
+        PoolSeen& pool = pools[{slice.driver, slice.pool}];
+        ++pool.slices;
+        pool.expected = slice.poolSliceCount;
+        for (const Device& device : slice.devices) pool.duplicate |= !pool.devices.insert(device.name).second;
+    }
+    if (absentSlices > 0) {
+        constexpr std::size_t kNamed = 3;
+        std::string names;
+        std::size_t named = 0;
+        for (std::string_view node : absentNodes)
+            if (named++ < kNamed) names += (names.empty() ? "" : ", ") + std::string(node);
+        if (absentNodes.size() > kNamed) names += ", ...";
+        warnings.push_back(std::to_string(absentSlices) +
+                           (absentSlices == 1 ? " ResourceSlice publishes" : " ResourceSlices publish") +
+                           " devices of " + std::to_string(absentNodes.size()) +
+                           (absentNodes.size() == 1 ? " node" : " nodes") + " the cluster has no Node for (" + names +
+                           "): they are counted nowhere");
+    }
+    for (const auto& [key, pool] : pools) {
+        const std::string name = "pool " + std::string(key.second) + " of " + std::string(key.first);
+        if (pool.duplicate)
+            warnings.push_back(name + " lists a device twice: the scheduler treats it as invalid and allocates nothing from it");
+        else if (pool.slices < pool.expected)
+            warnings.push_back(name + " is incomplete (" + std::to_string(pool.slices) + " of " +
+                               std::to_string(pool.expected) +
+                               " slices at its generation): counted as published; the scheduler refuses `All` requests "
+                               "from it until the rest arrive");
+    }
+    return warnings;
 }
 
 } // namespace topodeck

@@ -46,4 +46,11 @@ NodeGpus countNodeGpus(const ClusterState& state, NodeId id, const GpuResources&
 // several pods counts for each of them.
 std::int64_t claimedGpus(const ClusterState& state, const Pod& pod);
 
+// What the DRA objects say that the counts cannot show, one line each for `show` and the status
+// bar: GPU classes that could not be applied, slices of nodes the cluster has no Node for (their
+// devices are counted nowhere), pools whose current generation is missing slices (the scheduler
+// refuses `All` requests from them) or lists a device twice (invalid: it allocates nothing from
+// them). O(slices + devices).
+std::vector<std::string> draWarnings(const ClusterState& state);
+
 } // namespace topodeck
