@@ -9,6 +9,7 @@
 
 #include "core/model/cluster_state.h"
 #include "net/kube_source.h"
+#include "net/kubeconfig.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -115,6 +116,21 @@ inline std::unique_ptr<KubeTestCluster> startPopulated(QString& why) {
 inline std::unique_ptr<FaultProxy> proxyFor(const KubeTestCluster& cluster) {
     return std::make_unique<FaultProxy>(FaultProxy::Options{cluster.port(), cluster.value("CA"),
                                                            cluster.value("SERVER_CERT"), cluster.value("SERVER_KEY")});
+}
+
+// The test cluster's admin context, straight to the server and through the proxy.
+struct AdminConnections {
+    topodeck::KubeConnection direct;
+    topodeck::KubeConnection proxied;
+};
+inline topodeck::Result<AdminConnections> adminConnections(const KubeTestCluster& cluster, const FaultProxy& proxy) {
+    auto config = topodeck::loadKubeconfig(topodeck::KubeconfigLocation{cluster.value("KUBECONFIG"), {}, {}});
+    if (!config) return config.error();
+    auto direct = topodeck::resolveKubeContext(*config, "admin");
+    if (!direct) return direct.error();
+    AdminConnections connections{*direct, *direct};
+    connections.proxied.server = proxy.url();
+    return connections;
 }
 
 // Every node's labels as the server holds them: node -> key -> value.

@@ -69,13 +69,10 @@ private Q_SLOTS:
         KUBETEST_START(m_cluster);
         m_proxy = proxyFor(*m_cluster);
         QVERIFY(m_proxy->ok());
-        Result<Kubeconfig> config = loadKubeconfig(KubeconfigLocation{m_cluster->value("KUBECONFIG"), {}, {}});
-        QVERIFY(config.ok());
-        Result<KubeConnection> direct = resolveKubeContext(*config, "admin");
-        QVERIFY(direct.ok());
-        m_direct = *direct;
-        m_proxied = *direct;
-        m_proxied.server = m_proxy->url();
+        Result<AdminConnections> connections = adminConnections(*m_cluster, *m_proxy);
+        QVERIFY2(connections.ok(), connections.ok() ? "" : connections.error().message.c_str());
+        m_direct = connections->direct;
+        m_proxied = connections->proxied;
     }
 
     void cleanupTestCase() {

@@ -13,7 +13,6 @@
 
 #include <QtTest>
 
-#include <chrono>
 #include <map>
 #include <set>
 
@@ -93,7 +92,7 @@ private Q_SLOTS:
     void slurmJobs();
     void hyperNodeHierarchy();
     void demoHasScatteredGangs();
-    void scaleDemoIsFast();
+    void scaleDemoHasSpreadGangs();
 };
 
 void TestGangsReport::spread_data() {
@@ -424,19 +423,14 @@ void TestGangsReport::demoHasScatteredGangs() {
     QVERIFY(kinds.count(WorkloadKind::KueueWorkload) && kinds.count(WorkloadKind::JobSet) && kinds.count(WorkloadKind::Job));
 }
 
-void TestGangsReport::scaleDemoIsFast() {
+void TestGangsReport::scaleDemoHasSpreadGangs() {
     const testing::LoadedDemo demo = testing::loadDemo("scale:65536");
     const ClusterState& state = demo.state;
     const TopologyIndex& index = demo.index;
-    const auto start = std::chrono::steady_clock::now();
     const GangsReport report = buildGangsReport(state, index);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-    qInfo("scale:65536: %zu gangs, %zu spread, %lld ms (debug build)", report.gangs.size(), report.spreadCount(),
-          static_cast<long long>(ms));
     QVERIFY(report.gangs.size() > 1000);
     QVERIFY(report.spreadCount() > 0);
-    // A debug build under a shared CI load: the release figure is measured by bench_gangs.
-    QVERIFY2(ms < 2000, qPrintable(QString::number(ms)));
+    // How fast: bench_gangs measures it (a timed test on a shared machine only measures the load).
 }
 
 TOPODECK_TEST_GUILESS_MAIN(TestGangsReport)
