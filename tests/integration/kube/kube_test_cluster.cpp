@@ -68,6 +68,26 @@ std::string crdSchema(const std::string& name) {
             "{\"type\":\"object\",\"properties\":{\"nodeCount\":{\"type\":\"integer\",\"minimum\":0},"
             "\"conditions\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}}");
     }
+    if (name == "computedomains.resource.nvidia.com") {
+        // NVIDIA's chart, crds/resource.nvidia.com_computedomains.yaml (its CEL rule, spec immutable,
+        // needs a newer server).
+        const std::string readiness = "{\"type\":\"string\",\"enum\":[\"Ready\",\"NotReady\"]}";
+        return objectSchema(
+            "{\"type\":\"object\",\"required\":[\"channel\"],\"properties\":{"
+            "\"numNodes\":{\"type\":\"integer\",\"minimum\":0,\"default\":0},"
+            "\"channel\":{\"type\":\"object\",\"required\":[\"resourceClaimTemplate\"],\"properties\":{"
+            "\"allocationMode\":{\"type\":\"string\",\"enum\":[\"All\",\"Single\"],\"default\":\"Single\"},"
+            "\"resourceClaimTemplate\":{\"type\":\"object\",\"required\":[\"name\"],\"properties\":{"
+            "\"name\":{\"type\":\"string\"}}}}}}}",
+            "{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":" + readiness +
+                ",\"nodes\":{\"type\":\"array\",\"x-kubernetes-list-type\":\"map\",\"x-kubernetes-list-map-keys\":["
+                "\"name\"],"
+                "\"items\":{\"type\":\"object\",\"required\":[\"cliqueID\",\"ipAddress\",\"name\"],\"properties\":{"
+                "\"cliqueID\":{\"type\":\"string\"},\"index\":{\"type\":\"integer\"},\"ipAddress\":{\"type\":"
+                "\"string\"},"
+                "\"name\":{\"type\":\"string\"},\"status\":" +
+                readiness + "}}}}}");
+    }
     return "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}";
 }
 
@@ -181,15 +201,18 @@ Status KubeTestCluster::expect(const std::string& method, const std::string& pat
 }
 
 Status KubeTestCluster::installCrd(const std::string& group, const std::string& plural, const std::string& kind,
-                                   const std::vector<std::string>& versions) {
-    std::string body = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":")" +
-                       plural + '.' + group + R"("},"spec":{"group":")" + group + R"(","scope":"Cluster","names":{"plural":")" +
-                       plural + R"(","singular":")" + plural.substr(0, plural.size() - 1) + R"(","kind":")" + kind +
-                       R"(","listKind":")" + kind + R"(List"},"versions":[)";
+                                   const std::vector<std::string>& versions, bool namespaced) {
+    const std::string scope = namespaced ? "Namespaced" : "Cluster";
+    std::string body =
+        R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":")" + plural +
+        '.' + group + R"("},"spec":{"group":")" + group + R"(","scope":")" + scope + R"(","names":{"plural":")" +
+        plural + R"(","singular":")" + plural.substr(0, plural.size() - 1) + R"(","kind":")" + kind +
+        R"(","listKind":")" + kind + R"(List"},"versions":[)";
     for (std::size_t i = 0; i < versions.size(); ++i) {
         if (i > 0) body += ',';
         body += R"({"name":")" + versions[i] + R"(","served":true,"storage":)" + (i == 0 ? "true" : "false") +
-                R"(,"schema":{"openAPIV3Schema":)" + crdSchema(plural + '.' + group) + "}}";
+                (namespaced ? R"(,"subresources":{"status":{}})" : "") + R"(,"schema":{"openAPIV3Schema":)" +
+                crdSchema(plural + '.' + group) + "}}";
     }
     body += "]}}";
     if (Status s = expect("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body); !s) return s;

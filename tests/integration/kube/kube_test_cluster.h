@@ -41,8 +41,10 @@ public:
     // patterns: what a 1.20 server checks; their CEL rules it cannot, and topodeck checks those
     // itself), so the server prunes a field they do not have and refuses what they refuse. Other
     // kinds keep every field.
+    // `namespaced`: a namespaced CRD with a status subresource (NVIDIA's ComputeDomain), whose
+    // schema is the chart's.
     topodeck::Status installCrd(const std::string& group, const std::string& plural, const std::string& kind,
-                                const std::vector<std::string>& versions);
+                                const std::vector<std::string>& versions, bool namespaced = false);
     topodeck::Status removeCrd(const std::string& group, const std::string& plural);
 
     // etcd compacted up to its current revision: older resourceVersions are gone (410).
