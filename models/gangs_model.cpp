@@ -1,5 +1,7 @@
 #include "models/gangs_model.h"
 
+#include "models/compute_domain_terms.h"
+
 #include <QFont>
 #include <QLocale>
 
@@ -26,6 +28,11 @@ int GangsModel::rowOf(const QString& qualifiedName) const {
     return -1;
 }
 
+int GangsModel::computeDomainColumn() const {
+    if (!m_report || m_report->computeDomains.empty()) return -1;
+    return FirstLevelColumn + static_cast<int>(m_report->levels.size());
+}
+
 int GangsModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid() || !m_report) return 0;
     return static_cast<int>(m_report->gangs.size());
@@ -33,7 +40,36 @@ int GangsModel::rowCount(const QModelIndex& parent) const {
 
 int GangsModel::columnCount(const QModelIndex& parent) const {
     if (parent.isValid()) return 0;
-    return FirstLevelColumn + (m_report ? static_cast<int>(m_report->levels.size()) : 0);
+    return FirstLevelColumn + (m_report ? static_cast<int>(m_report->levels.size()) : 0) +
+           (computeDomainColumn() >= 0 ? 1 : 0);
+}
+
+// The ComputeDomain cell: its name (the gang's namespace is the domain's), and what is flagged.
+static QVariant computeDomainData(const GangsReport& report, const Gang& gang, int role) {
+    const QString name = QString::fromStdString(gang.computeDomain.substr(gang.computeDomain.find('/') + 1));
+    switch (role) {
+    case Qt::DisplayRole:
+        if (gang.computeDomain.empty()) return GangsModel::tr("none");
+        return gang.computeDomainFlagged() ? GangsModel::tr("⚠ %1").arg(name) : name;
+    case Qt::ToolTipRole: {
+        if (gang.computeDomain.empty()) return GangsModel::tr("Its pods use no ComputeDomain's IMEX channel");
+        const ComputeDomainUsage* domain = report.computeDomain(gang.computeDomain);
+        QString html = domain ? ComputeDomainTerms::toolTip(*domain) : name.toHtmlEscaped();
+        if (!gang.outsideComputeDomain.empty())
+            html += QStringLiteral("<br><b>") + ComputeDomainTerms::gangOutside(gang).toHtmlEscaped() +
+                    QStringLiteral("</b>");
+        return html;
+    }
+    case Qt::FontRole:
+        if (gang.computeDomainFlagged()) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    default:
+        return {};
+    }
 }
 
 QVariant GangsModel::data(const QModelIndex& index, int role) const {
@@ -41,6 +77,10 @@ QVariant GangsModel::data(const QModelIndex& index, int role) const {
     const Gang* g = gang(index.row());
     if (!g) return {};
     const int column = index.column();
+    if (role == ComputeDomainRole) return QString::fromStdString(g->computeDomain);
+    if (role == ComputeDomainFlaggedRole) return g->computeDomainFlagged();
+    if (column == computeDomainColumn() && role != NodeIdsRole && role != QualifiedNameRole && role != CompactRole)
+        return computeDomainData(*m_report, *g, role);
     const int level = column - FirstLevelColumn;
     const GangSpread* spread = level >= 0 ? &g->levels[static_cast<std::size_t>(level)] : nullptr;
     const QLocale locale;
@@ -91,6 +131,14 @@ QVariant GangsModel::data(const QModelIndex& index, int role) const {
 QVariant GangsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
     const int level = section - FirstLevelColumn;
+    if (section == computeDomainColumn()) {
+        if (role == Qt::DisplayRole) return tr("ComputeDomain");
+        if (role == Qt::ToolTipRole)
+            return tr("The NVIDIA ComputeDomain whose IMEX channel the gang's pods use. ⚠: its nodes sit in more "
+                      "than one NVLink clique (IMEX shares GPU memory only inside each), or some of the gang's pods "
+                      "run outside its cliques");
+        return {};
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case NameColumn: return tr("Gang");

@@ -9,7 +9,9 @@
 namespace topodeck {
 
 // The gangs report as a table: name, kind, pods, GPUs, then one column per level ("spans / least",
-// NVLink last), rows in the report's order (farthest from compact first).
+// NVLink last), and on a cluster with ComputeDomains one more: the gang's ComputeDomain, marked
+// when flagged (its nodes in more than one NVLink clique, or the gang's pods outside its cliques).
+// Rows in the report's order (farthest from compact first).
 class GangsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -20,6 +22,8 @@ public:
         CompactRole,                     // bool: no level holds it in more domains than it needs
         SpansRole,                       // int, level columns: domains it is in
         LeastRole,                       // int, level columns: the fewest that could hold it
+        ComputeDomainRole,               // QString "namespace/name" of its ComputeDomain; empty: none
+        ComputeDomainFlaggedRole,        // bool: what the report flags about its ComputeDomain
     };
 
     explicit GangsModel(QObject* parent = nullptr);
@@ -30,6 +34,8 @@ public:
     const Gang* gang(int row) const;
     // The row of the gang named "namespace/name", or -1.
     int rowOf(const QString& qualifiedName) const;
+    // The ComputeDomain column (after the levels), or -1 when the cluster has no ComputeDomain.
+    int computeDomainColumn() const;
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;

@@ -2,6 +2,54 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ComputeDomainMarks</name>
+    <message numerus="yes">
+        <source>%n CDs</source>
+        <translation>
+            <numerusform>%n CD</numerusform>
+            <numerusform>%n CDs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ComputeDomainTerms</name>
+    <message numerus="yes">
+        <source>%n pod(s)</source>
+        <translation>
+            <numerusform>%n pod</numerusform>
+            <numerusform>%n pods</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Spans %n NVLink clique(s): IMEX shares GPU memory only inside each</source>
+        <translation>
+            <numerusform>Spans %n NVLink clique: IMEX shares GPU memory only inside it</numerusform>
+            <numerusform>Spans %n NVLink cliques: IMEX shares GPU memory only inside each</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of its %n pod(s) outside its ComputeDomain&apos;s NVLink cliques: no GPU memory shared with the rest over IMEX</source>
+        <translation>
+            <numerusform>%1 of its %n pod outside its ComputeDomain&apos;s NVLink cliques: no GPU memory shared with the rest over IMEX</numerusform>
+            <numerusform>%1 of its %n pods outside its ComputeDomain&apos;s NVLink cliques: no GPU memory shared with the rest over IMEX</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>clique %1: %n node(s)</source>
+        <translation>
+            <numerusform>clique %1: %n node</numerusform>
+            <numerusform>clique %1: %n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) in no NVLink clique (no IMEX daemon)</source>
+        <translation>
+            <numerusform>%n node in no NVLink clique (no IMEX daemon)</numerusform>
+            <numerusform>%n nodes in no NVLink clique (no IMEX daemon)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>PaletteEntries</name>
     <message numerus="yes">
         <source>%1 (%n pod(s))</source>

@@ -93,7 +93,11 @@ void MainWindow::buildPages() {
     m_breadcrumbs = new MapBreadcrumbs(mapPane);
     mapLayout->addWidget(m_breadcrumbs);
     mapLayout->addWidget(m_map, 1);
-    mapLayout->addWidget(new MapLegend(mapPane));
+    auto* legend = new MapLegend(mapPane);
+    mapLayout->addWidget(legend);
+    connect(m_session, &ClusterSession::snapshotPublished, legend, [legend](const ClusterSnapshotPtr& snapshot) {
+        legend->setComputeDomainsShown(snapshot && !snapshot->computeDomains.empty());
+    });
     // Tab goes tree, map, the bands' buttons and only then the filter above the tree: its line
     // follows the last tab stop made so far.
     QWidget* lastTabStop = previousInFocusChain();

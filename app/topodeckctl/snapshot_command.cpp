@@ -28,8 +28,9 @@ const CommandSpec& snapshotCommandSpec() {
         s.summary = "Save a live cluster to a file for offline what-if planning";
         s.description =
             "Lists a live cluster and writes what topodeck reads of it (nodes, the pods that hold resources,\n"
-            "Kueue and KAI Topologies, Kueue ResourceFlavors, Volcano HyperNodes) as one Kubernetes List in\n"
-            "JSON, the format `-f` reads back: show, plan and the GUI then work on the frozen cluster.\n"
+            "Kueue and KAI Topologies, Kueue ResourceFlavors, Volcano HyperNodes, DRA objects, NVIDIA\n"
+            "ComputeDomains) as one Kubernetes List in JSON, the format `-f` reads back: show, plan and the\n"
+            "GUI then work on the frozen cluster.\n"
             "The file is written whole or not at all.\n"
             "A Slurm cluster (--slurm) is written as Slurm's own files instead, in the directory -o names:\n"
             "nodes.json and jobs.json (sinfo/squeue --json or slurmrestd's replies, as received),\n"
@@ -88,11 +89,14 @@ int runSnapshotCommand(std::span<const std::string> args) {
     } else if (Status written = writeFileAtomically(*output, json); !written) {
         return runtimeError(written.error().message);
     }
-    const std::string summary =
-        count(state.presentNodeCount(), "node", "nodes") + ", " + count(state.podCount(), "pod", "pods") + ", " +
-        count(state.topologies().size(), "Topology", "Topologies") + ", " +
-        count(state.resourceFlavors().size(), "ResourceFlavor", "ResourceFlavors") + ", " +
-        count(state.hyperNodes().size(), "HyperNode", "HyperNodes");
+    const std::string summary = count(state.presentNodeCount(), "node", "nodes") + ", " +
+                                count(state.podCount(), "pod", "pods") + ", " +
+                                count(state.topologies().size(), "Topology", "Topologies") + ", " +
+                                count(state.resourceFlavors().size(), "ResourceFlavor", "ResourceFlavors") + ", " +
+                                count(state.hyperNodes().size(), "HyperNode", "HyperNodes") +
+                                (state.computeDomains().empty()
+                                     ? std::string()
+                                     : ", " + count(state.computeDomains().size(), "ComputeDomain", "ComputeDomains"));
     std::fprintf(stderr, "%s: %s%s\n", from.c_str(), summary.c_str(),
                  *output == "-" ? "" : (" written to " + *output).c_str());
     return kExitOk;

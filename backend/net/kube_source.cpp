@@ -34,6 +34,7 @@ enum class ObjectType {
     ResourceClaim,
     ResourceClaimTemplate,
     DeviceClass,
+    ComputeDomain,
 };
 
 // One kind of object the source follows.
@@ -74,6 +75,9 @@ const std::vector<ResourceKind>& resourceKinds() {
          "DRA ResourceClaimTemplates", "gangs asking for devices through templates cannot be dry-run", false, ""},
         {ObjectType::ResourceClaim, "resourceclaims", "resource.k8s.io", {"v1", "v1beta2", "v1beta1"},
          "DRA ResourceClaims", "GPUs allocated through DRA look free", false, ""},
+        // NVIDIA's DRA driver (compute-domain.nvidia.com): the CRD serves v1beta1 only.
+        {ObjectType::ComputeDomain, "computedomains", "resource.nvidia.com", {"v1beta1"}, "NVIDIA ComputeDomains",
+         "which NVLink cliques multi-node workloads use for IMEX is unknown", false, ""},
     };
     return kinds;
 }
@@ -108,7 +112,7 @@ std::vector<KeyedEvent> upserts(Snapshot&& objects) {
     std::vector<KeyedEvent> out;
     out.reserve(objects.nodes.size() + objects.pods.size() + objects.topologies.size() + objects.hyperNodes.size() +
                 objects.resourceFlavors.size() + objects.resourceSlices.size() + objects.resourceClaims.size() +
-                objects.resourceClaimTemplates.size() + objects.deviceClasses.size());
+                objects.resourceClaimTemplates.size() + objects.deviceClasses.size() + objects.computeDomains.size());
     for (Node& node : objects.nodes) {
         std::string key = node.name;
         out.push_back({std::move(key), NodeUpserted{std::move(node)}});
@@ -145,6 +149,10 @@ std::vector<KeyedEvent> upserts(Snapshot&& objects) {
         std::string key = claim.key();
         out.push_back({std::move(key), ResourceClaimUpserted{std::move(claim)}});
     }
+    for (ComputeDomain& domain : objects.computeDomains) {
+        std::string key = domain.key();
+        out.push_back({std::move(key), ComputeDomainUpserted{std::move(domain)}});
+    }
     return out;
 }
 
@@ -168,6 +176,10 @@ ClusterEvent deletion(ObjectType type, const std::string& key) {
         return ResourceSliceDeleted{key};
     case ObjectType::DeviceClass:
         return DeviceClassDeleted{key};
+    case ObjectType::ComputeDomain: {
+        const auto slash = key.find('/');
+        return ComputeDomainDeleted{key.substr(0, slash), key.substr(slash + 1)};
+    }
     case ObjectType::ResourceClaim:
     case ObjectType::ResourceClaimTemplate: {
         const auto slash = key.find('/');

@@ -25,6 +25,8 @@ ClusterSnapshotPtr makeClusterSnapshot(const ClusterState& state, const Topology
         if (record.present) snapshot->nodes[id] = record.node;
     }
     snapshot->podCount = state.podCount();
+    // O(pods) when the cluster has ComputeDomains, nothing otherwise.
+    snapshot->computeDomains = computeDomainUsage(state, &index);
     snapshot->status = std::move(status);
     return snapshot;
 }

@@ -3,6 +3,7 @@
 #include "core/live/live_status.h"
 #include "core/model/cluster_state.h"
 #include "core/model/node.h"
+#include "core/topology/compute_domain_usage.h"
 #include "core/topology/topology_index.h"
 
 #include <QDateTime>
@@ -49,6 +50,8 @@ struct ClusterSnapshot {
     TopologyIndex index;                            // the domain tree with aggregates
     std::vector<std::shared_ptr<const Node>> nodes; // by NodeId; null where the slot is not present
     std::size_t podCount = 0;
+    // NVIDIA ComputeDomains with their nodes, cliques and NVLink domains (the map marks those).
+    std::vector<ComputeDomainUsage> computeDomains;
     // The session's status when this was published; after a failed open it is that error while
     // the data (and title) still describe the source opened before.
     SourceStatus status;

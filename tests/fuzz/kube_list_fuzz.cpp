@@ -1,5 +1,6 @@
 // KubeResponseReader::readListPage: one page of a list response (NodeList, PodList, TopologyList,
-// HyperNodeList, ResourceFlavorList), then what KubeSource and the session do with it.
+// HyperNodeList, ResourceFlavorList, the DRA lists, ComputeDomainList), then what KubeSource and
+// the session do with it.
 #include "fuzz_cluster.h"
 #include "fuzz_support.h"
 
@@ -15,7 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!page) return 0;
     const topodeck::Snapshot& objects = page->objects;
     const std::size_t count = objects.nodes.size() + objects.pods.size() + objects.topologies.size() +
-                              objects.hyperNodes.size() + objects.resourceFlavors.size();
+                              objects.hyperNodes.size() + objects.resourceFlavors.size() +
+                              objects.resourceSlices.size() + objects.resourceClaims.size() +
+                              objects.resourceClaimTemplates.size() + objects.deviceClasses.size() +
+                              objects.computeDomains.size();
     // KubeSource pairs the i-th object with the i-th resourceVersion.
     TOPODECK_FUZZ_CHECK(page->resourceVersions.size() == count, "one resourceVersion per object read");
     topodeck::fuzz::showSnapshot(std::move(page->objects));

@@ -36,7 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (event->type == Type::Bookmark || event->type == Type::Error) return event->type == Type::Bookmark;
             topodeck::Snapshot& object = event->object;
             const std::size_t count = object.nodes.size() + object.pods.size() + object.topologies.size() +
-                                      object.hyperNodes.size() + object.resourceFlavors.size();
+                                      object.hyperNodes.size() + object.resourceFlavors.size() +
+                                      object.resourceSlices.size() + object.resourceClaims.size() +
+                                      object.resourceClaimTemplates.size() + object.deviceClasses.size() +
+                                      object.computeDomains.size();
             // KubeSource keys the event by objects.front().
             TOPODECK_FUZZ_CHECK(count == 1, "an ADDED, MODIFIED or DELETED event holds exactly one object");
             if (event->type != Type::Deleted)

@@ -20,6 +20,8 @@
 #include <QToolButton>
 #include <QToolTip>
 
+#include <set>
+
 using namespace topodeck;
 
 namespace {
@@ -72,6 +74,7 @@ private Q_SLOTS:
     void liveUpdateKeepsViewAndSelection();
     void zoomKeepsPointUnderCursor();
     void tooltips();
+    void computeDomainBadges();
     void newSourceResetsView();
     void keyboardMovesAmongSiblings();
     void enterZoomsInBackspaceOut();
@@ -175,6 +178,60 @@ void TestMapView::tooltips() {
     QVERIFY(QToolTip::text().contains(QString::fromStdString(source->index.pathName(rack))));
     QVERIFY(QToolTip::text().contains(QStringLiteral("ready")));
     QToolTip::hideText();
+}
+
+// gb200-dra: each NVLink domain a ComputeDomain's nodes sit in carries a badge, red where one of
+// them spans cliques, and hovering it names them; gb200 (no ComputeDomains) has none.
+void TestMapView::computeDomainBadges() {
+    const auto source = openDemo(QStringLiteral("gb200-dra"));
+    const ClusterSnapshotPtr snapshot = source->snapshot();
+    QVERIFY(!snapshot->computeDomains.empty());
+    TopologyMapView map;
+    QVERIFY(showOnScreen(map, QSize(1600, 1000), snapshot));
+    (void)map.grab();
+    const auto& badges = map.computeDomainBadges();
+    QVERIFY(!badges.empty());
+    const ComputeDomainMarks& marks = map.computeDomainMarks();
+    // Every NVLink domain some ComputeDomain occupies has its badge, and no other does.
+    std::set<std::int32_t> marked;
+    for (const auto& [rect, nvlink] : badges) {
+        QVERIFY(map.rect().contains(rect.toAlignedRect())); // inside the view: nothing clipped
+        QVERIFY(!marks.on(nvlink).empty());
+        marked.insert(nvlink);
+    }
+    std::set<std::int32_t> occupied;
+    for (const ComputeDomainUsage& domain : snapshot->computeDomains)
+        occupied.insert(domain.nvlinkDomains.begin(), domain.nvlinkDomains.end());
+    QCOMPARE(marked, occupied);
+
+    // A flagged badge's tooltip names a ComputeDomain that spans cliques, in words.
+    const auto flagged =
+        std::find_if(badges.begin(), badges.end(), [&](const auto& badge) { return marks.flagged(badge.second); });
+    QVERIFY(flagged != badges.end());
+    const QPoint onBadge = flagged->first.center().toPoint();
+    QHelpEvent help(QEvent::ToolTip, onBadge, map.mapToGlobal(onBadge));
+    QApplication::sendEvent(&map, &help);
+    QVERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("ComputeDomain team-")), qPrintable(QToolTip::text()));
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("IMEX shares GPU memory only inside each")),
+             qPrintable(QToolTip::text()));
+    QToolTip::hideText();
+
+    // A node of a ComputeDomain names it in its own tooltip.
+    const ComputeDomainUsage& first = snapshot->computeDomains.front();
+    const std::optional<NodeId> node = source->state.findNode(first.members.front().node);
+    QVERIFY(node);
+    const QPoint onNode = map.worldToScreen(map.mapLayout().nodeRect(*node).center()).toPoint();
+    QHelpEvent nodeHelp(QEvent::ToolTip, onNode, map.mapToGlobal(onNode));
+    QApplication::sendEvent(&map, &nodeHelp);
+    QVERIFY2(QToolTip::text().contains(QString::fromStdString(first.qualifiedName())), qPrintable(QToolTip::text()));
+    QToolTip::hideText();
+
+    const auto plain = openDemo(QStringLiteral("gb200"));
+    map.setSnapshot(plain->snapshot(2));
+    (void)map.grab();
+    QVERIFY(map.computeDomainBadges().empty());
+    QVERIFY(map.computeDomainMarks().empty());
 }
 
 void TestMapView::newSourceResetsView() {

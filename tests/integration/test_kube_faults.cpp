@@ -395,9 +395,9 @@ private Q_SLOTS:
         FollowedSource followed(m_proxied, options);
         QVERIFY(followed.waitForStatus(LinkState::Synced));
         QVERIFY(m_proxy->count("continue=") >= 10);
-        // One per resource followed (nodes, pods, 4 topology kinds, 4 DRA kinds).
+        // One per resource followed (nodes, pods, 4 topology kinds, 4 DRA kinds, ComputeDomains).
         QCOMPARE(static_cast<std::size_t>(m_proxy->connectionsAccepted() - before), followed.status().resources.size());
-        QCOMPARE(followed.status().resources.size(), std::size_t(10));
+        QCOMPARE(followed.status().resources.size(), std::size_t(11));
     }
 
     // `show --watch` rides out dropped watches and keeps drawing what changes.

@@ -262,7 +262,8 @@ private Q_SLOTS:
                                    QStringLiteral("example.com/rack"), QStringLiteral("-o"), QStringLiteral("json")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
         QCOMPARE(run.json().value(QStringLiteral("gpus_used")).toInt(), kUsedGpus);
-        QCOMPARE(proxy.tunnels(), 10); // one connection per resource followed (4 of them DRA), each through the proxy
+        // One connection per resource followed (4 of them DRA, 1 ComputeDomains), each through the proxy.
+        QCOMPARE(proxy.tunnels(), 11);
     }
 
     // 403 on pods: the rest is live, and the state says what is missing.

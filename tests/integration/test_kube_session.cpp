@@ -1,7 +1,8 @@
 // The GUI's side of a live cluster against a real kube-apiserver (through FaultProxy): the
 // session lists and watches it off the GUI thread, the tree model and the main window show it,
 // changes arrive as dataChanged (never a reset), the status bar says Live, Reconnecting, Stale
-// since T and Live again, and a 403 on pods is shown as what it costs.
+// since T and Live again, a 403 on pods is shown as what it costs, and NVIDIA ComputeDomains (the
+// chart's CRD) are listed and watched.
 //
 // TOPODECK_SCREENSHOT_DIR=dir saves the window at each step, for looking at.
 
@@ -70,6 +71,16 @@ bool openLive(MainWindow& window, const QString& context, const QString& kubecon
     return shown.wait(kWaitMs);
 }
 
+// A ComputeDomain's status: `domain`, its daemons on gpu-01 (rack r1, Ready) and gpu-05 (rack r2,
+// `gpu05`), each in its rack's clique.
+std::string computeDomainStatus(const std::string& domain, const std::string& gpu05) {
+    const std::string gpu01 =
+        R"({"name":"gpu-01","ipAddress":"10.0.0.1","cliqueID":"clique-r1","index":0,"status":"Ready"})";
+    return "{\"status\":{\"status\":\"" + domain + "\",\"nodes\":[" + gpu01 +
+           ",{\"name\":\"gpu-05\",\"ipAddress\":\"10.0.0.5\",\"cliqueID\":\"clique-r2\",\"index\":0,\"status\":\"" +
+           gpu05 + "\"}]}}";
+}
+
 void saveScreenshot(QWidget& window, const char* name) {
     const QString dir = qEnvironmentVariable("TOPODECK_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
@@ -110,7 +121,8 @@ private Q_SLOTS:
         QCOMPARE(snapshot->index.spec().name, std::string("gpu-topology"));
         QCOMPARE(snapshot->title, QStringLiteral("context proxied · ") + QString::fromStdString(m_proxy->url()));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, kWaitMs); // two blocks
-        QCOMPARE(snapshot->status.resources.size(), std::size_t(10)); // nodes, pods, 4 topology kinds, 4 DRA kinds
+        // nodes, pods, 4 topology kinds, 4 DRA kinds, ComputeDomains
+        QCOMPARE(snapshot->status.resources.size(), std::size_t(11));
 
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
@@ -149,6 +161,57 @@ private Q_SLOTS:
         body.erase(version, body.find(',', version) + 1 - version);
         QVERIFY(m_cluster->expect("POST", path.substr(0, path.size() - 1), body).ok());
         QVERIFY(waitForSnapshot(session, [&](const ClusterSnapshot& s) { return s.status.warnings.empty() && s.index.spec().depth() > 0; }));
+    }
+
+    // NVIDIA's ComputeDomain CRD (tests/data/crds, as the chart's; namespaced, status subresource): the session
+    // lists and watches ComputeDomains, with their nodes' cliques, and drops one that is deleted.
+    void computeDomainsFollowTheCluster() {
+        const Status installed = m_cluster->installCrdFile(std::string(TOPODECK_TEST_DATA_DIR) +
+                                                           "/crds/resource.nvidia.com_computedomains.yaml");
+        QVERIFY2(installed.ok(), installed.ok() ? "" : installed.error().message.c_str());
+        struct RemoveCrd {
+            KubeTestCluster& cluster;
+            ~RemoveCrd() { (void)cluster.removeCrd("resource.nvidia.com", "computedomains"); }
+        } removeCrd{*m_cluster};
+        const std::string domains = "/apis/resource.nvidia.com/v1beta1/namespaces/default/computedomains";
+        QVERIFY(m_cluster->expect("POST", domains,
+                                  R"({"apiVersion":"resource.nvidia.com/v1beta1","kind":"ComputeDomain",)"
+                                  R"("metadata":{"name":"train-a-cd"},)"
+                                  R"("spec":{"channel":{"resourceClaimTemplate":{"name":"train-a-cd-channel"}}}})")
+                    .ok());
+        // The chart's schema refuses what the reader refuses too.
+        Result<HttpResponse> refused =
+            m_cluster->call("POST", domains,
+                            R"({"apiVersion":"resource.nvidia.com/v1beta1","kind":"ComputeDomain",)"
+                            R"("metadata":{"name":"bad"},"spec":{"numNodes":1}})");
+        QVERIFY(refused.ok() && refused->status == 422);
+        QVERIFY(m_cluster->patch(domains + "/train-a-cd/status", computeDomainStatus("Ready", "Ready")).ok());
+
+        ClusterSession session;
+        session.openKubernetes(QStringLiteral("proxied"), m_kubeconfig);
+        ClusterSnapshotPtr snapshot;
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.computeDomains.size() == 1; }, &snapshot));
+        const ComputeDomainUsage& cd = snapshot->computeDomains.front();
+        QCOMPARE(cd.qualifiedName(), std::string("default/train-a-cd"));
+        QCOMPARE(cd.channelTemplate, std::string("train-a-cd-channel"));
+        QVERIFY(cd.allocationMode == ComputeDomain::ChannelAllocation::Single); // the CRD's default
+        QCOMPARE(cd.cliques, (std::vector<std::string>{"clique-r1", "clique-r2"}));
+        QVERIFY(cd.spansCliques());
+        const auto followed =
+            std::find_if(snapshot->status.resources.begin(), snapshot->status.resources.end(),
+                         [](const ResourceHealth& r) { return r.resource == "computedomains.resource.nvidia.com"; });
+        QVERIFY(followed != snapshot->status.resources.end());
+        QCOMPARE(followed->title, std::string("NVIDIA ComputeDomains"));
+
+        // A daemon no longer ready arrives by the watch; so does the deletion.
+        QVERIFY(m_cluster->patch(domains + "/train-a-cd/status", computeDomainStatus("NotReady", "NotReady")).ok());
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) {
+            return s.computeDomains.size() == 1 && s.computeDomains[0].status == ComputeDomainReadiness::NotReady &&
+                   s.computeDomains[0].members.size() == 2 &&
+                   s.computeDomains[0].members[1].status == ComputeDomainReadiness::NotReady;
+        }));
+        QVERIFY(m_cluster->expect("DELETE", domains + "/train-a-cd").ok());
+        QVERIFY(waitForSnapshot(session, [](const ClusterSnapshot& s) { return s.computeDomains.empty(); }));
     }
 
     // The main window: status bar through Live, Reconnecting, Stale since T, and Live again.

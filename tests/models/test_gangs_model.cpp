@@ -38,6 +38,40 @@ GangsReportPtr handBuilt() {
     return report;
 }
 
+// handBuilt() on a cluster with ComputeDomains: the trainer's spans two NVLink cliques, the eval
+// gang has one of its two pods outside its domain's clique, and a third gang uses none.
+GangsReportPtr withComputeDomains() {
+    auto report = std::make_shared<GangsReport>(*handBuilt());
+    ComputeDomainUsage trainer;
+    trainer.nameSpace = "ml";
+    trainer.name = "trainer-cd";
+    trainer.status = ComputeDomainReadiness::Ready;
+    trainer.members = {{"n3", "U.0", true, ComputeDomainReadiness::Ready, 8, 0},
+                       {"n20", "U.1", true, ComputeDomainReadiness::Ready, 8, 1}};
+    trainer.cliques = {"U.0", "U.1"};
+    trainer.workloads = {{"trainer", WorkloadKind::JobSet, 16}};
+    trainer.pods = 16;
+    ComputeDomainUsage eval = trainer;
+    eval.name = "eval-cd";
+    eval.status = ComputeDomainReadiness::NotReady;
+    eval.members = {{"n7", "U.0", true, ComputeDomainReadiness::NotReady, 1, 0}};
+    eval.cliques = {"U.0"};
+    eval.workloads = {{"eval", WorkloadKind::Job, 2}};
+    report->computeDomains = {eval, trainer};
+    report->gangs[0].computeDomain = "ml/trainer-cd";
+    report->gangs[0].computeDomainCliques = trainer.cliques;
+    report->gangs[1].computeDomain = "ml/eval-cd";
+    report->gangs[1].computeDomainCliques = eval.cliques;
+    report->gangs[1].outsideComputeDomain = {{8, "", 1}};
+    Gang plain = report->gangs[1];
+    plain.name = "plain";
+    plain.computeDomain.clear();
+    plain.computeDomainCliques.clear();
+    plain.outsideComputeDomain.clear();
+    report->gangs.push_back(plain);
+    return report;
+}
+
 } // namespace
 
 class TestGangsModel : public QObject {
@@ -47,6 +81,7 @@ private Q_SLOTS:
     void cells_data();
     void cells();
     void roles();
+    void computeDomainColumn();
     void resetsUnderTheTester();
     void sessionComputesTheReport();
     void newerRequestSupersedes();
@@ -108,6 +143,49 @@ void TestGangsModel::roles() {
     QVERIFY(model.index(1, GangsModel::FirstLevelColumn + 1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("no rack")));
     QCOMPARE(model.index(1, 0).data(GangsModel::CompactRole).toBool(), true);
     QVERIFY(!model.index(1, 0).data(GangsModel::SpansRole).isValid());
+}
+
+// Only on a cluster with ComputeDomains: a last column naming each gang's, marked when flagged,
+// its tooltip saying why in words.
+void TestGangsModel::computeDomainColumn() {
+    GangsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setReport(handBuilt());
+    QCOMPARE(model.computeDomainColumn(), -1);
+    QCOMPARE(model.columnCount(), 7);
+    model.setReport(withComputeDomains());
+    const int column = model.computeDomainColumn();
+    QCOMPARE(column, 7);
+    QCOMPARE(model.columnCount(), 8);
+    QCOMPARE(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("ComputeDomain"));
+    QVERIFY(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("IMEX")));
+
+    const QModelIndex trainer = model.index(0, column);
+    QCOMPARE(trainer.data().toString(), QStringLiteral("⚠ trainer-cd"));
+    QVERIFY(trainer.data(Qt::FontRole).value<QFont>().bold());
+    QCOMPARE(trainer.data(GangsModel::ComputeDomainRole).toString(), QStringLiteral("ml/trainer-cd"));
+    QVERIFY(trainer.data(GangsModel::ComputeDomainFlaggedRole).toBool());
+    // (The tests install no catalogue: plurals read "(s)", as the source strings write them.)
+    const QString why = trainer.data(Qt::ToolTipRole).toString();
+    QVERIFY2(why.contains(QStringLiteral("Spans 2 NVLink clique")), qPrintable(why));
+    QVERIFY2(why.contains(QStringLiteral("JobSet trainer (16 pod")), qPrintable(why));
+    QVERIFY2(why.contains(QStringLiteral("clique U.1: 1 node")), qPrintable(why));
+    // The other roles still answer in this column.
+    QCOMPARE(trainer.data(GangsModel::QualifiedNameRole).toString(), QStringLiteral("ml/trainer"));
+
+    const QModelIndex eval = model.index(1, column);
+    QCOMPARE(eval.data().toString(), QStringLiteral("⚠ eval-cd"));
+    const QString outside = eval.data(Qt::ToolTipRole).toString();
+    QVERIFY2(outside.contains(QStringLiteral("1 of its 2 pod")), qPrintable(outside));
+    QVERIFY2(outside.contains(QStringLiteral("outside its ComputeDomain's NVLink cliques")), qPrintable(outside));
+    QVERIFY2(outside.contains(QStringLiteral("NotReady")), qPrintable(outside));
+    QVERIFY(!outside.contains(QStringLiteral("Spans")));
+
+    const QModelIndex plain = model.index(2, column);
+    QCOMPARE(plain.data().toString(), QStringLiteral("none"));
+    QVERIFY(!plain.data(Qt::FontRole).isValid());
+    QVERIFY(!plain.data(GangsModel::ComputeDomainFlaggedRole).toBool());
+    QVERIFY(plain.data(GangsModel::ComputeDomainRole).toString().isEmpty());
 }
 
 void TestGangsModel::resetsUnderTheTester() {

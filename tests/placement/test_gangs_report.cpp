@@ -74,6 +74,38 @@ std::unique_ptr<TestCluster> twoBlocks() {
     return cluster;
 }
 
+// The ComputeDomain team/g-cd whose channel template g-channel the gang g's pods use, with
+// status.nodes (node, cliqueID) all Ready.
+ComputeDomain gangDomain(const std::vector<std::pair<std::string, std::string>>& nodes) {
+    ComputeDomain domain;
+    domain.nameSpace = "team";
+    domain.name = "g-cd";
+    domain.uid = "83479f70-e292-43d6-aa67-dd4ba8adab8f";
+    domain.channelTemplate = "g-channel";
+    domain.status = ComputeDomainReadiness::Ready;
+    std::int32_t index = 0;
+    for (const auto& [node, clique] : nodes)
+        domain.nodes.push_back(
+            {node, "10.0.0." + std::to_string(++index), clique, index - 1, ComputeDomainReadiness::Ready});
+    return domain;
+}
+
+// A pod of gang g with 8 GPUs on `node`; `channel`: it names the ComputeDomain's channel template.
+Pod channelPod(int index, const std::string& node, bool channel = true) {
+    Pod pod = gangPod("g", index, node, 8);
+    if (channel) pod.resourceClaims = {{"compute-domain-channel", "", "g-channel"}};
+    return pod;
+}
+
+QString outsideText(const ClusterState& state, const Gang& gang) {
+    QStringList parts;
+    for (const GangNodeOutside& outside : gang.outsideComputeDomain)
+        parts << QStringLiteral("%1:%2:%3")
+                     .arg(qs(state.record(outside.node).node->name), qs(outside.clique))
+                     .arg(outside.pods);
+    return parts.join(QLatin1Char(' '));
+}
+
 } // namespace
 
 class TestGangsReport : public QObject {
@@ -93,6 +125,13 @@ private Q_SLOTS:
     void hyperNodeHierarchy();
     void demoHasScatteredGangs();
     void scaleDemoHasSpreadGangs();
+    void computeDomainInOneClique();
+    void computeDomainSpanningTwoCliques();
+    void computeDomainGrowingIntoAnotherClique();
+    void gangPartlyOutsideItsComputeDomain();
+    void nodesWithoutClique();
+    void gangWithoutComputeDomain();
+    void draDemoHasTheGangsOfItsTwin();
 };
 
 void TestGangsReport::spread_data() {
@@ -431,6 +470,135 @@ void TestGangsReport::scaleDemoHasSpreadGangs() {
     QVERIFY(report.gangs.size() > 1000);
     QVERIFY(report.spreadCount() > 0);
     // How fast: bench_gangs measures it (a timed test on a shared machine only measures the load).
+}
+
+// Every node of the ComputeDomain in one NVLink clique, every pod of the gang there: nothing flagged.
+void TestGangsReport::computeDomainInOneClique() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(ComputeDomainUpserted{gangDomain({{"r1n1", "clique-1"}, {"r1n2", "clique-1"}})});
+    (void)cluster->state.apply(PodUpserted{channelPod(0, "r1n1")});
+    (void)cluster->state.apply(PodUpserted{channelPod(1, "r1n2")});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    QCOMPARE(report.gangs.size(), std::size_t{1});
+    const Gang& gang = report.gangs[0];
+    QCOMPARE(qs(gang.computeDomain), QStringLiteral("team/g-cd"));
+    QCOMPARE(gang.computeDomainCliques, std::vector<std::string>{"clique-1"});
+    QVERIFY(!gang.computeDomainSpansCliques());
+    QVERIFY(gang.outsideComputeDomain.empty());
+    QVERIFY(!gang.computeDomainFlagged());
+    QCOMPARE(report.computeDomainFlagCount(), std::size_t{0});
+    QCOMPARE(report.computeDomains.size(), std::size_t{1});
+    QVERIFY(report.computeDomain("team/g-cd") == &report.computeDomains[0]);
+    QVERIFY(report.computeDomain("team/g-c") == nullptr);
+}
+
+// Its nodes in two cliques: two IMEX domains, flagged; its pods are all inside them.
+void TestGangsReport::computeDomainSpanningTwoCliques() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(
+        ComputeDomainUpserted{gangDomain({{"r1n1", "clique-1"}, {"r1n2", "clique-1"}, {"r2n1", "clique-2"}})});
+    for (int i = 0; i < 3; ++i)
+        (void)cluster->state.apply(PodUpserted{channelPod(i, i < 2 ? "r1n" + std::to_string(i + 1) : "r2n1")});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    const Gang& gang = report.gangs.at(0);
+    QCOMPARE(gang.computeDomainCliques, (std::vector<std::string>{"clique-1", "clique-2"}));
+    QVERIFY(gang.computeDomainSpansCliques());
+    QVERIFY(gang.outsideComputeDomain.empty());
+    QVERIFY(gang.computeDomainFlagged());
+    QCOMPARE(report.computeDomainFlagCount(), std::size_t{1});
+}
+
+// A pod on a node its status does not list yet (the daemon is starting): the node's clique label
+// counts, so a domain growing into a second clique is flagged before its status says so.
+void TestGangsReport::computeDomainGrowingIntoAnotherClique() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(ComputeDomainUpserted{gangDomain({{"r1n1", "clique-1"}})});
+    (void)cluster->state.apply(PodUpserted{channelPod(0, "r1n1")});
+    (void)cluster->state.apply(PodUpserted{channelPod(1, "r3n1")});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    const Gang& gang = report.gangs.at(0);
+    QCOMPARE(gang.computeDomainCliques, (std::vector<std::string>{"clique-1", "clique-3"}));
+    QVERIFY(gang.computeDomainSpansCliques());
+    QVERIFY(gang.outsideComputeDomain.empty());
+    QCOMPARE(report.computeDomains[0].nvlinkDomains.size(), std::size_t{2});
+}
+
+// A pod of the gang that does not use the channel, in a clique the domain has no node in: outside.
+void TestGangsReport::gangPartlyOutsideItsComputeDomain() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(ComputeDomainUpserted{gangDomain({{"r1n1", "clique-1"}, {"r1n2", "clique-1"}})});
+    (void)cluster->state.apply(PodUpserted{channelPod(0, "r1n1")});
+    (void)cluster->state.apply(PodUpserted{channelPod(1, "r1n2")});
+    (void)cluster->state.apply(PodUpserted{channelPod(2, "r3n1", false)});
+    (void)cluster->state.apply(PodUpserted{channelPod(3, "r3n1", false)});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    const Gang& gang = report.gangs.at(0);
+    QCOMPARE(qs(gang.computeDomain), QStringLiteral("team/g-cd"));
+    QVERIFY(!gang.computeDomainSpansCliques());
+    QCOMPARE(outsideText(cluster->state, gang), QStringLiteral("r3n1:clique-3:2"));
+    QCOMPARE(gang.podsOutsideComputeDomain(), 2);
+    QVERIFY(gang.computeDomainFlagged());
+    QCOMPARE(report.computeDomainFlagCount(), std::size_t{1});
+}
+
+// cliqueID "": a node without NVLink fabric (its daemon says so, whatever its label) is in no
+// clique: not a second clique, but the gang's pods there are outside. A domain whose nodes are all
+// such has no clique at all, and every pod is outside.
+void TestGangsReport::nodesWithoutClique() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(
+        ComputeDomainUpserted{gangDomain({{"r1n1", "clique-1"}, {"r1n2", ""}, {"r1n3", "clique-1"}})});
+    for (int i = 0; i < 3; ++i) (void)cluster->state.apply(PodUpserted{channelPod(i, "r1n" + std::to_string(i + 1))});
+    GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    QCOMPARE(report.gangs.at(0).computeDomainCliques, std::vector<std::string>{"clique-1"});
+    QVERIFY(!report.gangs[0].computeDomainSpansCliques());
+    QCOMPARE(outsideText(cluster->state, report.gangs[0]), QStringLiteral("r1n2::1"));
+    QCOMPARE(report.computeDomains[0].membersWithoutClique(), 1);
+
+    (void)cluster->state.apply(ComputeDomainUpserted{gangDomain({{"r1n1", ""}, {"r1n2", ""}, {"r1n3", ""}})});
+    report = buildGangsReport(cluster->state, *cluster->index);
+    QVERIFY(report.gangs[0].computeDomainCliques.empty());
+    QVERIFY(!report.gangs[0].computeDomainSpansCliques());
+    QCOMPARE(report.gangs[0].podsOutsideComputeDomain(), 3);
+}
+
+// A gang whose pods use no ComputeDomain's channel says none, on a cluster with one.
+void TestGangsReport::gangWithoutComputeDomain() {
+    auto cluster = twoBlocks();
+    (void)cluster->state.apply(ComputeDomainUpserted{gangDomain({})});
+    (void)cluster->state.apply(PodUpserted{gangPod("other", 0, "r2n1", 8)});
+    (void)cluster->state.apply(PodUpserted{gangPod("other", 1, "r4n1", 8)});
+    const GangsReport report = buildGangsReport(cluster->state, *cluster->index);
+    QCOMPARE(report.gangs.size(), std::size_t{1});
+    QVERIFY(report.gangs[0].computeDomain.empty());
+    QVERIFY(!report.gangs[0].computeDomainFlagged());
+    QCOMPARE(report.computeDomains.size(), std::size_t{1});
+    QVERIFY(report.computeDomains[0].workloads.empty());
+}
+
+// The gb200-dra demo: its pods hold their GPUs through DRA claims, and the report finds the same
+// gangs as in its device-plugin twin; each running multi-node gang has its ComputeDomain, some of
+// them across two NVLink cliques.
+void TestGangsReport::draDemoHasTheGangsOfItsTwin() {
+    const testing::LoadedDemo plugin = testing::loadDemo("gb200");
+    const testing::LoadedDemo dra = testing::loadDemo("gb200-dra");
+    const GangsReport expected = buildGangsReport(plugin.state, plugin.index);
+    const GangsReport report = buildGangsReport(dra.state, dra.index);
+    QCOMPARE(report.gangs.size(), expected.gangs.size());
+    for (std::size_t i = 0; i < report.gangs.size(); ++i) {
+        const Gang& gang = report.gangs[i];
+        QCOMPARE(qs(gang.qualifiedName()), qs(expected.gangs[i].qualifiedName()));
+        QCOMPARE(gang.gpus, expected.gangs[i].gpus);
+        QCOMPARE(spreadText(report, gang), spreadText(expected, expected.gangs[i]));
+        QVERIFY(expected.gangs[i].computeDomain.empty());
+        QCOMPARE(gang.computeDomain.empty(), gang.nodes.size() < 2);
+        // The demo's domains follow their gangs: every pod inside, spanning where the gang does.
+        QVERIFY(gang.outsideComputeDomain.empty());
+        if (!gang.computeDomain.empty())
+            QCOMPARE(gang.computeDomainSpansCliques(), gang.levels.back().spans > 1);
+    }
+    QVERIFY(report.computeDomainFlagCount() >= 1);
+    QVERIFY(expected.computeDomains.empty());
 }
 
 TOPODECK_TEST_GUILESS_MAIN(TestGangsReport)

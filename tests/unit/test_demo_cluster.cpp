@@ -1,6 +1,7 @@
 #include "core/demo/demo_cluster.h"
 #include "core/demo/demo_simulator.h"
 #include "core/model/cluster_state.h"
+#include "core/topology/compute_domain_usage.h"
 #include "core/topology/topology_index.h"
 #include "support/test_program.h"
 
@@ -111,6 +112,7 @@ private Q_SLOTS:
     void simulatorReadsTheState();
     void draDemoHasTheTotalsOfItsTwin_data();
     void draDemoHasTheTotalsOfItsTwin();
+    void draDemoComputeDomainsFollowTheirGangs();
 };
 
 void TestDemoCluster::names() {
@@ -595,6 +597,52 @@ void TestDemoCluster::draDemoHasTheTotalsOfItsTwin() {
         QCOMPARE(actual.gpusUnavailable, expected.gpusUnavailable);
         QCOMPARE(actual.pods, expected.pods);
     }
+}
+
+namespace {
+
+// Each ComputeDomain of a DRA demo is its one gang's: every node its pods run on is in its status
+// with the clique of the node's label, and no other node is. Returns how many span cliques.
+int checkComputeDomains(const ClusterState& state) {
+    int spanning = 0;
+    for (const ComputeDomainUsage& domain : computeDomainUsage(state, nullptr)) {
+        const QByteArray name = QByteArray::fromStdString(domain.qualifiedName());
+        if (domain.workloads.size() != 1 || domain.name != domain.workloads[0].name + "-cd") qFatal("%s: workload", name.data());
+        if (domain.members.size() < 2) qFatal("%s: on one node", name.data());
+        for (const ComputeDomainMember& member : domain.members) {
+            if (!member.listed || member.pods == 0) qFatal("%s: %s not its or not listed", name.data(), member.node.c_str());
+            if (member.clique != nodeClique(state, member.node)) qFatal("%s: clique of %s", name.data(), member.node.c_str());
+        }
+        const bool ready = std::all_of(domain.members.begin(), domain.members.end(), [](const ComputeDomainMember& m) {
+            return m.status == ComputeDomainReadiness::Ready;
+        });
+        if ((domain.status == ComputeDomainReadiness::Ready) != ready) qFatal("%s: status", name.data());
+        spanning += domain.spansCliques() ? 1 : 0;
+    }
+    return spanning;
+}
+
+} // namespace
+
+// gb200-dra's ComputeDomains, one per running multi-node gang, follow their gangs as the
+// simulator starts and finishes them; h100-dra (no NVLink cliques) has none.
+void TestDemoCluster::draDemoComputeDomainsFollowTheirGangs() {
+    const Result<DemoCluster> dra = makeDemoCluster("gb200-dra");
+    QVERIFY(dra.ok());
+    ClusterState state = stateOf(*dra);
+    QVERIFY(state.computeDomains().size() > 20);
+    QVERIFY(checkComputeDomains(state) >= 1);
+    DemoSimulator simulator(*dra, 5);
+    std::set<std::string> seen;
+    for (const auto& [key, domain] : state.computeDomains()) seen.insert(key);
+    bool changed = false;
+    for (int step = 0; step < 6; ++step) {
+        for (const ClusterEvent& event : simulator.step(state)) (void)state.apply(event);
+        (void)checkComputeDomains(state);
+        for (const auto& [key, domain] : state.computeDomains()) changed = changed || !seen.count(key);
+    }
+    QVERIFY(changed); // new gangs got theirs
+    QVERIFY(stateOf(*makeDemoCluster("h100-dra")).computeDomains().empty());
 }
 
 TOPODECK_TEST_GUILESS_MAIN(TestDemoCluster)

@@ -6,8 +6,8 @@
 // The data files, tests/data/dra/ (each .json is the .yaml beside it as `kubectl -o json` prints
 // it; the .yaml files name their sources in comments):
 //  - f1 .. f9: the test-fixture objects of ../shared/reference/dra.md section 11, one List each
-//    (f8, the ComputeDomain, is read except for the ComputeDomain object itself, which is
-//    skipped); f4-partitionable-v1beta1 is fixture 4 as a 1.33 server serves it (`basic`).
+//    (f8's ComputeDomain itself: test_compute_domains); f4-partitionable-v1beta1 is fixture 4 as
+//    a 1.33 server serves it (`basic`).
 //  - nvidia-h100-v1: NVIDIA's k8s-dra-driver-gpu on 8x H100, from NVIDIA/aicr
 //    docs/conformance/cncf/evidence/secure-accelerator-access.md (GPU and ComputeDomain devices).
 //  - nvidia-v25.3-v1beta1: the driver's v25.3 devices as kubernetes-sigs/dra-driver-nvidia-gpu
@@ -115,6 +115,7 @@ void compareSnapshots(const Snapshot& a, const Snapshot& b) {
     QVERIFY(a.resourceClaims == b.resourceClaims);
     QVERIFY(a.resourceClaimTemplates == b.resourceClaimTemplates);
     QVERIFY(a.deviceClasses == b.deviceClasses);
+    QVERIFY(a.computeDomains == b.computeDomains);
     QCOMPARE(warningsOf(a), warningsOf(b));
 }
 
@@ -567,10 +568,11 @@ void TestDraReaders::pendingClaim() {
     QCOMPARE(ext->requests.get("nvidia.com/gpu"), q("1"));
 }
 
-// Fixture 8: the compute-domain devices; the ComputeDomain itself is not read.
+// Fixture 8: the compute-domain devices (the ComputeDomain itself: test_compute_domains).
 void TestDraReaders::computeDomain() {
     const Snapshot snapshot = readOrFail("f8-compute-domain.yaml");
-    QCOMPARE(warningsOf(snapshot), QStringList{QStringLiteral("skipped 1 object of kind ComputeDomain")});
+    QVERIFY(snapshot.warnings.empty());
+    QCOMPARE(snapshot.computeDomains.size(), std::size_t(1));
     QCOMPARE(snapshot.nodes.size(), std::size_t(3));
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(3));
     for (const ResourceSlice& slice : snapshot.resourceSlices) {
@@ -860,6 +862,7 @@ void compareStates(const ClusterState& original, const ClusterState& copy) {
     }
     QVERIFY(b.claimTemplates() == a.claimTemplates());
     QVERIFY(b.deviceClasses() == a.deviceClasses());
+    QVERIFY(copy.computeDomains() == original.computeDomains());
     QCOMPARE(copy.podCount(), original.podCount());
     original.forEachPod([&](const Pod& pod) {
         const Pod* copied = copy.findPod(pod.nameSpace, pod.name);
@@ -883,6 +886,7 @@ void TestDraReaders::writerRoundTrip() {
     const ClusterState original = allFixtures();
     QVERIFY(original.devices().slices().size() > 15);
     QVERIFY(original.devices().claims().size() > 10);
+    QCOMPARE(original.computeDomains().size(), std::size_t(1)); // f8's
     const std::string json = writeSnapshotJson(original);
     QVERIFY(json.find(R"("apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice")") != std::string::npos);
     QVERIFY(json.find("resource.k8s.io/v1beta") == std::string::npos);

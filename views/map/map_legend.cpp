@@ -20,18 +20,29 @@ MapLegend::MapLegend(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Unavailable: GPUs on nodes that are NotReady or cordoned.\n"
                   "Share used: zoomed out, a domain too small to show its nodes takes one colour "
                   "between free and used.\n"
+                  "ComputeDomain: an NVIDIA ComputeDomain has nodes in this NVLink domain; ⚠ (red) when its "
+                  "nodes sit in more than one NVLink clique, where IMEX shares GPU memory only inside each.\n"
                   "Wheel or +/- to zoom, drag to pan, double-click to zoom into a domain, 0 to fit."));
 }
 
+void MapLegend::setComputeDomainsShown(bool shown) {
+    if (shown == m_computeDomains) return;
+    m_computeDomains = shown;
+    updateGeometry();
+    update();
+}
+
 QList<MapLegend::Entry> MapLegend::entries() const {
-    return {
+    QList<Entry> list = {
         {Swatch::Used, tr("Used")},
         {Swatch::Free, tr("Free")},
         {Swatch::Unavailable, tr("Unavailable")},
         {Swatch::Mix, tr("Share used")},
         {Swatch::Nvlink, tr("NVLink domain")},
-        {Swatch::Selection, tr("Selected")},
     };
+    if (m_computeDomains) list.push_back({Swatch::ComputeDomain, tr("ComputeDomain")});
+    list.push_back({Swatch::Selection, tr("Selected")});
+    return list;
 }
 
 int MapLegend::swatchSize() const {
@@ -87,6 +98,9 @@ void MapLegend::paintEvent(QPaintEvent*) {
             painter.setPen(QPen(palette.nvlink, 2));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(swatch.adjusted(1, 1, -1, -1));
+            break;
+        case Swatch::ComputeDomain:
+            painter.fillRect(swatch, palette.computeDomain);
             break;
         case Swatch::Selection:
             painter.setPen(QPen(palette.selection, 2.5));

@@ -10,6 +10,10 @@ class MapLegend : public QWidget {
 public:
     explicit MapLegend(QWidget* parent = nullptr);
 
+    // The ComputeDomain badge's entry, shown on a cluster that has ComputeDomains.
+    void setComputeDomainsShown(bool shown);
+    bool computeDomainsShown() const { return m_computeDomains; }
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -18,7 +22,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    enum class Swatch { Used, Free, Unavailable, Mix, Nvlink, Selection };
+    enum class Swatch { Used, Free, Unavailable, Mix, Nvlink, ComputeDomain, Selection };
     struct Entry {
         Swatch swatch;
         QString text;
@@ -26,6 +30,8 @@ private:
     QList<Entry> entries() const;
     int swatchSize() const;
     int swatchWidth(Swatch swatch) const;
+
+    bool m_computeDomains = false;
 };
 
 } // namespace topodeck

@@ -17,6 +17,8 @@ OccupancyPalette OccupancyPalette::forPalette(const QPalette& palette) {
         p.unavailable = QColor(0x5c, 0x5f, 0x66);
         p.hatch = QColor(0x9a, 0x9e, 0xa8);
         p.nvlink = QColor(0xf0, 0xa8, 0x20);
+        p.computeDomain = QColor(0x7e, 0x57, 0xc2);
+        p.computeDomainFlagged = QColor(0xc6, 0x28, 0x28);
         p.selection = QColor(0xff, 0x6e, 0xc7);
         p.hover = QColor(0xf2, 0xf2, 0xf2);
         p.background = QColor(0x1e, 0x20, 0x24);
@@ -32,6 +34,8 @@ OccupancyPalette OccupancyPalette::forPalette(const QPalette& palette) {
         p.unavailable = QColor(0xc4, 0xc6, 0xcb);
         p.hatch = QColor(0x6e, 0x72, 0x7a);
         p.nvlink = QColor(0xe0, 0x8a, 0x00);
+        p.computeDomain = QColor(0x5e, 0x35, 0xb1);
+        p.computeDomainFlagged = QColor(0xb7, 0x1c, 0x1c);
         p.selection = QColor(0xc0, 0x1f, 0x7e);
         p.hover = QColor(0x20, 0x22, 0x26);
         p.background = QColor(0xee, 0xf0, 0xf3);

@@ -18,6 +18,8 @@ struct OccupancyPalette {
     QColor unavailable;
     QColor hatch;  // lines over unavailable capacity
     QColor nvlink; // outline of an NVLink domain
+    QColor computeDomain;        // badge of a ComputeDomain on an NVLink domain
+    QColor computeDomainFlagged; // the same when one there spans more than one NVLink clique
     QColor selection;
     QColor hover;
     QColor background; // behind the map

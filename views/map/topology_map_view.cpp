@@ -64,6 +64,7 @@ TopologyMapView::TopologyMapView(QWidget* parent)
 void TopologyMapView::setSnapshot(ClusterSnapshotPtr snapshot) {
     const bool otherSource = !m_snapshot || !snapshot || m_snapshot->sourceEpoch != snapshot->sourceEpoch;
     m_snapshot = std::move(snapshot);
+    m_domainMarks.build(m_snapshot);
     if (otherSource) {
         // Another cluster: nothing of the old view (zoom, selection) means anything there.
         m_layout.clear();
@@ -266,6 +267,7 @@ void TopologyMapView::paintEvent(QPaintEvent* event) {
 
 void TopologyMapView::paintView(QPainter& painter, const QRect& exposed) const {
     painter.fillRect(exposed, m_palette.background);
+    m_badges.clear();
     if (!m_snapshot || m_layout.isEmpty()) {
         painter.setPen(m_palette.mutedText);
         painter.drawText(rect(), Qt::AlignCenter,
@@ -471,12 +473,38 @@ void TopologyMapView::paintDomain(QPainter& painter, DomainId id, const QRectF& 
     const qreal outlineWidth = std::clamp(m_scale * 0.12, 1.0, 3.0);
     for (const TopologyMapLayout::NvlinkOutline& outline : m_layout.nvlinkOutlines(id)) {
         if (!outline.rect.intersects(exposedWorld)) continue;
+        const QRectF frame = worldToScreen(outline.rect);
         if (outline.partition < 0) {
-            paintOutline(painter, worldToScreen(outline.rect), m_palette.nvlink, outlineWidth);
+            paintOutline(painter, frame, m_palette.nvlink, outlineWidth);
+            // A split domain's ComputeDomains are marked on the partitions (cliques) they are in.
+            if (outline.partitions < 2) paintComputeDomainBadge(painter, outline.nvlinkDomain, frame);
             continue;
         }
-        paintPartition(painter, outline, worldToScreen(outline.rect), outlineWidth);
+        paintPartition(painter, outline, frame, outlineWidth);
+        paintComputeDomainBadge(painter, outline.nvlinkDomain, frame);
     }
+}
+
+void TopologyMapView::paintComputeDomainBadge(QPainter& painter, std::int32_t nvlinkDomain,
+                                              const QRectF& screen) const {
+    // A tab on the frame's bottom edge, left, in the ComputeDomain colour (the warning colour when
+    // one of them spans cliques): its name when it fits, "CD" when not, nothing on a tiny frame.
+    if (m_domainMarks.on(nvlinkDomain).empty()) return;
+    QFont badgeFont = font();
+    badgeFont.setPixelSize(static_cast<int>(std::clamp(m_scale * 0.8, kMinFontPixels, 12.0)));
+    const QFontMetricsF metrics(badgeFont);
+    QString label = m_domainMarks.badgeText(nvlinkDomain, false);
+    const double room = screen.width() - 16;
+    if (metrics.horizontalAdvance(label) + 6 > room) label = m_domainMarks.badgeText(nvlinkDomain, true);
+    if (metrics.horizontalAdvance(label) + 6 > room || screen.height() < 3 * metrics.height()) return;
+    const QRectF badge(screen.left() + 6, screen.bottom() - metrics.height() / 2, metrics.horizontalAdvance(label) + 6,
+                       metrics.height());
+    const bool flagged = m_domainMarks.flagged(nvlinkDomain);
+    painter.fillRect(badge, flagged ? m_palette.computeDomainFlagged : m_palette.computeDomain);
+    painter.setFont(badgeFont);
+    painter.setPen(QColor(Qt::white));
+    painter.drawText(badge, Qt::AlignCenter, label);
+    m_badges.emplace_back(badge, nvlinkDomain);
 }
 
 void TopologyMapView::paintPartition(QPainter& painter, const TopologyMapLayout::NvlinkOutline& outline,
@@ -724,13 +752,16 @@ QString TopologyMapView::toolTipFor(const TopologyMapLayout::Hit& hit) const {
                                    ? tr("none")
                                    : QString::fromStdString(index.nvlinkName(stats.nvlinkDomain)).toHtmlEscaped();
         const std::int64_t rest = stats.gpusTotal - stats.gpusUsed;
+        const QString domains = node ? m_domainMarks.namesOfNode(node->name) : QString();
         return QStringLiteral("<b>") % (node ? QString::fromStdString(node->name).toHtmlEscaped() : QString()) %
                QStringLiteral("</b><br><span>") % QString::fromStdString(index.pathName(stats.leaf)).toHtmlEscaped() %
                QStringLiteral("</span><table>") %
                row(tr("GPUs"), gpuLine(stats.gpusUsed, stats.gpusTotal, stats.schedulable ? rest : 0,
                                        stats.schedulable ? 0 : rest)) %
                row(tr("Status"), status) % row(podsTerm(index.spec()), locale.toString(qulonglong(stats.pods))) %
-               row(tr("NVLink domain"), nvlink) % QStringLiteral("</table>");
+               row(tr("NVLink domain"), nvlink) %
+               (domains.isEmpty() ? QString() : row(tr("ComputeDomain"), domains.toHtmlEscaped())) %
+               QStringLiteral("</table>");
     }
 
     const Domain& domain = index.domain(hit.domain);
@@ -755,6 +786,13 @@ QString TopologyMapView::toolTipFor(const TopologyMapLayout::Hit& hit) const {
 bool TopologyMapView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
+        // A ComputeDomain badge names its domains; the latest drawn lies on top.
+        for (auto it = m_badges.rbegin(); it != m_badges.rend(); ++it)
+            if (it->first.contains(help->pos())) {
+                QToolTip::showText(help->globalPos(), m_domainMarks.toolTip(it->second), this,
+                                   it->first.toAlignedRect());
+                return true;
+            }
         const TopologyMapLayout::Hit hit = hitAt(help->pos());
         const QString text = toolTipFor(hit);
         if (text.isEmpty()) {

@@ -2,6 +2,7 @@
 
 #include "core/topology/label_selector.h"
 #include "session/cluster_snapshot.h"
+#include "views/map/compute_domain_marks.h"
 #include "views/map/occupancy_palette.h"
 #include "views/map/topology_map_layout.h"
 
@@ -11,7 +12,8 @@ namespace topodeck {
 
 // The topology map: nested boxes for the hierarchy, nodes and their GPU cells coloured by
 // occupancy (or by the free capacity for the planner's pod shape), NVLink domains outlined with
-// their partitions. Zoom (wheel, +/-, fit), pan (drag), hover tooltips and click to select; from
+// their partitions, and a badge on each NVLink domain an NVIDIA ComputeDomain occupies (its name
+// and flags on hover). Zoom (wheel, +/-, fit), pan (drag), hover tooltips and click to select; from
 // the keyboard, arrows move the selection among siblings, Enter zooms into it, Backspace out,
 // Home fits. Level of detail keeps a 65,536-node cluster fluid: domains whose nodes would be a
 // few pixels wide are drawn as one block, and only what intersects the exposed area is painted.
@@ -52,6 +54,10 @@ public:
     bool exportView(const QString& path, QString* error) const;
     // What setHighlight() last outlined, and its caption.
     const std::vector<std::pair<NodeId, std::int32_t>>& highlight() const { return m_highlight; }
+    // The ComputeDomains on each NVLink domain, and the badges the last paint drew for them (widget
+    // coordinates, NVLink domain).
+    const ComputeDomainMarks& computeDomainMarks() const { return m_domainMarks; }
+    const std::vector<std::pair<QRectF, std::int32_t>>& computeDomainBadges() const { return m_badges; }
     const QString& highlightCaption() const { return m_highlightCaption; }
 
     QSize sizeHint() const override { return QSize(900, 700); }
@@ -123,6 +129,7 @@ private:
     void paintPartition(QPainter& painter, const TopologyMapLayout::NvlinkOutline& outline, const QRectF& screen,
                         qreal width) const;
     void paintCapacityBlock(QPainter& painter, std::int64_t pods, const QRectF& screen) const;
+    void paintComputeDomainBadge(QPainter& painter, std::int32_t nvlinkDomain, const QRectF& screen) const;
     bool showsCapacity() const { return m_colourMode == ColourMode::FreeCapacity && !m_capacityPods.empty(); }
     QColor capacityColour(std::int64_t pods) const;
     void recomputeCapacity();
@@ -149,6 +156,8 @@ private:
     std::vector<std::int64_t> m_capacityPods; // by DomainId, for the shape; empty without one
     std::vector<std::pair<NodeId, std::int32_t>> m_highlight;
     QString m_highlightCaption;
+    ComputeDomainMarks m_domainMarks;
+    mutable std::vector<std::pair<QRectF, std::int32_t>> m_badges; // drawn by the last paint, for tooltips
     TopologyMapLayout::Hit m_hover;
     bool m_pressed = false;
     bool m_dragging = false;

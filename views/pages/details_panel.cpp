@@ -2,6 +2,7 @@
 
 #include "core/topology/level_capacity.h"
 #include "models/cluster_terms.h"
+#include "models/compute_domain_terms.h"
 #include "models/domain_children_model.h"
 #include "models/domain_names.h"
 #include "models/gang_domains_model.h"
@@ -567,6 +568,12 @@ void DetailsPanel::refreshGang() {
         notes << tr("Showing the first %1 of %2 domains.").arg(count(shown), count(m_gangDomainsModel->total()));
     if (const int gone = m_gangDomainsModel->nodesGone(); gone > 0)
         notes << tr("%n of its nodes are no longer in the cluster.", nullptr, gone);
+    if (!gang->computeDomain.empty()) {
+        notes << tr("ComputeDomain %1.").arg(QString::fromStdString(gang->computeDomain));
+        if (gang->computeDomainSpansCliques())
+            notes << ComputeDomainTerms::spans(gang->computeDomainCliques.size()) + QLatin1Char('.');
+        if (!gang->outsideComputeDomain.empty()) notes << ComputeDomainTerms::gangOutside(*gang) + QLatin1Char('.');
+    }
     m_gangNote->setVisible(!notes.isEmpty());
     m_gangNote->setText(notes.join(QLatin1Char(' ')));
 }

@@ -100,9 +100,15 @@ void GangsPage::updateSummary() {
         return;
     }
     const QLocale locale;
-    m_summary->setText(tr("%1 running gangs with GPUs; %2 in more domains than they need")
-                           .arg(locale.toString(static_cast<qulonglong>(report->gangs.size())),
-                                locale.toString(static_cast<qulonglong>(report->spreadCount()))));
+    QString summary = tr("%1 running gangs with GPUs; %2 in more domains than they need")
+                          .arg(locale.toString(static_cast<qulonglong>(report->gangs.size())),
+                               locale.toString(static_cast<qulonglong>(report->spreadCount())));
+    // On a cluster with ComputeDomains: how many gangs the ComputeDomain column marks, and why.
+    if (!report->computeDomains.empty())
+        summary += tr("; %1 with their ComputeDomain flagged (⚠: across NVLink cliques, or pods outside them)")
+                       .arg(locale.toString(static_cast<qulonglong>(report->computeDomainFlagCount())));
+    m_summary->setText(summary);
+    m_summary->setWordWrap(true);
 }
 
 bool GangsPage::selectGang(const QString& qualifiedName) {

@@ -1,5 +1,6 @@
 #include "core/exports/show_report.h"
 
+#include "core/topology/compute_domain_usage.h"
 #include "core/topology/hierarchy_sources.h"
 
 #include "core/slurm/slurm_cluster.h"
@@ -406,6 +407,19 @@ void appendHeader(std::string& out, const Styler& styler, const TopologyIndex& i
     else
         nodes += " · " + groupThousands(t.pods) + (t.pods == 1 ? " pod" : " pods");
     field("Nodes:", nodes);
+    // One line, so that `show --watch` stays a tree: `gangs` lists them.
+    if (!cluster.computeDomains().empty()) {
+        const std::vector<ComputeDomainUsage> domains = computeDomainUsage(cluster, nullptr);
+        const auto spanning = std::count_if(domains.begin(), domains.end(),
+                                            [](const ComputeDomainUsage& d) { return d.spansCliques(); });
+        std::vector<std::string> imex = {groupThousands(static_cast<std::int64_t>(domains.size())) +
+                                         (domains.size() == 1 ? " ComputeDomain" : " ComputeDomains")};
+        if (spanning > 0)
+            imex.push_back(groupThousands(spanning) +
+                           " across more than one NVLink clique (memory shared only inside each)");
+        imex.push_back("listed by `topodeckctl gangs`");
+        listField("IMEX:", imex, "·");
+    }
 }
 
 std::string countOrDash(std::int64_t value) {
@@ -550,6 +564,7 @@ public:
         if (m_options.live) writeLive(*m_options.live);
         writeTopology();
         writeDomainBody(kRootDomain);
+        if (!m_state.computeDomains().empty()) writeComputeDomains();
         m_json.endObject();
     }
 
@@ -623,6 +638,51 @@ private:
             if (child.unlabelled) m_json.field("unlabelled", true);
             writeDomainBody(childId);
             m_json.endObject();
+        }
+        m_json.endArray();
+    }
+
+    // Ready, NotReady, or null while not reported.
+    void readiness(std::string_view key, ComputeDomainReadiness value) {
+        m_json.key(key);
+        if (value == ComputeDomainReadiness::None)
+            m_json.null();
+        else
+            m_json.value(computeDomainReadinessName(value));
+    }
+
+    // Every ComputeDomain: what it says, its nodes with their cliques, and the workload using it.
+    void writeComputeDomains() {
+        m_json.key("compute_domains").beginArray(Block);
+        for (const ComputeDomainUsage& domain : computeDomainUsage(m_state, &m_index)) {
+            m_json.beginObject(Block).field("name", domain.qualifiedName()).field("namespace", domain.nameSpace);
+            readiness("status", domain.status);
+            m_json.field("num_nodes", domain.numNodes)
+                .field("channel_template", domain.channelTemplate)
+                .field("allocation_mode",
+                       domain.allocationMode == ComputeDomain::ChannelAllocation::All ? "All" : "Single")
+                .field("pods", domain.pods);
+            m_json.key("cliques").stringArray(domain.cliques);
+            m_json.field("spans_cliques", domain.spansCliques());
+            m_json.key("nodes").beginArray(Block);
+            for (const ComputeDomainMember& member : domain.members) {
+                m_json.beginObject().field("name", member.node).key("clique");
+                if (member.clique.empty())
+                    m_json.null();
+                else
+                    m_json.value(member.clique);
+                m_json.field("in_status", member.listed);
+                readiness("status", member.status);
+                m_json.field("pods", member.pods).endObject();
+            }
+            m_json.endArray().key("workloads").beginArray(Block);
+            for (const ComputeDomainWorkload& workload : domain.workloads)
+                m_json.beginObject()
+                    .field("name", workload.name)
+                    .field("kind", workloadKindName(workload.kind))
+                    .field("pods", workload.pods)
+                    .endObject();
+            m_json.endArray().endObject();
         }
         m_json.endArray();
     }

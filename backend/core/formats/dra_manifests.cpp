@@ -14,8 +14,8 @@ constexpr std::string_view kApiVersion = "resource.k8s.io/v1";
 
 // Opens apiVersion, kind and metadata; metadata stays open for what the kind adds.
 void beginManifest(JsonWriter& json, std::string_view kind, std::string_view nameSpace, const std::string& name,
-                   const std::string& resourceVersion) {
-    json.beginObject().field("apiVersion", kApiVersion).field("kind", kind).key("metadata").beginObject();
+                   const std::string& resourceVersion, std::string_view apiVersion = kApiVersion) {
+    json.beginObject().field("apiVersion", apiVersion).field("kind", kind).key("metadata").beginObject();
     if (!nameSpace.empty()) json.field("namespace", nameSpace);
     json.field("name", name);
     if (!resourceVersion.empty()) json.field("resourceVersion", resourceVersion);
@@ -215,6 +215,41 @@ void writeDeviceClassManifest(JsonWriter& json, const DeviceClass& deviceClass) 
     if (!deviceClass.selectors.empty()) writeSelectors(json.key("selectors"), deviceClass.selectors);
     if (!deviceClass.extendedResourceName.empty()) json.field("extendedResourceName", deviceClass.extendedResourceName);
     json.endObject().endObject();
+}
+
+void writeComputeDomainManifest(JsonWriter& json, const ComputeDomain& domain) {
+    beginManifest(json, "ComputeDomain", domain.nameSpace, domain.name, domain.resourceVersion,
+                  kComputeDomainApiVersion);
+    if (!domain.uid.empty()) json.field("uid", domain.uid);
+    json.endObject();
+    // A spec has a channel (the reader refuses one without); a ComputeDomain read without a spec
+    // is written without one.
+    if (!domain.channelTemplate.empty()) {
+        json.key("spec").beginObject();
+        if (domain.numNodes != 0) json.field("numNodes", domain.numNodes);
+        json.key("channel").beginObject();
+        json.key("resourceClaimTemplate").beginObject().field("name", domain.channelTemplate).endObject();
+        json.field("allocationMode", domain.allocationMode == ComputeDomain::ChannelAllocation::All ? "All" : "Single");
+        json.endObject().endObject();
+    }
+    if (domain.status != ComputeDomainReadiness::None || !domain.nodes.empty()) {
+        json.key("status").beginObject();
+        if (domain.status != ComputeDomainReadiness::None)
+            json.field("status", computeDomainReadinessName(domain.status));
+        if (!domain.nodes.empty()) {
+            json.key("nodes").beginArray();
+            for (const ComputeDomainNode& node : domain.nodes) {
+                json.beginObject().field("name", node.name).field("ipAddress", node.ipAddress);
+                json.field("cliqueID", node.cliqueID).field("index", node.index);
+                if (node.status != ComputeDomainReadiness::None)
+                    json.field("status", computeDomainReadinessName(node.status));
+                json.endObject();
+            }
+            json.endArray();
+        }
+        json.endObject();
+    }
+    json.endObject();
 }
 
 } // namespace topodeck

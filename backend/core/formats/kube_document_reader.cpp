@@ -1,5 +1,6 @@
 #include "core/formats/kube_document_reader.h"
 
+#include "core/formats/compute_domain_readers.h"
 #include "core/formats/dra_object_readers.h"
 #include "core/formats/kube_object_readers.h"
 
@@ -24,6 +25,7 @@ enum class ObjectKind {
     ResourceClaim,
     ResourceClaimTemplate,
     DeviceClass,
+    ComputeDomain,
     Other
 };
 
@@ -45,6 +47,7 @@ ObjectKind classify(std::string_view apiVersion, std::string_view kind) {
         return ObjectKind::HyperNode;
     if (kind == "ResourceFlavor" && apiVersion.substr(0, apiVersion.find('/')) == "kueue.x-k8s.io")
         return ObjectKind::ResourceFlavor;
+    if (kind == "ComputeDomain" && apiVersion == kComputeDomainApiVersion) return ObjectKind::ComputeDomain;
     if (isDraKind(kind) && draVersion(apiVersion)) {
         if (kind == "ResourceSlice") return ObjectKind::ResourceSlice;
         if (kind == "ResourceClaim") return ObjectKind::ResourceClaim;
@@ -202,6 +205,10 @@ private:
         case ObjectKind::DeviceClass:
             s = readDra(object, label, m_out.snapshot.deviceClasses,
                         [&](V& o, ObjectLabel& l, DeviceClass& deviceClass) { return readDeviceClass(o, l, deviceClass); });
+            break;
+        case ObjectKind::ComputeDomain:
+            s = readDra(object, label, m_out.snapshot.computeDomains,
+                        [&](V& o, ObjectLabel& l, ComputeDomain& domain) { return readComputeDomain(o, l, domain); });
             break;
         case ObjectKind::Other:
             m_out.skip(apiVersion, kind);
@@ -428,6 +435,7 @@ void SnapshotBuilder::skip(std::string_view apiVersion, std::string_view kind) {
     std::string what(kind);
     // A kind topodeck reads, but from an API group it does not (some other Topology), says which.
     if (!kind.empty() && (kind == "Topology" || kind == "HyperNode" || kind == "ResourceFlavor" || isDraKind(kind) ||
+                          kind == "ComputeDomain" ||
                           classify({}, kind) != ObjectKind::Other))
         what += " (" + std::string(apiVersion) + ")";
     for (auto& entry : m_skipped) {

@@ -23,7 +23,8 @@ simdjson::padded_string_view padded(std::string& text) {
 std::size_t objectCount(const Snapshot& snapshot) {
     return snapshot.nodes.size() + snapshot.pods.size() + snapshot.topologies.size() + snapshot.hyperNodes.size() +
            snapshot.resourceFlavors.size() + snapshot.resourceSlices.size() + snapshot.resourceClaims.size() +
-           snapshot.resourceClaimTemplates.size() + snapshot.deviceClasses.size();
+           snapshot.resourceClaimTemplates.size() + snapshot.deviceClasses.size() +
+           snapshot.computeDomains.size();
 }
 
 template <class V> Status readStatusFields(V& value, KubeStatus& status, bool& isStatus) {

@@ -320,6 +320,7 @@ std::string writeSnapshotJson(const ClusterState& state) {
     for (const auto& [name, published] : devices.slices()) writeResourceSliceManifest(json, *published.slice);
     for (const auto& [key, claimTemplate] : devices.claimTemplates()) writeResourceClaimTemplateManifest(json, claimTemplate);
     for (const auto& [key, claim] : devices.claims()) writeResourceClaimManifest(json, *claim);
+    for (const auto& [key, domain] : state.computeDomains()) writeComputeDomainManifest(json, domain);
     json.endArray().endObject();
     out += '\n';
     return out;

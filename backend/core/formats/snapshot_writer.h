@@ -8,7 +8,7 @@ namespace topodeck {
 
 // Writes nodes, pods, the topology objects (Kueue and KAI Topologies, ResourceFlavors, Volcano
 // HyperNodes) and the DRA objects (DeviceClasses, ResourceSlices, ResourceClaimTemplates and
-// ResourceClaims, as resource.k8s.io/v1) as a Kubernetes List in JSON, the shape `kubectl get
+// ResourceClaims, as resource.k8s.io/v1; NVIDIA's ComputeDomains) as a Kubernetes List in JSON, the shape `kubectl get
 // nodes,pods,... -A -o json` prints (fields topodeck does not need are left out).
 // readSnapshotText() reads it back to the same ClusterState.
 std::string writeSnapshotJson(const ClusterState& state);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/compute_domain.h"
 #include "core/model/dra.h"
 #include "core/model/hypernode.h"
 #include "core/model/node.h"
@@ -94,6 +95,17 @@ struct DeviceClassDeleted {
     friend bool operator==(const DeviceClassDeleted&, const DeviceClassDeleted&) = default;
 };
 
+// NVIDIA's ComputeDomains (resource.nvidia.com).
+struct ComputeDomainUpserted {
+    ComputeDomain domain;
+    friend bool operator==(const ComputeDomainUpserted&, const ComputeDomainUpserted&) = default;
+};
+struct ComputeDomainDeleted {
+    std::string nameSpace;
+    std::string name;
+    friend bool operator==(const ComputeDomainDeleted&, const ComputeDomainDeleted&) = default;
+};
+
 // The Slurm topology (topology.conf / topology.yaml / `scontrol show topology`) the Slurm
 // placement engines read; nullptr when the source has none.
 struct SlurmTopologySet {
@@ -105,6 +117,6 @@ using ClusterEvent = std::variant<NodeUpserted, NodeDeleted, PodUpserted, PodDel
                                   HyperNodeUpserted, HyperNodeDeleted, ResourceFlavorUpserted, ResourceFlavorDeleted,
                                   SlurmTopologySet, ResourceSliceUpserted, ResourceSliceDeleted, ResourceClaimUpserted,
                                   ResourceClaimDeleted, ResourceClaimTemplateUpserted, ResourceClaimTemplateDeleted,
-                                  DeviceClassUpserted, DeviceClassDeleted>;
+                                  DeviceClassUpserted, DeviceClassDeleted, ComputeDomainUpserted, ComputeDomainDeleted>;
 
 } // namespace topodeck

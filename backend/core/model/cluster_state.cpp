@@ -285,6 +285,14 @@ AppliedEvent ClusterState::apply(ClusterEvent event) {
                 m_flavors.erase(e.name);
             } else if constexpr (std::is_same_v<E, SlurmTopologySet>) {
                 m_slurmTopology = std::move(e.topology);
+            } else if constexpr (std::is_same_v<E, ComputeDomainUpserted>) {
+                // No node's figures change: a ComputeDomain holds no devices of its own (its
+                // channels are claims), only says where its workload's IMEX domains are.
+                std::string key = e.domain.key();
+                m_computeDomains[std::move(key)] = std::move(e.domain);
+            } else if constexpr (std::is_same_v<E, ComputeDomainDeleted>) {
+                if (const auto it = m_computeDomains.find(e.nameSpace + '/' + e.name); it != m_computeDomains.end())
+                    m_computeDomains.erase(it);
             } else {
                 applyDeviceEvent(e, applied);
             }

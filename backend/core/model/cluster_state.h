@@ -90,6 +90,8 @@ public:
     // DRA: ResourceSlices, ResourceClaims, templates and DeviceClasses, and the devices and GPUs
     // they give each node.
     const DeviceInventory& devices() const { return m_devices; }
+    // NVIDIA's ComputeDomains, by "namespace/name".
+    const std::map<std::string, ComputeDomain, std::less<>>& computeDomains() const { return m_computeDomains; }
     // Which DeviceClasses count as GPUs (default: gpu.nvidia.com); every node is read again.
     AppliedEvent setGpuDeviceClasses(GpuDeviceClasses classes);
     std::uint64_t generation() const { return m_generation; }
@@ -154,6 +156,7 @@ private:
     std::map<std::string, ResourceFlavor, std::less<>> m_flavors;
     std::shared_ptr<const SlurmTopology> m_slurmTopology;
     DeviceInventory m_devices;
+    std::map<std::string, ComputeDomain, std::less<>> m_computeDomains;
     std::size_t m_presentNodes = 0;
     std::uint64_t m_generation = 0;
 };

@@ -18,7 +18,8 @@ void Snapshot::applyTo(ClusterState& state) && {
 std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
     std::vector<ClusterEvent> events;
     events.reserve(topologies.size() + hyperNodes.size() + resourceFlavors.size() + deviceClasses.size() +
-                   resourceSlices.size() + resourceClaimTemplates.size() + resourceClaims.size());
+                   resourceSlices.size() + resourceClaimTemplates.size() + resourceClaims.size() +
+                   computeDomains.size());
     for (TopologySpec& spec : topologies) events.emplace_back(TopologyUpserted{std::move(spec)});
     for (HyperNode& hyperNode : hyperNodes) events.emplace_back(HyperNodeUpserted{std::move(hyperNode)});
     for (ResourceFlavor& flavor : resourceFlavors) events.emplace_back(ResourceFlavorUpserted{std::move(flavor)});
@@ -28,6 +29,7 @@ std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
     for (ResourceClaimTemplate& claimTemplate : resourceClaimTemplates)
         events.emplace_back(ResourceClaimTemplateUpserted{std::move(claimTemplate)});
     for (ResourceClaim& claim : resourceClaims) events.emplace_back(ResourceClaimUpserted{std::move(claim)});
+    for (ComputeDomain& domain : computeDomains) events.emplace_back(ComputeDomainUpserted{std::move(domain)});
     if (slurmTopology) events.emplace_back(SlurmTopologySet{std::move(slurmTopology)});
     topologies.clear();
     hyperNodes.clear();
@@ -36,6 +38,7 @@ std::vector<ClusterEvent> Snapshot::takeTopologyEvents() {
     std::vector<ResourceSlice>().swap(resourceSlices);
     std::vector<ResourceClaimTemplate>().swap(resourceClaimTemplates);
     std::vector<ResourceClaim>().swap(resourceClaims);
+    std::vector<ComputeDomain>().swap(computeDomains);
     return events;
 }
 

@@ -28,6 +28,7 @@ struct Snapshot {
     std::vector<ResourceClaim> resourceClaims;
     std::vector<ResourceClaimTemplate> resourceClaimTemplates;
     std::vector<DeviceClass> deviceClasses;
+    std::vector<ComputeDomain> computeDomains; // resource.nvidia.com/v1beta1
     std::shared_ptr<const SlurmTopology> slurmTopology; // a Slurm snapshot directory's
     // A Slurm snapshot directory's: the Slurm version it was taken from, as that Slurm said it
     // ("22.05.8", "slurm-wlm 22.05.8"); empty when the directory does not say.
@@ -36,7 +37,7 @@ struct Snapshot {
 
     // Moves the objects out as events, nodes first, then pods, then the topology objects.
     std::vector<ClusterEvent> takeEvents();
-    // Only the Topologies, HyperNodes, ResourceFlavors and DRA objects, as events.
+    // Only the Topologies, HyperNodes, ResourceFlavors, DRA objects and ComputeDomains, as events.
     std::vector<ClusterEvent> takeTopologyEvents();
     // The same, applied straight to a state (no event list in between: cheaper at cluster size).
     void applyTo(ClusterState& state) &&;

@@ -185,14 +185,16 @@ Status KubeTestCluster::expect(const std::string& method, const std::string& pat
 
 Status KubeTestCluster::installCrd(const std::string& group, const std::string& plural, const std::string& kind,
                                    const std::vector<std::string>& versions) {
-    std::string body = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":")" +
-                       plural + '.' + group + R"("},"spec":{"group":")" + group + R"(","scope":"Cluster","names":{"plural":")" +
-                       plural + R"(","singular":")" + plural.substr(0, plural.size() - 1) + R"(","kind":")" + kind +
-                       R"(","listKind":")" + kind + R"(List"},"versions":[)";
+    std::string body =
+        R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":")" + plural +
+        '.' + group + R"("},"spec":{"group":")" + group + R"(","scope":"Cluster","names":{"plural":")" +
+        plural + R"(","singular":")" + plural.substr(0, plural.size() - 1) + R"(","kind":")" + kind +
+        R"(","listKind":")" + kind + R"(List"},"versions":[)";
     for (std::size_t i = 0; i < versions.size(); ++i) {
         if (i > 0) body += ',';
         body += R"({"name":")" + versions[i] + R"(","served":true,"storage":)" + (i == 0 ? "true" : "false") +
-                R"(,"schema":{"openAPIV3Schema":)" + crdSchema(plural + '.' + group) + "}}";
+                R"(,"schema":{"openAPIV3Schema":)" +
+                crdSchema(plural + '.' + group) + "}}";
     }
     body += "]}}";
     if (Status s = expect("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body); !s) return s;

@@ -1,5 +1,7 @@
 #include "core/placement/reports/gangs_report.h"
 
+#include "core/model/node_gpus.h"
+
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -112,6 +114,31 @@ int fewestHolding(const std::vector<std::int64_t>& runningSums, std::int64_t nee
     return static_cast<int>(count);
 }
 
+// Each gang's ComputeDomain (the one its workload's pods use the channel of) and the gang's nodes
+// outside that domain's cliques.
+void attachComputeDomains(GangsReport& report, const ClusterState& state,
+                          const std::unordered_map<GangKey, std::uint32_t, GangKeyHash>& gangIds) {
+    for (const ComputeDomainUsage& domain : report.computeDomains) {
+        for (const ComputeDomainWorkload& workload : domain.workloads) {
+            if (workload.name.empty()) continue;
+            const auto found = gangIds.find(GangKey{domain.nameSpace, workload.name});
+            if (found == gangIds.end()) continue;
+            Gang& gang = report.gangs[found->second];
+            if (!gang.computeDomain.empty()) continue; // domains come by name: the first one stays
+            gang.computeDomain = domain.qualifiedName();
+            gang.computeDomainCliques = domain.cliques;
+            for (std::size_t i = 0; i < gang.nodes.size(); ++i) {
+                const std::string& node = state.record(gang.nodes[i]).node->name;
+                const ComputeDomainMember* member = domain.member(node);
+                std::string clique(member ? std::string_view(member->clique) : nodeClique(state, node));
+                if (!clique.empty() && std::binary_search(domain.cliques.begin(), domain.cliques.end(), clique))
+                    continue;
+                gang.outsideComputeDomain.push_back({gang.nodes[i], std::move(clique), gang.nodePods[i]});
+            }
+        }
+    }
+}
+
 std::vector<GangsLevel> reportLevels(const TopologySpec& spec) {
     std::vector<GangsLevel> levels;
     for (const TopologyLevel& level : spec.levels) levels.push_back({level.name, level.nodeLabel, false});
@@ -123,6 +150,26 @@ std::vector<GangsLevel> reportLevels(const TopologySpec& spec) {
 
 bool Gang::compact() const {
     return std::all_of(levels.begin(), levels.end(), [](const GangSpread& s) { return s.excess() == 0; });
+}
+
+std::int32_t Gang::podsOutsideComputeDomain() const {
+    std::int32_t pods = 0;
+    for (const GangNodeOutside& outside : outsideComputeDomain) pods += outside.pods;
+    return pods;
+}
+
+std::size_t GangsReport::computeDomainFlagCount() const {
+    return static_cast<std::size_t>(
+        std::count_if(gangs.begin(), gangs.end(), [](const Gang& g) { return g.computeDomainFlagged(); }));
+}
+
+const ComputeDomainUsage* GangsReport::computeDomain(std::string_view qualifiedName) const {
+    for (const ComputeDomainUsage& domain : computeDomains)
+        if (domain.nameSpace.size() + 1 + domain.name.size() == qualifiedName.size() &&
+            qualifiedName.starts_with(domain.nameSpace) && qualifiedName[domain.nameSpace.size()] == '/' &&
+            qualifiedName.ends_with(domain.name))
+            return &domain;
+    return nullptr;
 }
 
 std::size_t GangsReport::spreadCount() const {
@@ -153,7 +200,14 @@ GangsReport buildGangsReport(const ClusterState& state, const TopologyIndex& ind
     const GpuResources& gpus = index.gpuResources();
     state.forEachPod([&](const Pod& pod) {
         if (!pod.holdsResources() || pod.workload.empty() || pod.workloadKind == WorkloadKind::Unlisted) return;
-        const std::int64_t podGpus = gpus.count(pod.requests);
+        // Device-plugin GPUs from its requests, DRA GPUs from its claims; a claim the scheduler
+        // made for an extended resource (KEP-5004) holds the GPUs its requests already name.
+        const std::int64_t requested = gpus.count(pod.requests);
+        const bool claims =
+            !pod.resourceClaims.empty() || !pod.claimStatuses.empty() || !pod.extendedResourceClaim.empty();
+        const std::int64_t claimed = claims ? claimedGpus(state, pod) : 0;
+        const std::int64_t podGpus =
+            pod.extendedResourceClaim.empty() ? requested + claimed : std::max(requested, claimed);
         if (podGpus <= 0) return;
         const auto [it, inserted] =
             gangIds.try_emplace(GangKey{pod.nameSpace, pod.workload}, static_cast<std::uint32_t>(report.gangs.size()));
@@ -219,6 +273,8 @@ GangsReport buildGangsReport(const ClusterState& state, const TopologyIndex& ind
             spread.least = std::min(fewestHolding(capacity.runningSums[level], need), spread.spans);
         }
     }
+    report.computeDomains = computeDomainUsage(state, &index);
+    attachComputeDomains(report, state, gangIds);
     std::sort(report.gangs.begin(), report.gangs.end(), gangMoreSpread);
     return report;
 }
