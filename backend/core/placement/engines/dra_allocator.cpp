@@ -309,7 +309,9 @@ private:
             for (const DeviceCounterConsumption& consumption : candidate.device->consumesCounters) {
                 const auto set = pool->second.find(consumption.counterSet);
                 if (set == pool->second.end()) return false;
-                for (const auto& [name, amount] : consumption.counters) {
+                for (const auto& counter : consumption.counters) {
+                    const std::string& name = counter.first; // clang 14 cannot capture a structured binding
+                    const Quantity& amount = counter.second;
                     const auto held = std::find_if(set->second.begin(), set->second.end(),
                                                    [&](const auto& entry) { return entry.first == name; });
                     if (held == set->second.end() || held->second < amount) return false;
