@@ -14,6 +14,7 @@
 // comes from the claims' allocations, as the scheduler counts it.
 
 #include "kube_test_support.h"
+#include "session_test_support.h"
 
 #include "core/model/node_gpus.h"
 #include "net/kubeconfig.h"
@@ -29,9 +30,9 @@ using namespace topodeck;
 using namespace kubetest;
 using namespace std::chrono_literals;
 
-namespace {
+using topodeck::testing::waitForSnapshot;
 
-constexpr int kWaitMs = 30000;
+namespace {
 
 const std::vector<std::string> kDraCrdFiles = {
     "resource.k8s.io_deviceclasses.yaml", "resource.k8s.io_resourceslices.yaml",
@@ -236,22 +237,6 @@ QString describeDifference(const std::set<std::string>& followed, const std::set
     for (const std::string& line : truth)
         if (!followed.count(line)) text += QStringLiteral("\n  only on the server: ") + QString::fromStdString(line);
     return text;
-}
-
-bool waitForSnapshot(ClusterSession& session, const std::function<bool(const ClusterSnapshot&)>& done,
-                     ClusterSnapshotPtr* last = nullptr) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < kWaitMs) {
-        const ClusterSnapshotPtr snapshot = session.latestSnapshot();
-        if (snapshot && done(*snapshot)) {
-            if (last) *last = snapshot;
-            return true;
-        }
-        QTest::qWait(20);
-    }
-    if (last) *last = session.latestSnapshot();
-    return false;
 }
 
 const NodeStats* nodeStats(const ClusterSnapshot& snapshot, std::string_view name) {

@@ -8,6 +8,7 @@
 // that); skipped without them unless TOPODECK_REQUIRE_KUBE=1 (CI).
 
 #include "kube_test_support.h"
+#include "session_test_support.h"
 
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
@@ -23,24 +24,12 @@
 using namespace topodeck;
 using namespace kubetest;
 
+using topodeck::testing::waitForSnapshot;
+
 namespace {
 
 constexpr int kWaitMs = 30000;
 constexpr int kPlainNodes = 4;
-
-bool waitForSnapshot(ClusterSession& session, const std::function<bool(const ClusterSnapshot&)>& done,
-                     ClusterSnapshotPtr* last = nullptr) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < kWaitMs) {
-        if (const ClusterSnapshotPtr snapshot = session.latestSnapshot(); snapshot && done(*snapshot)) {
-            if (last) *last = snapshot;
-            return true;
-        }
-        QTest::qWait(20);
-    }
-    return false;
-}
 
 std::string hyperNodeJson(const std::string& name, int tier, const std::string& members) {
     return R"({"apiVersion":"topology.volcano.sh/v1alpha1","kind":"HyperNode","metadata":{"name":")" + name +

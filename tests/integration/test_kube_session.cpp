@@ -7,6 +7,7 @@
 // TOPODECK_SCREENSHOT_DIR=dir saves the window at each step, for looking at.
 
 #include "kube_test_support.h"
+#include "session_test_support.h"
 
 #include "app/gui/command_line.h"
 #include "app/gui/main_window.h"
@@ -27,26 +28,11 @@ using namespace topodeck;
 using namespace kubetest;
 using namespace std::chrono_literals;
 
+using topodeck::testing::waitForSnapshot;
+
 namespace {
 
 constexpr int kWaitMs = 30000;
-
-// Waits for a snapshot that satisfies `done`; the last one seen in `last`.
-bool waitForSnapshot(ClusterSession& session, const std::function<bool(const ClusterSnapshot&)>& done,
-                     ClusterSnapshotPtr* last = nullptr) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < kWaitMs) {
-        const ClusterSnapshotPtr snapshot = session.latestSnapshot();
-        if (snapshot && done(*snapshot)) {
-            if (last) *last = snapshot;
-            return true;
-        }
-        QTest::qWait(20);
-    }
-    if (last) *last = session.latestSnapshot();
-    return false;
-}
 
 bool waitForHealth(ClusterSession& session, SourceHealth health) {
     QElapsedTimer timer;

@@ -13,6 +13,7 @@
 #include "core/model/cluster_state.h"
 #include "core/topology/compute_domain_usage.h"
 #include "core/topology/topology_index.h"
+#include "support/dra_test_data.h"
 #include "support/test_program.h"
 
 #include <QFile>
@@ -23,6 +24,8 @@
 #include <vector>
 
 using namespace topodeck;
+using topodeck::testing::draDataPath;
+using topodeck::testing::readDraData;
 
 namespace {
 
@@ -31,16 +34,6 @@ constexpr const char* kCliqueB = "5f0c9e7a-2d41-4b8a-9c3e-7e6d5b4a3f21.0";
 
 QString qs(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-std::string dataPath(const std::string& name) {
-    return std::string(TOPODECK_TEST_DATA_DIR) + "/dra/" + name;
-}
-
-Snapshot readOrFail(const std::string& name) {
-    Result<Snapshot> result = readSnapshotFile(dataPath(name));
-    if (!result) qFatal("%s", result.error().message.c_str());
-    return std::move(result).value();
 }
 
 Snapshot readTextOrFail(std::string_view text) {
@@ -108,8 +101,8 @@ private Q_SLOTS:
 };
 
 void TestComputeDomains::yamlAndJsonAgree() {
-    const Snapshot yaml = readOrFail("compute-domains.yaml");
-    const Snapshot json = readOrFail("compute-domains.json");
+    const Snapshot yaml = readDraData("compute-domains.yaml");
+    const Snapshot json = readDraData("compute-domains.json");
     QCOMPARE(yaml.computeDomains.size(), std::size_t(4));
     QVERIFY(yaml.computeDomains == json.computeDomains);
     QVERIFY(yaml.pods == json.pods);
@@ -117,7 +110,7 @@ void TestComputeDomains::yamlAndJsonAgree() {
 }
 
 void TestComputeDomains::readsEveryField() {
-    const Snapshot snapshot = readOrFail("compute-domains.yaml");
+    const Snapshot snapshot = readDraData("compute-domains.yaml");
     const ComputeDomain* llm = findDomain(snapshot.computeDomains, "team-a/llm-cd");
     QVERIFY(llm);
     QCOMPARE(qs(llm->uid), QStringLiteral("0b7c6f3e-8a51-4d2e-b9c4-6e1f2a3b4c5d"));
@@ -151,7 +144,7 @@ void TestComputeDomains::readsEveryField() {
 // dra.md section 11, fixture 8: read now, where it used to be skipped.
 void TestComputeDomains::readsFixture8() {
     for (const char* file : {"f8-compute-domain.yaml", "f8-compute-domain.json"}) {
-        const Snapshot snapshot = readOrFail(file);
+        const Snapshot snapshot = readDraData(file);
         QVERIFY2(snapshot.warnings.empty(), file);
         QCOMPARE(snapshot.computeDomains.size(), std::size_t(1));
         const ComputeDomain& cd = snapshot.computeDomains[0];
@@ -164,7 +157,7 @@ void TestComputeDomains::readsFixture8() {
         QCOMPARE(cd.nodes[1].index, 1);
     }
     // Two NVLink islands: U.0 (n1, n2) and U.1 (n3).
-    const ClusterState state = stateOf(readOrFail("f8-compute-domain.yaml"));
+    const ClusterState state = stateOf(readDraData("f8-compute-domain.yaml"));
     const std::vector<ComputeDomainUsage> usage = computeDomainUsage(state, nullptr);
     QCOMPARE(usage.size(), std::size_t(1));
     QCOMPARE(usage[0].cliques, (std::vector<std::string>{"U.0", "U.1"}));
@@ -204,7 +197,7 @@ void TestComputeDomains::singleObjectAndDefaults() {
 void TestComputeDomains::apiServerList() {
     std::string body;
     {
-        QFile file(QString::fromStdString(dataPath("apiserver-computedomainlist.json")));
+        QFile file(QString::fromStdString(draDataPath("apiserver-computedomainlist.json")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         body = file.readAll().toStdString();
     }
@@ -340,7 +333,7 @@ void TestComputeDomains::stateKeepsThem() {
 // Written and read back, equal; edges the fixtures do not hold too (no spec, no status, index -1,
 // clique "", allocationMode All).
 void TestComputeDomains::writerRoundTrip() {
-    ClusterState state = stateOf(readOrFail("compute-domains.yaml"));
+    ClusterState state = stateOf(readDraData("compute-domains.yaml"));
     ComputeDomain edge;
     edge.nameSpace = "edge";
     edge.name = "no-spec";
@@ -370,7 +363,7 @@ void TestComputeDomains::writerRoundTrip() {
 // Which workload uses each ComputeDomain, its nodes (status first, then where its pods run) and
 // the cliques they are in, and the index's NVLink domains of them.
 void TestComputeDomains::usageOfTheFixture() {
-    const ClusterState state = stateOf(readOrFail("compute-domains.yaml"));
+    const ClusterState state = stateOf(readDraData("compute-domains.yaml"));
     TopologySpec spec = TopologySpec::fromLabelKeys({"fabric.topograph.run/tier-0"});
     spec.nvlinkLabel = std::string(kGpuCliqueLabel);
     const TopologyIndex index = TopologyIndex::build(state, spec);
@@ -443,7 +436,7 @@ void TestComputeDomains::usageCountsOnlyItsPods() {
 }
 
 void TestComputeDomains::usageWithoutAnyComputeDomain() {
-    const ClusterState state = stateOf(readOrFail("f2-dra-gpu-node.yaml"));
+    const ClusterState state = stateOf(readDraData("f2-dra-gpu-node.yaml"));
     QVERIFY(computeDomainUsage(state, nullptr).empty());
 }
 

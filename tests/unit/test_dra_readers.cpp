@@ -23,6 +23,7 @@
 #include "core/formats/snapshot_reader.h"
 #include "core/formats/snapshot_writer.h"
 #include "core/model/cluster_state.h"
+#include "support/dra_test_data.h"
 #include "support/test_program.h"
 
 #include <QtTest>
@@ -33,6 +34,8 @@
 #include <vector>
 
 using namespace topodeck;
+using topodeck::testing::draDataPath;
+using topodeck::testing::readDraData;
 
 namespace {
 
@@ -40,20 +43,10 @@ QString qs(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-std::string dataPath(const std::string& name) {
-    return std::string(TOPODECK_TEST_DATA_DIR) + "/dra/" + name;
-}
-
 Quantity q(const char* text) {
     auto quantity = Quantity::parse(text);
     if (!quantity) qFatal("bad quantity in test: %s", quantity.error().message.c_str());
     return *quantity;
-}
-
-Snapshot readOrFail(const std::string& name) {
-    Result<Snapshot> result = readSnapshotFile(dataPath(name));
-    if (!result) qFatal("%s", result.error().message.c_str());
-    return std::move(result).value();
 }
 
 QStringList warningsOf(const Snapshot& snapshot) {
@@ -326,8 +319,8 @@ void TestDraReaders::yamlAndJsonAgree_data() {
 
 void TestDraReaders::yamlAndJsonAgree() {
     QFETCH(QString, name);
-    const Snapshot yaml = readOrFail(name.toStdString() + ".yaml");
-    const Snapshot json = readOrFail(name.toStdString() + ".json");
+    const Snapshot yaml = readDraData(name.toStdString() + ".yaml");
+    const Snapshot json = readDraData(name.toStdString() + ".json");
     compareSnapshots(yaml, json);
     QVERIFY(!yaml.nodes.empty() || !yaml.pods.empty() || !yaml.resourceSlices.empty() || !yaml.resourceClaims.empty() ||
             !yaml.resourceClaimTemplates.empty() || !yaml.deviceClasses.empty());
@@ -335,7 +328,7 @@ void TestDraReaders::yamlAndJsonAgree() {
 
 // Fixture 1: no DRA objects at all; the device plugin's GPUs are the node's and the pods'.
 void TestDraReaders::devicePluginNode() {
-    const Snapshot snapshot = readOrFail("f1-device-plugin-node.yaml");
+    const Snapshot snapshot = readDraData("f1-device-plugin-node.yaml");
     QCOMPARE(snapshot.nodes.size(), std::size_t(1));
     QCOMPARE(snapshot.nodes[0].allocatable.get("nvidia.com/gpu"), q("8"));
     QCOMPARE(snapshot.pods.size(), std::size_t(2));
@@ -349,7 +342,7 @@ void TestDraReaders::devicePluginNode() {
 
 // Fixture 2: a current and a stale slice of one pool, a claim with an empty reservedFor.
 void TestDraReaders::draGpuNode() {
-    const Snapshot snapshot = readOrFail("f2-dra-gpu-node.yaml");
+    const Snapshot snapshot = readDraData("f2-dra-gpu-node.yaml");
     QVERIFY(snapshot.warnings.empty());
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(2));
     const ResourceSlice* current = named(snapshot.resourceSlices, "node-b-gpu.nvidia.com-x7k2q");
@@ -415,7 +408,7 @@ void TestDraReaders::draGpuNode() {
 
 // Fixture 3: a whole GPU and two MIG devices cut from it, as separate devices.
 void TestDraReaders::staticMig() {
-    const Snapshot snapshot = readOrFail("f3-static-mig.yaml");
+    const Snapshot snapshot = readDraData("f3-static-mig.yaml");
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(1));
     const ResourceSlice& slice = snapshot.resourceSlices[0];
     QCOMPARE(slice.devices.size(), std::size_t(3));
@@ -446,7 +439,7 @@ void TestDraReaders::staticMig() {
 
 // Fixture 4, 1.35 split layout: one slice holds only the counter set, the other the devices.
 void TestDraReaders::partitionableSplit() {
-    const Snapshot snapshot = readOrFail("f4-partitionable-split.yaml");
+    const Snapshot snapshot = readDraData("f4-partitionable-split.yaml");
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(2));
     const ResourceSlice* counters = named(snapshot.resourceSlices, "node-d-gpu.nvidia.com-counters");
     const ResourceSlice* devices = named(snapshot.resourceSlices, "node-d-gpu.nvidia.com-devices");
@@ -480,8 +473,8 @@ void TestDraReaders::partitionableSplit() {
 // Fixture 4 as v1beta1 serves it (1.33): `basic`, the counter set in the devices' slice. The
 // devices and the counter set read exactly as v1's.
 void TestDraReaders::partitionableV1beta1() {
-    const Snapshot v1 = readOrFail("f4-partitionable-split.yaml");
-    const Snapshot beta = readOrFail("f4-partitionable-v1beta1.yaml");
+    const Snapshot v1 = readDraData("f4-partitionable-split.yaml");
+    const Snapshot beta = readDraData("f4-partitionable-v1beta1.yaml");
     QCOMPARE(beta.resourceSlices.size(), std::size_t(1));
     const ResourceSlice& combined = beta.resourceSlices[0];
     const ResourceSlice* devices = named(v1.resourceSlices, "node-d-gpu.nvidia.com-devices");
@@ -496,7 +489,7 @@ void TestDraReaders::partitionableV1beta1() {
 
 // Fixture 5: one claim, two pods naming it, both in its reservedFor.
 void TestDraReaders::sharedClaim() {
-    const Snapshot snapshot = readOrFail("f5-shared-claim.yaml");
+    const Snapshot snapshot = readDraData("f5-shared-claim.yaml");
     QCOMPARE(snapshot.resourceClaims.size(), std::size_t(1));
     const ResourceClaim& claim = snapshot.resourceClaims[0];
     QCOMPARE(qs(claim.key()), QStringLiteral("team-e/shared-gpu"));
@@ -516,7 +509,7 @@ void TestDraReaders::sharedClaim() {
 
 // Fixture 6: a template, the claim made from it, the pod's status naming that claim.
 void TestDraReaders::templateClaim() {
-    const Snapshot snapshot = readOrFail("f6-template-claim.yaml");
+    const Snapshot snapshot = readDraData("f6-template-claim.yaml");
     QCOMPARE(snapshot.resourceClaimTemplates.size(), std::size_t(1));
     const ResourceClaimTemplate& rct = snapshot.resourceClaimTemplates[0];
     QCOMPARE(qs(rct.key()), QStringLiteral("team-f/two-gpus"));
@@ -544,7 +537,7 @@ void TestDraReaders::templateClaim() {
 
 // Fixture 7: firstAvailable, no status; a null claim name; the extended-resource claim.
 void TestDraReaders::pendingClaim() {
-    const Snapshot snapshot = readOrFail("f7-pending-claim.yaml");
+    const Snapshot snapshot = readDraData("f7-pending-claim.yaml");
     QCOMPARE(snapshot.resourceClaims.size(), std::size_t(1));
     const ResourceClaim& claim = snapshot.resourceClaims[0];
     QVERIFY(!claim.allocated && claim.devices.empty() && claim.reservedFor.empty());
@@ -570,7 +563,7 @@ void TestDraReaders::pendingClaim() {
 
 // Fixture 8: the compute-domain devices (the ComputeDomain itself: test_compute_domains).
 void TestDraReaders::computeDomain() {
-    const Snapshot snapshot = readOrFail("f8-compute-domain.yaml");
+    const Snapshot snapshot = readDraData("f8-compute-domain.yaml");
     QVERIFY(snapshot.warnings.empty());
     QCOMPARE(snapshot.computeDomains.size(), std::size_t(1));
     QCOMPARE(snapshot.nodes.size(), std::size_t(3));
@@ -593,7 +586,7 @@ void TestDraReaders::computeDomain() {
 
 // Fixture 9: KAI's GPU sharing in labels and annotations.
 void TestDraReaders::kaiSharing() {
-    const Snapshot snapshot = readOrFail("f9-kai-sharing.yaml");
+    const Snapshot snapshot = readDraData("f9-kai-sharing.yaml");
     QVERIFY(snapshot.warnings.empty());
     const Pod* reservation = findPod(snapshot, "kai-resource-reservation", "gpu-reservation-node-k-8xq2c");
     QVERIFY(reservation);
@@ -621,7 +614,7 @@ void TestDraReaders::kaiSharing() {
 
 // NVIDIA's driver on 8x H100, v1: every attribute it publishes, of every type.
 void TestDraReaders::nvidiaV1() {
-    const Snapshot snapshot = readOrFail("nvidia-h100-v1.yaml");
+    const Snapshot snapshot = readDraData("nvidia-h100-v1.yaml");
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(2));
     const ResourceSlice* gpus = named(snapshot.resourceSlices, "gpu-node-1-gpu.nvidia.com-7cbz2");
     QVERIFY(gpus);
@@ -647,7 +640,7 @@ void TestDraReaders::nvidiaV1() {
 
 // NVIDIA's driver v25.3 through v1beta1: `basic` unwrapped, flat requests into `exactly`.
 void TestDraReaders::nvidiaV1beta1() {
-    const Snapshot snapshot = readOrFail("nvidia-v25.3-v1beta1.yaml");
+    const Snapshot snapshot = readDraData("nvidia-v25.3-v1beta1.yaml");
     QCOMPARE(snapshot.resourceSlices.size(), std::size_t(1));
     const ResourceSlice& slice = snapshot.resourceSlices[0];
     QCOMPARE(slice.poolGeneration, std::int64_t(0));
@@ -683,7 +676,7 @@ void TestDraReaders::nvidiaV1beta1() {
 
 // Static MIG through v1beta2: a 7g instance with all eight memory slices.
 void TestDraReaders::nvidiaMigV1beta2() {
-    const Snapshot snapshot = readOrFail("nvidia-mig-v1beta2.yaml");
+    const Snapshot snapshot = readDraData("nvidia-mig-v1beta2.yaml");
     const ResourceSlice& slice = snapshot.resourceSlices.at(0);
     const Device* mig = device(slice, "gpu-1-mig-0-0-8");
     QVERIFY(mig);
@@ -698,7 +691,7 @@ void TestDraReaders::nvidiaMigV1beta2() {
 
 // v1alpha3 (1.31): bare capacity quantities, flat requests.
 void TestDraReaders::v1alpha3() {
-    const Snapshot snapshot = readOrFail("v1alpha3.yaml");
+    const Snapshot snapshot = readDraData("v1alpha3.yaml");
     QVERIFY(snapshot.warnings.empty());
     const ResourceSlice& slice = snapshot.resourceSlices.at(0);
     QCOMPARE(slice.devices.size(), std::size_t(2));
@@ -714,7 +707,7 @@ void TestDraReaders::v1alpha3() {
 
 // allNodes, a node selector, and per-device node selection with taints.
 void TestDraReaders::nodeAccess() {
-    const Snapshot snapshot = readOrFail("node-access.yaml");
+    const Snapshot snapshot = readDraData("node-access.yaml");
     const ResourceSlice* shared = named(snapshot.resourceSlices, "fabric.example.com-shared");
     const ResourceSlice* rack = named(snapshot.resourceSlices, "rack.example.com-r1");
     const ResourceSlice* multi = named(snapshot.resourceSlices, "gpu.example.com-multi-host");
@@ -739,7 +732,7 @@ void TestDraReaders::nodeAccess() {
 }
 
 void TestDraReaders::claimStates() {
-    const Snapshot snapshot = readOrFail("claim-states.yaml");
+    const Snapshot snapshot = readDraData("claim-states.yaml");
     const ResourceClaim* leaving = named(snapshot.resourceClaims, "leaving");
     const ResourceClaim* monitor = named(snapshot.resourceClaims, "gpu-monitor");
     QVERIFY(leaving && monitor);
@@ -756,10 +749,10 @@ void TestDraReaders::claimStates() {
 
 // The API server's List kinds, through the snapshot reader and the live response reader.
 void TestDraReaders::apiServerLists() {
-    const Snapshot claims = readOrFail("apiserver-resourceclaimlist.json");
+    const Snapshot claims = readDraData("apiserver-resourceclaimlist.json");
     QCOMPARE(claims.resourceClaims.size(), std::size_t(2));
     QVERIFY(claims.warnings.empty());
-    const Snapshot fixture = readOrFail("f5-shared-claim.yaml");
+    const Snapshot fixture = readDraData("f5-shared-claim.yaml");
     ResourceClaim shared = fixture.resourceClaims[0];
     shared.reservedFor.resize(1);
     QVERIFY(claims.resourceClaims[0] == shared); // v1beta2 reads as v1 does
@@ -767,7 +760,7 @@ void TestDraReaders::apiServerLists() {
 
     std::string body;
     {
-        QFile file(QString::fromStdString(dataPath("apiserver-resourceslicelist.json")));
+        QFile file(QString::fromStdString(draDataPath("apiserver-resourceslicelist.json")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         body = file.readAll().toStdString();
     }
@@ -805,7 +798,7 @@ items:
 
 // A snapshot's DRA objects become events, classes first, and a state keeps them.
 void TestDraReaders::eventsCarryTheObjects() {
-    Snapshot snapshot = readOrFail("f2-dra-gpu-node.json");
+    Snapshot snapshot = readDraData("f2-dra-gpu-node.json");
     ClusterState state;
     for (const ClusterEvent& event : snapshot.takeEvents()) state.apply(event);
     QCOMPARE(state.devices().slices().size(), std::size_t(2));
@@ -839,7 +832,7 @@ namespace {
 ClusterState allFixtures() {
     ClusterState state;
     for (const char* name : kFixtures) {
-        Snapshot snapshot = readOrFail(std::string(name) + ".yaml");
+        Snapshot snapshot = readDraData(std::string(name) + ".yaml");
         for (const ClusterEvent& event : snapshot.takeEvents()) state.apply(event);
     }
     return state;

@@ -45,6 +45,20 @@ bool sharesCounterSet(const Device& a, const Device& b) {
     return false;
 }
 
+// Whether the partition names the GPU as its parent (its parentUUID is the GPU's uuid).
+bool namesParent(const Device& partition, const ResourceSlice& partitionSlice, const GpuOnNode& gpu) {
+    if (gpu.slice->driver != partitionSlice.driver) return false;
+    const std::string* parentUuid = stringAttribute(partition, "parentUUID", partitionSlice.driver);
+    const std::string* uuid = stringAttribute(*gpu.device, "uuid", gpu.slice->driver);
+    return parentUuid != nullptr && uuid != nullptr && *parentUuid == *uuid;
+}
+
+// Whether the two draw on one counter set of their pool (KEP-4815 partitions of one GPU).
+bool sharesCounters(const Device& partition, const ResourceSlice& partitionSlice, const GpuOnNode& gpu) {
+    return gpu.slice->driver == partitionSlice.driver && gpu.slice->pool == partitionSlice.pool &&
+           sharesCounterSet(partition, *gpu.device);
+}
+
 const Quantity* counterIn(const NamedQuantities& counters, std::string_view name) {
     for (const auto& [counter, amount] : counters)
         if (counter == name) return &amount;
@@ -341,19 +355,13 @@ void DeviceInventory::recompute(NodeId id) {
     });
     if (anyPartition) {
         std::vector<bool> partition(gpus.size(), false);
-        for (std::size_t i = 0; i < gpus.size(); ++i) {
-            const std::string* parentUuid = stringAttribute(*gpus[i].device, "parentUUID", gpus[i].slice->driver);
-            for (std::size_t j = 0; j < gpus.size() && !partition[i]; ++j) {
-                if (i == j || partition[j] || gpus[i].slice->driver != gpus[j].slice->driver) continue;
-                const std::string* uuid = stringAttribute(*gpus[j].device, "uuid", gpus[j].slice->driver);
-                const bool byUuid = parentUuid != nullptr && uuid != nullptr && *parentUuid == *uuid;
-                const bool byCounters = gpus[i].slice->pool == gpus[j].slice->pool &&
-                                        sharesCounterSet(*gpus[i].device, *gpus[j].device) &&
-                                        partitionShare(*gpus[i].device, *gpus[j].device, *gpus[i].slice) <
-                                            GpuAmount::whole(1);
-                partition[i] = byUuid || byCounters;
-            }
-        }
+        for (std::size_t i = 0; i < gpus.size(); ++i)
+            for (std::size_t j = 0; j < gpus.size() && !partition[i]; ++j)
+                partition[i] =
+                    i != j && !partition[j] &&
+                    (namesParent(*gpus[i].device, *gpus[i].slice, gpus[j]) ||
+                     (sharesCounters(*gpus[i].device, *gpus[i].slice, gpus[j]) &&
+                      partitionShare(*gpus[i].device, *gpus[j].device, *gpus[i].slice) < GpuAmount::whole(1)));
         std::vector<GpuOnNode> whole;
         for (std::size_t i = 0; i < gpus.size(); ++i) {
             if (!partition[i])
@@ -365,13 +373,8 @@ void DeviceInventory::recompute(NodeId id) {
     }
     // Allocated partitions: each takes its share of the GPU it is cut from.
     for (const auto& [device, slice] : others) {
-        const std::string* parentUuid = stringAttribute(*device, "parentUUID", slice->driver);
         for (GpuOnNode& gpu : gpus) {
-            if (gpu.slice->driver != slice->driver) continue;
-            const std::string* uuid = stringAttribute(*gpu.device, "uuid", slice->driver);
-            const bool byUuid = parentUuid != nullptr && uuid != nullptr && *parentUuid == *uuid;
-            const bool byCounters = gpu.slice->pool == slice->pool && sharesCounterSet(*device, *gpu.device);
-            if (!byUuid && !byCounters) continue;
+            if (!namesParent(*device, *slice, gpu) && !sharesCounters(*device, *slice, gpu)) continue;
             gpu.partitionsAllocated += partitionShare(*device, *gpu.device, *slice);
             break;
         }

@@ -41,8 +41,7 @@ bool orderMatters(const std::vector<PodClaimSpec>& claims) {
 // One kind of pod's claims, allocated on every usable node.
 struct PartDevices {
     std::string resource;                 // its column (kDraPodsResource, #i for later parts)
-    std::vector<__int128> column;         // pods it serves per node, in nanos
-    std::vector<std::int32_t> podsByNode; // the same, in pods
+    std::vector<std::int32_t> podsByNode; // pods it serves per node; empty: it asks for no claims
     std::map<std::string, int> stops;     // why nodes took no more, counted
     bool shared = false;
     bool orderMatters = false;
@@ -56,13 +55,11 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, std::vector<Po
     Result<DraPodAllocator> allocator = DraPodAllocator::prepare(cluster.state(), std::move(claims), features);
     if (!allocator) return allocator.error();
     devices.shared = allocator->anyShared();
-    devices.column.assign(cluster.nodeSlots(), 0);
     devices.podsByNode.assign(cluster.nodeSlots(), 0);
     for (NodeId id : cluster.nodesInOrder()) {
         if (!cluster.usable(id)) continue;
         const DraPodAllocator::NodeFit fit = allocator->podsThatFit(id, pods);
         devices.podsByNode[id] = fit.pods;
-        devices.column[id] = fit.pods * kNanosPerUnit;
         if (fit.stoppedBy != DraNodeVerdict::Fits && fit.pods == 0) {
             std::string why = draVerdictText(fit.stoppedBy);
             if (fit.stoppedBy == DraNodeVerdict::SelectorError) why += ": " + fit.detail;
@@ -107,7 +104,7 @@ void bindAfterAdmission(const PlacementCluster& cluster, const std::vector<GangP
     std::int32_t pending = 0;
     std::int32_t pods = 0;
     std::map<std::string, int> stops;
-    if (result.nodes.empty() && parts.size() == 1 && !devices.front().column.empty())
+    if (result.nodes.empty() && parts.size() == 1 && !devices.front().podsByNode.empty())
         for (const TopologyAssignment::Domain& domain : result.assignment.domains) {
             std::int64_t served = 0;
             for (NodeId id : assignmentNodes(cluster, result.assignment, domain)) served += devices.front().podsByNode[id];
@@ -123,7 +120,7 @@ void bindAfterAdmission(const PlacementCluster& cluster, const std::vector<GangP
         std::size_t part = 0;
         for (std::size_t i = 0; i < parts.size(); ++i)
             if (parts[i].name == placed.part) part = i;
-        if (devices[part].column.empty()) continue; // this kind of pod asks for no claims
+        if (devices[part].podsByNode.empty()) continue; // this kind of pod asks for no claims
         const std::optional<NodeId> id = cluster.state().findNode(placed.node);
         const std::int32_t served = id ? devices[part].podsByNode[*id] : 0;
         if (served >= placed.pods) continue;
@@ -224,8 +221,10 @@ PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster&
         PlacementCluster withDevices = cluster;
         GangRequest asked = gang;
         for (std::size_t i = 0; i < parts.size(); ++i) {
-            if (devices[i].column.empty()) continue;
-            withDevices.setFreeColumn(devices[i].resource, devices[i].column);
+            if (devices[i].podsByNode.empty()) continue;
+            std::vector<__int128> served(devices[i].podsByNode.begin(), devices[i].podsByNode.end());
+            for (__int128& pods : served) pods *= kNanosPerUnit;
+            withDevices.setFreeColumn(devices[i].resource, std::move(served));
             ResourceList& perPod = asked.parts.empty() ? asked.perPod : asked.parts[i].perPod;
             perPod.set(devices[i].resource, Quantity::fromUnits(1));
             if (i == 0 && !asked.parts.empty()) asked.perPod.set(devices[i].resource, Quantity::fromUnits(1));

@@ -80,7 +80,9 @@ bool PlacementCluster::idle(NodeId id) const {
 
 PlacementCluster::FreeColumn PlacementCluster::freeColumn(std::string_view resource) const {
     const int c = column(resource);
-    return FreeColumn(c < 0 ? nullptr : &m_capacity->free[static_cast<std::size_t>(c)]);
+    const bool standsAlone =
+        std::find(m_standAloneColumns.begin(), m_standAloneColumns.end(), resource) != m_standAloneColumns.end();
+    return FreeColumn(c < 0 ? nullptr : &m_capacity->free[static_cast<std::size_t>(c)], standsAlone);
 }
 
 Quantity PlacementCluster::free(NodeId id, std::string_view resource) const {
@@ -111,6 +113,8 @@ std::string_view PlacementCluster::limitingResource(NodeId id, const ResourceLis
 
 void PlacementCluster::setFreeColumn(const std::string& resource, std::vector<__int128> nanos) {
     nanos.resize(m_state->nodeSlots(), 0);
+    if (std::find(m_standAloneColumns.begin(), m_standAloneColumns.end(), resource) == m_standAloneColumns.end())
+        m_standAloneColumns.push_back(resource);
     Capacity& capacity = mutableCapacity();
     const int c = column(resource);
     if (c >= 0) {

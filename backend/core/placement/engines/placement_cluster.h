@@ -46,11 +46,15 @@ public:
     class FreeColumn {
     public:
         __int128 nanos(NodeId id) const { return m_free != nullptr ? (*m_free)[id] : 0; }
+        // Set by setFreeColumn: no node's allocatable or requests hold the resource, so an engine
+        // that reads those lists directly must read this column instead.
+        bool standsAlone() const { return m_standsAlone; }
 
     private:
         friend class PlacementCluster;
-        explicit FreeColumn(const std::vector<__int128>* free) : m_free(free) {}
+        FreeColumn(const std::vector<__int128>* free, bool standsAlone) : m_free(free), m_standsAlone(standsAlone) {}
         const std::vector<__int128>* m_free;
+        bool m_standsAlone;
     };
     FreeColumn freeColumn(std::string_view resource) const;
     // One node's free amount of a resource, as freeColumn(resource) has it.
@@ -115,6 +119,7 @@ private:
     std::vector<bool> m_drained;
     std::vector<bool> m_changedNodes; // freeChanged()
     std::vector<std::uint32_t> m_weights;
+    std::vector<std::string> m_standAloneColumns; // names setFreeColumn set
     std::shared_ptr<const SlurmTopology> m_slurmTopology;
     std::shared_ptr<const std::vector<HyperNode>> m_hyperNodes;
 };

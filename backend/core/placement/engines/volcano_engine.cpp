@@ -443,9 +443,9 @@ void Planner::readNode(NodeId id, __int128* free, __int128* allocatable, std::in
     for (const auto& [name, amount] : record.usage.requested)
         if (const int r = indexOf(name); r >= 0) free[r] -= amount.nanos();
     slots = std::max<std::int64_t>(podSlots - record.usage.pods, 0);
-    // DRA's pseudo-resource lives in the cluster's columns only (pods the node's devices serve).
+    // A column no node list holds (DRA's pods the node's devices serve) is read where it is.
     for (std::size_t r = 0; r < count; ++r)
-        if (isDraPodsResource(m_resources[r].name)) free[r] = allocatable[r] = m_freeColumns[r].nanos(id);
+        if (m_freeColumns[r].standsAlone()) free[r] = allocatable[r] = m_freeColumns[r].nanos(id);
 }
 
 void Planner::setUpSession() {
