@@ -575,9 +575,10 @@ void SlurmTreeRealTest::liveSourcesFollowTheirVersion_data() {
 }
 
 // The same requests planned on the live cluster itself, through the Slurm commands and through
-// slurmrestd, without --slurm-version: each source says it runs 22.05.8, so plan must apply 22.05's
-// rules, say why, and name Slurm's nodes (on the "differs" rows 26.05's rules would not). Through
-// the commands, --ask-slurm's own comparison with sbatch --test-only must agree too.
+// slurmrestd, without --slurm-version: each source says it runs 22.05.8 (slurmctld through the
+// commands, slurmrestd its own), so plan must apply 22.05's rules, say why, and name Slurm's nodes
+// (on the "differs" rows 26.05's rules would not). Through the commands, --ask-slurm's own
+// comparison with sbatch --test-only must agree too.
 void SlurmTreeRealTest::liveSourcesFollowTheirVersion() {
     QFETCH(QString, args);
     QFETCH(QString, expected);
@@ -595,7 +596,8 @@ void SlurmTreeRealTest::liveSourcesFollowTheirVersion() {
         qPrintable(QStringLiteral("Slurm answered \"%1\", the row expects %2").arg(slurmAnswer.summary(), expected)));
 
     const QList<QPair<QStringList, QString>> sources = {
-        {{QStringLiteral("--slurm"), QStringLiteral("cli")}, QStringLiteral("the version sinfo --version reports")},
+        {{QStringLiteral("--slurm"), QStringLiteral("cli")},
+         QStringLiteral("the version slurmctld (scontrol show config) reports")},
         {{QStringLiteral("--slurm"), m_cluster.value("TOPODECK_SLURM_REST_URL"), QStringLiteral("--slurm-token-file"),
           m_cluster.value("TOPODECK_SLURM_JWT_FILE"), QStringLiteral("--slurm-topology"), m_topology},
          QStringLiteral("the version slurmrestd reports")},
