@@ -122,6 +122,34 @@ spec:
             resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
 )";
 
+// A LeaderWorkerSet whose leader and workers form a Kueue PodSet group: the group comes back.
+const char* kLwsGroup = R"(apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: serve
+spec:
+  leaderWorkerTemplate:
+    size: 9
+    leaderTemplate:
+      metadata:
+        annotations:
+          kueue.x-k8s.io/podset-required-topology: fabric.topograph.run/tier-1
+          kueue.x-k8s.io/podset-group-name: serve
+      spec:
+        containers:
+        - name: l
+          resources: {requests: {cpu: "8", memory: 32Gi}}
+    workerTemplate:
+      metadata:
+        annotations:
+          kueue.x-k8s.io/podset-required-topology: fabric.topograph.run/tier-1
+          kueue.x-k8s.io/podset-group-name: serve
+      spec:
+        containers:
+        - name: w
+          resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
+)";
+
 const char* kVolcanoJob = R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata:
@@ -189,6 +217,8 @@ private Q_SLOTS:
             << QString::fromUtf8(kPyTorchJob) << "kai" << GangScheduler::Kai << GangWorkload::PyTorchJob << true;
         QTest::newRow("kai pytorchjob as an lws group") << QString::fromUtf8(kPyTorchJob) << "kai" << GangScheduler::Kai
                                                         << GangWorkload::LeaderWorkerSet << true;
+        QTest::newRow("kueue lws with a PodSet group") << QString::fromUtf8(kLwsGroup) << "kueue-tas"
+                                                       << GangScheduler::Kueue << GangWorkload::LeaderWorkerSet << true;
         QTest::newRow("volcano job of two tasks") << QString::fromUtf8(kVolcanoJob) << "volcano"
                                                   << GangScheduler::Volcano << GangWorkload::VolcanoJob << true;
     }

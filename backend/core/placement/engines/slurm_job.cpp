@@ -93,9 +93,11 @@ Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNod
 Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
                                  const GangRequest& request, const EngineOptions& options,
                                  std::vector<std::string>& notes, std::string* unknownNode) {
-    if (request.heterogeneous()) {
+    const auto sameShape = [&request](const GangPart& part) { return part.perPod == request.parts.front().perPod; };
+    if (request.heterogeneous() && !std::all_of(request.parts.begin(), request.parts.end(), sameShape)) {
         // A Slurm job asks one shape of every node; a heterogeneous job (sbatch's ":" components)
-        // is several allocations, which topodeck does not model.
+        // is several allocations, which topodeck does not model. Parts that ask alike (a
+        // LeaderWorkerSet's leader like its workers) are one shape.
         std::string names;
         for (const GangPart& part : request.parts) names += (names.empty() ? "" : ", ") + part.name;
         return Error{"the gang has pods of several kinds (" + names +

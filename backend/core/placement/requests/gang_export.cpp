@@ -158,6 +158,7 @@ Result<Annotations> kueueAnnotations(const KueueConstraint& kueue, const Topolog
         }
         out.emplace_back("kueue.x-k8s.io/podset-slice-required-topology-constraints", layers + ']');
     }
+    if (!kueue.group.empty()) out.emplace_back("kueue.x-k8s.io/podset-group-name", kueue.group);
     return out;
 }
 

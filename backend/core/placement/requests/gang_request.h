@@ -38,6 +38,9 @@ struct KueueConstraint {
     Mode mode = Mode::Implied;
     std::string level;              // for Required and Preferred
     std::vector<SliceLayer> slices; // outermost first; one entry for the single-layer annotations
+    // kueue.x-k8s.io/podset-group-name: the PodSets of a Workload that share it (a leader of one
+    // pod and its workers) are placed together in one pass; empty for none.
+    std::string group;
     friend bool operator==(const KueueConstraint&, const KueueConstraint&) = default;
 };
 
