@@ -356,6 +356,30 @@ private Q_SLOTS:
         QVERIFY2(read.ok(), read ? "" : read.error().message.c_str());
         QCOMPARE(read->name, std::string("team-a-train-3"));
     }
+
+    // A Volcano Job's minAvailable, the job's and a task's own, survive export and read-back.
+    void volcanoMinimumsComeBack() {
+        const std::string job = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: elastic}\n"
+                                "spec:\n  minAvailable: 5\n  tasks:\n"
+                                "  - {name: ps, replicas: 1, template: {spec: {containers: [{name: p, resources: "
+                                "{requests: {cpu: \"4\"}}}]}}}\n"
+                                "  - {name: worker, replicas: 6, minAvailable: 4, template: {spec: {containers: "
+                                "[{name: w, resources: {limits: {nvidia.com/gpu: \"4\"}}}]}}}\n";
+        auto gang = planGang(queryFor(QString::fromStdString(job)));
+        QVERIFY2(gang.ok(), gang ? "" : gang.error().message.c_str());
+        GangExportOptions options;
+        options.scheduler = GangScheduler::Volcano;
+        options.workload = GangWorkload::VolcanoJob;
+        auto text = gangManifestYaml(*gang, gb200().spec, options);
+        QVERIFY2(text.ok(), text ? "" : text.error().message.c_str());
+        QVERIFY2(text->find("  minAvailable: 5\n") != std::string::npos, text->c_str());
+        QVERIFY2(text->find("    minAvailable: 4\n") != std::string::npos, text->c_str());
+        auto read = planGang(queryFor(QString::fromStdString(*text)));
+        QVERIFY2(read.ok(), read ? "" : read.error().message.c_str());
+        QCOMPARE(read->volcano.minAvailable, gang->volcano.minAvailable);
+        QCOMPARE(read->parts.size(), std::size_t(2));
+        QCOMPARE(read->parts[1].volcano.minAvailable.value_or(-1), 4);
+    }
 };
 
 TOPODECK_TEST_APPLESS_MAIN(TestGangExport)

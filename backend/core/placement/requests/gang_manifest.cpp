@@ -578,6 +578,7 @@ bool sameShape(GangRequest a, GangRequest b) {
     a.name = b.name;
     a.pods = b.pods;
     a.volcano.minPartitions = b.volcano.minPartitions = 0;
+    a.volcano.minAvailable = b.volcano.minAvailable = std::nullopt;
     return a == b;
 }
 
@@ -762,11 +763,13 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
         t.name = reader.text(field(task, "name"), path + ".name");
         if (t.name.empty()) t.name = "default" + std::to_string(i); // Volcano's defaulting webhook
         t.replicas = reader.wholeNumber(field(task, "replicas"), path + ".replicas", 0, 0);
+        const bool minGiven = present(field(task, "minAvailable"));
         const std::int32_t taskMin =
             reader.wholeNumber(field(task, "minAvailable"), path + ".minAvailable", t.replicas, 0);
         if (taskMin > t.replicas)
             reader.fail(field(task, "minAvailable"), path + ".minAvailable",
                         "is greater than replicas (" + std::to_string(t.replicas) + ')');
+        t.volcano.minAvailable = taskMin;
         t.volcano.networkTopology = jobTopology;
 
         const std::string policyPath = path + ".partitionPolicy";
@@ -790,6 +793,8 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
                             "is greater than totalPartitions (" + std::to_string(partitions) + ')');
             t.volcano.partitionTopology =
                 readVolcanoTopology(reader, field(policy, "networkTopology"), policyPath + ".networkTopology");
+            // The mutating webhook's default for a task with minPartitions (mutateSpec).
+            if (!minGiven && t.volcano.minPartitions > 0) t.volcano.minAvailable = t.volcano.minPartitions * size;
         }
         object.templates.push_back(readPodTemplate(reader, field(task, "template"), path + ".template"));
         total += t.replicas;
@@ -798,20 +803,31 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
     if (total > std::numeric_limits<std::int32_t>::max()) reader.fail(tasks, "spec.tasks", "asks for too many pods");
     requirePods(reader, tasks, "spec.tasks", static_cast<std::int32_t>(total));
     const YAML::Node minAvailable = field(spec, "minAvailable");
-    if (reader.wholeNumber(minAvailable, "spec.minAvailable", 0, 0) > total)
+    std::int32_t jobMin = reader.wholeNumber(minAvailable, "spec.minAvailable", 0, 0);
+    if (jobMin > total)
         reader.fail(minAvailable, "spec.minAvailable",
                     "should not be greater than total replicas in tasks (" + std::to_string(total) + ')');
+    // patchDefaultMinAvailable: 0 is the tasks' minAvailable summed.
+    if (jobMin == 0)
+        for (const Task& t : read) jobMin += *t.volcano.minAvailable;
     checkAnnotationPlacement(reader, object);
 
     std::vector<GangRequest> perTask;
+    bool everyPod = true; // every task needs all its pods: alike tasks may add up into one shape
     for (std::size_t i = 0; i < read.size(); ++i) {
         if (read[i].replicas == 0) continue;
         GangRequest gang = makeGang(reader, object, object.templates[i], read[i].name, read[i].replicas);
         gang.volcano = read[i].volcano;
+        // A task's minimum is its own unless it is all its pods or what its minPartitions make.
+        const VolcanoConstraint& v = read[i].volcano;
+        everyPod = everyPod && (*v.minAvailable == read[i].replicas ||
+                                (v.minPartitions > 0 && *v.minAvailable == v.minPartitions * v.partitionSize));
         perTask.push_back(std::move(gang));
     }
-    // One gang, as Volcano's PodGroup is one, under the job's networkTopology.
-    out.push_back(combineParts(perTask, object.name, true));
+    // One gang, as Volcano's PodGroup is one, under the job's networkTopology, its minMember the
+    // job's minAvailable; tasks with their own minimum stay apart (the PodGroup's minTaskMember).
+    out.push_back(combineParts(perTask, object.name, everyPod));
+    out.back().volcano.minAvailable = jobMin;
 }
 
 std::string_view apiGroup(std::string_view apiVersion) {

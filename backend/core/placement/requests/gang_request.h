@@ -59,6 +59,9 @@ struct VolcanoConstraint {
     std::int32_t partitionSize = 0;
     std::int32_t minPartitions = 0; // 0: all partitions
     std::optional<VolcanoTopology> partitionTopology;
+    // minAvailable: a part's is its task's (the gang is ready once the task has that many pods);
+    // a gang's is its job's spec.minAvailable (its PodGroup's minMember). Unset: every pod.
+    std::optional<std::int32_t> minAvailable{};
     friend bool operator==(const VolcanoConstraint&, const VolcanoConstraint&) = default;
 };
 
