@@ -46,8 +46,8 @@ struct LoadedCluster {
     ClusterState state;
     std::optional<DemoCluster> demo;      // the demo's own hierarchy and, for --watch, its gangs
     std::unique_ptr<LiveConnection> live; // a live cluster, still watched (for --watch)
-    // The Slurm version the source says it runs, as it says it ("slurm-wlm 22.05.8"), and where
-    // that comes from for people ("the version sinfo --version reports", "recorded in the
+    // The Slurm version the source says it runs, as it says it ("22.05.8"), and where that comes
+    // from for people ("the version slurmctld (scontrol show config) reports", "recorded in the
     // snapshot"); empty when the source does not say.
     std::string slurmVersion;
     std::string slurmVersionOrigin;

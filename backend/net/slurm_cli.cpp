@@ -84,7 +84,17 @@ SlurmFetch SlurmCli::showTopology() {
 }
 
 Result<SlurmCli::Version> SlurmCli::version() {
+    // slurmctld's release first: the rules that place jobs are slurmctld's, not the client's.
+    const SlurmFetch config = run({"scontrol", "show", "config"});
     std::string failures;
+    if (config.outcome == SlurmFetch::Outcome::Fresh) {
+        Result<std::string> controller = parseScontrolConfigVersion(config.body);
+        if (controller) return Version{std::move(*controller), "scontrol show config", true, false};
+        failures = controller.error().message;
+    } else {
+        failures = config.message;
+    }
+    const bool unreachable = config.outcome == SlurmFetch::Outcome::Failed && config.failure == State::Unreachable;
     for (std::vector<std::string> argv :
          {std::vector<std::string>{"sinfo", "--version"}, std::vector<std::string>{"scontrol", "version"}}) {
         std::string command = argv[0] + ' ' + argv[1];
@@ -96,7 +106,7 @@ Result<SlurmCli::Version> SlurmCli::version() {
         while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
             line.remove_suffix(1);
         if (fetch.outcome == SlurmFetch::Outcome::Fresh && !line.empty())
-            return Version{std::string(line), std::move(command)};
+            return Version{std::string(line), std::move(command), false, unreachable};
         failures += (failures.empty() ? "" : "; ") +
                     (fetch.outcome == SlurmFetch::Outcome::Fresh ? command + " printed nothing" : fetch.message);
     }

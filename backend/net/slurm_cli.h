@@ -29,12 +29,17 @@ public:
     SlurmFetch nodes();
     SlurmFetch squeueJson();   // squeue --json --all; NotInstalled where it has no --json
     SlurmFetch showTopology(); // scontrol show topology
-    // The release of these commands: the first line of `sinfo --version` ("slurm-wlm 22.05.8"),
-    // else of `scontrol version`. That is the client's release; slurmctld runs the same or a
-    // newer one (Slurm serves clients up to two releases older).
+    // The release slurmctld runs: SLURM_VERSION of `scontrol show config`, which slurmctld fills
+    // in itself. Where that fails (slurmctld unreachable, no such line), the commands' own
+    // release: the first line of `sinfo --version` ("slurm-wlm 22.05.8"), else of `scontrol
+    // version`; slurmctld runs the same or a newer one (it serves clients up to two releases
+    // older), so the client's may name older rules than slurmctld follows.
     struct Version {
-        std::string text;    // "slurm-wlm 22.05.8"
-        std::string command; // "sinfo --version"
+        std::string text;        // "22.05.8", "slurm-wlm 22.05.8"
+        std::string command;     // "scontrol show config", "sinfo --version"
+        bool controller = false; // slurmctld's own (scontrol show config)
+        // The client's, because slurmctld could not be reached: worth asking slurmctld again.
+        bool controllerUnreachable = false;
     };
     Result<Version> version();
     // sbatch --test-only <arguments> (then --wrap true when `wrap`, else the arguments end with

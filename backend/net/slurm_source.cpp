@@ -267,17 +267,22 @@ void SlurmSource::Impl::setServerVersion(std::string version, std::string source
     m_changed = true;
 }
 
-// The CLI's release, once per connection: it changes only when the commands are upgraded, and
-// slurmrestd says its own in every reply's meta instead.
+// slurmctld's release (scontrol show config), once per connection: it changes only when Slurm is
+// upgraded. While slurmctld cannot be reached the commands' own release stands in and slurmctld
+// is asked again next cycle. slurmrestd says its own release in every reply's meta instead
+// (slurmrestd answers no request with slurmctld's).
 void SlurmSource::Impl::readVersion() {
     if (!m_cli || m_versionAsked) return;
-    m_versionAsked = true;
     Result<SlurmCli::Version> version = m_cli->version();
+    m_versionAsked = !version || !version->controllerUnreachable;
     if (!version) {
         spdlog::info("{}: Slurm version unknown: {}", m_cli->describe(), version.error().message);
         return;
     }
-    setServerVersion(std::move(version->text), std::move(version->command));
+    std::string source = version->controller
+                             ? "slurmctld (" + version->command + ")"
+                             : version->command + " (the commands' own; slurmctld's was not read)";
+    setServerVersion(std::move(version->text), std::move(source));
 }
 
 // One cycle: topology when due, nodes, jobs. False when a required part failed (the caller

@@ -34,6 +34,11 @@ struct SourceStatus {
     std::vector<std::string> warnings = {};     // things the source skipped, could not read or may not list
     QDateTime since = {};                       // when `health` began (for Stale: when the data stopped)
     std::vector<ResourceHealth> resources = {}; // a live source's resources, each with its own state
+    // The Slurm release the source says it runs ("22.05.8": slurmctld's, slurmrestd's, or a
+    // snapshot's slurm-version.txt) and where that comes from for people ("the version slurmctld
+    // (scontrol show config) reports"); empty when it does not say. The Slurm engines follow it.
+    std::string slurmVersion = {};
+    std::string slurmVersionOrigin = {};
 
     // Why the GPUs in use are not known (a live source that may not, or cannot, list pods), or
     // empty when they are: every GPU then looks free though the cluster may be using it.

@@ -51,9 +51,10 @@ void RequestWorker::computeGangsReport(std::uint64_t request) {
 }
 
 void RequestWorker::computePlan(std::uint64_t request, PlanQuery query) {
-    // The session does not yet learn a live Slurm's version: the newest rules, as the note says.
-    followSourceSlurmVersion(query.options, {}, {});
-    withCluster([this, request, query = std::move(query)](const FrozenCluster& cluster) {
+    withCluster([this, request, query = std::move(query)](const FrozenCluster& cluster) mutable {
+        // The Slurm engines follow the release the source says it runs (slurmctld's, slurmrestd's or
+        // the snapshot's), unless the query names one.
+        followSourceSlurmVersion(query.options, cluster.status.slurmVersion, cluster.status.slurmVersionOrigin);
         // Every dry-run of one copy of the cluster starts from the same base: a re-run after a
         // change of flags costs the engines only.
         if (cluster.hasSource && m_planBaseCluster.get() != &cluster) {
@@ -160,7 +161,6 @@ void RequestWorker::setWhatIf(std::uint64_t request, std::vector<WhatIfStep> ste
     m_whatIfRequest = request;
     m_whatIfSteps = std::move(steps);
     m_whatIfOptions = std::move(options);
-    followSourceSlurmVersion(m_whatIfOptions, {}, {});
     withCluster([this](const FrozenCluster& cluster) { computeWhatIf(cluster); });
 }
 
@@ -206,7 +206,9 @@ void RequestWorker::computeWhatIf(const FrozenCluster& cluster) {
     took.start();
     ClusterState state = cluster.state;
     TopologyIndex index = cluster.index;
-    answer->steps = applyWhatIfSteps(state, index, m_whatIfSteps, m_whatIfOptions);
+    EngineOptions options = m_whatIfOptions;
+    followSourceSlurmVersion(options, cluster.status.slurmVersion, cluster.status.slurmVersionOrigin);
+    answer->steps = applyWhatIfSteps(state, index, m_whatIfSteps, options);
     for (const WhatIfStepOutcome& outcome : answer->steps) {
         answer->failures.insert(answer->failures.end(), outcome.failure.broken.begin(), outcome.failure.broken.end());
         answer->changedNodes.insert(answer->changedNodes.end(), outcome.nodes.begin(), outcome.nodes.end());

@@ -70,6 +70,7 @@ void SourceWorker::openFile(std::uint64_t request, const QString& path, const Hi
     if (!snapshot) return fail(request, sourceName, snapshot.error().message);
     if (superseded(request)) return;
     Loaded loaded;
+    std::string slurmVersion = std::move(snapshot->slurmVersion);
     std::move(*snapshot).applyTo(loaded.state);
     if (!choice.slurmTopologyFile.empty())
         if (Status added = addSlurmTopologyFile(choice.slurmTopologyFile, loaded.state, snapshot->warnings); !added)
@@ -84,6 +85,10 @@ void SourceWorker::openFile(std::uint64_t request, const QString& path, const Hi
     loaded.status = {sourceName, SourceHealth::Live,
                      tr("%1 nodes, %2 pods").arg(loaded.state.presentNodeCount()).arg(loaded.state.podCount()),
                      std::move(snapshot->warnings)};
+    if (!slurmVersion.empty()) {
+        loaded.status.slurmVersion = std::move(slurmVersion);
+        loaded.status.slurmVersionOrigin = "recorded in the snapshot";
+    }
     install(request, std::move(loaded));
 }
 
@@ -156,6 +161,10 @@ SourceStatus SourceWorker::statusOf(const LiveStatus& live, const QString& sourc
                                     const std::vector<std::string>& extraWarnings) const {
     SourceStatus status;
     status.sourceName = sourceName;
+    if (!live.serverVersion.empty() && !live.serverVersionSource.empty()) {
+        status.slurmVersion = live.serverVersion;
+        status.slurmVersionOrigin = "the version " + live.serverVersionSource + " reports";
+    }
     switch (live.state) {
     case LinkState::Connecting:
         status.health = SourceHealth::Connecting;

@@ -18,6 +18,8 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
+#include <QtCore/QStandardPaths>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QJsonArray>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
@@ -95,6 +97,7 @@ private Q_SLOTS:
     void snapshotReadsBack();
     void planAsksSlurm_data();
     void planAsksSlurm();
+    void rulesFollowSlurmctldNotTheClient();
     void controllerStoppedMidPoll(); // last: slurmctld restarted leaves nodes not responding a while
 
 private:
@@ -426,6 +429,21 @@ void SlurmLiveTest::sessionFollowsSlurm() {
     for (const auto& [name, node] : truth) used += node.gpusUsed;
     QCOMPARE(snapshot->index.root().totals.gpusUsed, used);
     QCOMPARE(snapshot->index.spec().levels.size(), std::size_t{3});
+    // The session knows which Slurm it reads, and its dry-runs follow slurmctld's rules (the GUI's
+    // planner and what-ifs), unasked.
+    QCOMPARE(QString::fromStdString(snapshot->status.slurmVersion), QStringLiteral("22.05.8"));
+    const QString origin = QStringLiteral("the version slurmctld (scontrol show config) reports");
+    QCOMPARE(QString::fromStdString(snapshot->status.slurmVersionOrigin), origin);
+    QSignalSpy answered(&session, &ClusterSession::planAnswered);
+    auto query = parsePlanQuery("--engine slurm-tree --sbatch '-N 2 --gres=gpu:8'");
+    QVERIFY2(query.ok(), query ? "" : query.error().message.c_str());
+    session.requestPlan(*query);
+    QVERIFY(answered.wait(20000));
+    const auto answer = answered.at(0).at(0).value<PlanAnswerPtr>();
+    QVERIFY2(answer->error.empty(), answer->error.c_str());
+    QCOMPARE(answer->outcome.results.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(answer->outcome.results.front().rulesVersion), QStringLiteral("22.05.8"));
+    QCOMPARE(QString::fromStdString(answer->outcome.results.front().rulesVersionOrigin), origin);
 }
 
 void SlurmLiveTest::badCredentials_data() {
@@ -614,10 +632,10 @@ void SlurmLiveTest::snapshotReadsBack() {
         QCOMPARE(frozen.json().value(QLatin1String(key)).toInt(), live.json().value(QLatin1String(key)).toInt());
     QCOMPARE(frozen.json().value(QStringLiteral("topology")).toObject(), live.json().value(QStringLiteral("topology")).toObject());
     QCOMPARE(frozen.json().value(QStringLiteral("children")).toArray(), live.json().value(QStringLiteral("children")).toArray());
-    // The version the commands reported is kept, and plan on the frozen cluster follows it.
+    // The version slurmctld reported is kept, and plan on the frozen cluster follows it.
     QFile version(dir + QStringLiteral("/slurm-version.txt"));
     QVERIFY(version.open(QIODevice::ReadOnly));
-    QCOMPARE(version.readAll(), QByteArray("slurm-wlm 22.05.8\n"));
+    QCOMPARE(version.readAll(), QByteArray("22.05.8\n"));
     const ProcessRun plan =
         m_cluster.ctl({QStringLiteral("plan"), QStringLiteral("-f"), dir, QStringLiteral("--sbatch"),
                        QStringLiteral("-N 2 --gres=gpu:8"), QStringLiteral("-o"), QStringLiteral("json")});
@@ -640,7 +658,7 @@ void SlurmLiveTest::planAsksSlurm_data() {
 }
 
 // plan on the live state, beside Slurm's own answer (sbatch --test-only): they must agree, with the
-// rules of the Slurm the commands report (22.05.8), unasked.
+// rules of the Slurm slurmctld reports (22.05.8), unasked.
 void SlurmLiveTest::planAsksSlurm() {
     QFETCH(QString, sbatch);
     QFETCH(bool, feasible);
@@ -654,7 +672,7 @@ void SlurmLiveTest::planAsksSlurm() {
     QCOMPARE(json.value(QStringLiteral("feasible")).toBool(), feasible);
     QCOMPARE(json.value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("22.05.8"));
     QCOMPARE(json.value(QStringLiteral("rulesVersionOrigin")).toString(),
-             QStringLiteral("the version sinfo --version reports"));
+             QStringLiteral("the version slurmctld (scontrol show config) reports"));
     const QJsonObject asked = json.value(QStringLiteral("askSlurm")).toObject();
     QCOMPARE(asked.value(QStringLiteral("feasible")).toBool(), slurmFeasible);
     QVERIFY2(asked.value(QStringLiteral("agrees")).toBool(), qPrintable(plan.describe()));
@@ -664,8 +682,61 @@ void SlurmLiveTest::planAsksSlurm() {
                        QStringLiteral("--sbatch"), sbatch + QStringLiteral(" -t 60"), QStringLiteral("--ask-slurm")});
     QVERIFY2(table.out.contains("Slurm's own answer (sbatch --test-only)") && table.out.contains("agrees with slurm-tree"),
              qPrintable(table.describe()));
-    QVERIFY2(table.out.contains("note: Slurm 22.05.8 topology/tree rules (the version sinfo --version reports): "),
+    QVERIFY2(table.out.contains(
+                 "note: Slurm 22.05.8 topology/tree rules (the version slurmctld (scontrol show config) reports): "),
              qPrintable(table.describe()));
+}
+
+// Clients older than slurmctld (Slurm serves clients up to two releases older): commands that say
+// they are 21.08 (sinfo --version, scontrol version) in front of the real ones. The rules are
+// slurmctld's 22.05, which `scontrol show config` reports, not the clients'; the snapshot records
+// slurmctld's too.
+void SlurmLiveTest::rulesFollowSlurmctldNotTheClient() {
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    for (const char* tool : {"sinfo", "scontrol"}) {
+        const QString real = QStandardPaths::findExecutable(QLatin1String(tool));
+        QVERIFY2(!real.isEmpty(), tool);
+        QFile wrapper(bin.path() + QLatin1Char('/') + QLatin1String(tool));
+        QVERIFY(wrapper.open(QIODevice::WriteOnly));
+        wrapper.write(QStringLiteral("#!/bin/sh\necho \"%1 $*\" >> '%2/calls.log'\n"
+                                     "case \"$*\" in\n  --version|version|-V) echo 'slurm-wlm 21.08.8' ;;\n"
+                                     "  *) exec '%3' \"$@\" ;;\nesac\n")
+                          .arg(QLatin1String(tool), bin.path(), real)
+                          .toUtf8());
+        wrapper.close();
+        QVERIFY(wrapper.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    }
+    QProcessEnvironment env = m_cluster.environment();
+    env.insert(QStringLiteral("PATH"), bin.path() + QLatin1Char(':') + env.value(QStringLiteral("PATH")));
+    const ProcessRun client =
+        livetest::runProcess(bin.path() + QStringLiteral("/sinfo"), {QStringLiteral("--version")}, env);
+    QCOMPARE(client.out, QByteArray("slurm-wlm 21.08.8\n"));
+    QVERIFY(QFile::remove(bin.path() + QStringLiteral("/calls.log")));
+
+    const ProcessRun plan = livetest::runCtl({QStringLiteral("plan"), QStringLiteral("--slurm"), QStringLiteral("cli"),
+                                              QStringLiteral("--sbatch"), QStringLiteral("-N 2 --gres=gpu:8 -t 60"),
+                                              QStringLiteral("-o"), QStringLiteral("json")},
+                                             60000, env);
+    QVERIFY2(plan.exitCode == 0, qPrintable(plan.describe()));
+    QCOMPARE(plan.json().value(QStringLiteral("rulesVersion")).toString(), QStringLiteral("22.05.8"));
+    QCOMPARE(plan.json().value(QStringLiteral("rulesVersionOrigin")).toString(),
+             QStringLiteral("the version slurmctld (scontrol show config) reports"));
+    // topodeckctl ran the old clients: their own version was not what it asked.
+    QFile calls(bin.path() + QStringLiteral("/calls.log"));
+    QVERIFY(calls.open(QIODevice::ReadOnly));
+    const QByteArray log = calls.readAll();
+    QVERIFY2(log.contains("scontrol show config") && log.contains("sinfo --json"), log.constData());
+    QVERIFY2(!log.contains("--version"), log.constData());
+
+    const QString dir = m_cluster.path() + QStringLiteral("/snapshot-old-clients");
+    const ProcessRun snapshot = livetest::runCtl(
+        {QStringLiteral("snapshot"), QStringLiteral("--slurm"), QStringLiteral("cli"), QStringLiteral("-o"), dir}, 60000,
+        env);
+    QVERIFY2(snapshot.exitCode == 0, qPrintable(snapshot.describe()));
+    QFile version(dir + QStringLiteral("/slurm-version.txt"));
+    QVERIFY(version.open(QIODevice::ReadOnly));
+    QCOMPARE(version.readAll(), QByteArray("22.05.8\n"));
 }
 
 TOPODECK_TEST_GUILESS_MAIN(SlurmLiveTest)

@@ -38,6 +38,8 @@
 #include <QtCore/QThread>
 #include <QtTest/QtTest>
 
+#include <tuple>
+
 namespace {
 
 using livetest::ProcessRun;
@@ -124,6 +126,9 @@ private Q_SLOTS:
     void matchesWeightedJobs_data();
     void matchesWeightedJobs();
     void matchesTaskCounts();
+    void requiredNodesAsSlurmSettlesThem_data();
+    void requiredNodesAsSlurmSettlesThem();
+    void listLongerThanNodeCount();
 
 private:
     QString startCluster(bool weighted);
@@ -137,6 +142,8 @@ private:
     Answer testOnly(const QString& args, QString* error) const;
     Answer submitted(const QString& args, QString* error, int runWithinMs = 0);
     Answer plan(const QString& args, const QString& version, bool weighted, QString* error) const;
+    Answer planWith(const QString& engine, const QString& topology, const QString& args, const QString& version,
+                    bool weighted, QString* error) const;
     Answer planLive(const QString& args, const QStringList& source, bool askSlurm, QJsonObject* json,
                     QString* error) const;
     void compareRow(const QString& args, const Answer& slurmAnswer, const QString& expected, bool differs,
@@ -383,15 +390,20 @@ Answer SlurmTreeRealTest::submitted(const QString& args, QString* error, int run
 // plan's JSON: {"engine","feasible","message","nodes":[{"name","pods"}],...} (an array of such
 // objects is read too). A feasible answer whose message speaks of waiting is "later".
 Answer SlurmTreeRealTest::plan(const QString& args, const QString& version, bool weighted, QString* error) const {
+    return planWith(QStringLiteral("slurm-tree"), m_topology, args, version, weighted, error);
+}
+
+Answer SlurmTreeRealTest::planWith(const QString& engine, const QString& topology, const QString& args,
+                                   const QString& version, bool weighted, QString* error) const {
     QStringList argv = {QStringLiteral("plan"),
                         QStringLiteral("-f"),
                         m_snapshot,
                         QStringLiteral("--engine"),
-                        QStringLiteral("slurm-tree"),
+                        engine,
                         QStringLiteral("--slurm-version"),
                         version,
                         QStringLiteral("--slurm-topology"),
-                        m_topology,
+                        topology,
                         QStringLiteral("--sbatch"),
                         args + kTimeLimit,
                         QStringLiteral("--max-switch-wait"),
@@ -470,6 +482,92 @@ void SlurmTreeRealTest::compareRow(const QString& args, const Answer& slurmAnswe
         QVERIFY2(current.summary() != old.summary(),
                  qPrintable(context + QStringLiteral("\n   plan 26.05:  %1 — the row should tell the versions apart")
                                           .arg(current.summary())));
+    }
+}
+
+void SlurmTreeRealTest::requiredNodesAsSlurmSettlesThem_data() {
+    QTest::addColumn<QString>("args");
+    QTest::addColumn<bool>("submit"); // a submitted job's nodes, not --test-only's (see below)
+    // leaf03 (gpu-[017-024]) has gpu:8 on 017, 019, 022 and 024 (see kOccupiers).
+    QTest::newRow("-w alone") << "-w gpu-[017,019,022] --gres=gpu:8" << false;
+    // sbatch: "Warning: can't run 2 processes on 4 nodes, setting nnodes to 2", and the list's
+    // first two names are kept.
+    QTest::newRow("-n below the list") << "-n 2 -w gpu-[017,019,022,024] --gres=gpu:8" << false;
+    QTest::newRow("-N and -n below the list") << "-N 4 -n 2 -w gpu-[017,019,022,024] --gres=gpu:8" << false;
+    // -N above the list: --test-only looks at the -w nodes alone (job_start_data) and refuses, a
+    // submitted job takes two more nodes by topology.
+    QTest::newRow("-N above the list") << "-N 4 -w gpu-[017,019] --gres=gpu:8" << true;
+    QTest::newRow("-w node busy") << "-N 2 -w gpu-[017,018] --gres=gpu:8" << false;
+}
+
+// -N with -w as sbatch and slurmctld settle them before any topology plugin runs: slurm-tree and
+// slurm-block (on blocks that are the fixture's leaves) both answer as Slurm 22.05 does.
+void SlurmTreeRealTest::requiredNodesAsSlurmSettlesThem() {
+    QFETCH(QString, args);
+    QFETCH(bool, submit);
+    if (m_weighted || !m_running) {
+        const QString error = startCluster(false);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    // The leaves as base blocks of 8 nodes.
+    const QString blocks = m_cluster.path() + QStringLiteral("/leaves-as-blocks.conf");
+    {
+        QFile tree(m_topology);
+        QVERIFY(tree.open(QIODevice::ReadOnly));
+        QString text;
+        for (const QString& line : QString::fromUtf8(tree.readAll()).split(QLatin1Char('\n')))
+            if (line.startsWith(QLatin1String("SwitchName=")) && line.contains(QLatin1String("Nodes=")))
+                text += QString(line).replace(QLatin1String("SwitchName="), QLatin1String("BlockName=")) +
+                        QLatin1Char('\n');
+        text += QStringLiteral("BlockSizes=8\n");
+        QFile out(blocks);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(text.toUtf8());
+    }
+    QString error;
+    const Answer slurmAnswer = submit ? submitted(args, &error) : testOnly(args, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    if (submit) {
+        const Answer test = testOnly(args, &error);
+        QVERIFY2(test.kind == Answer::Kind::Fails &&
+                     contains(test.message, QStringLiteral("Requested node configuration is not available")),
+                 qPrintable(QStringLiteral("--test-only should look at the -w nodes alone: ") + test.summary()));
+    }
+    for (const auto& [engine, topology, version] :
+         {std::tuple{QStringLiteral("slurm-tree"), m_topology, QStringLiteral("22.05")},
+          std::tuple{QStringLiteral("slurm-block"), blocks, QStringLiteral("26.05")}}) {
+        const Answer planned = planWith(engine, topology, args, version, false, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString context = QStringLiteral("sbatch %1\n   Slurm 22.05: %2\n   %3: %4 (message: %5)")
+                                    .arg(args, slurmAnswer.summary(), engine, planned.summary(), planned.message);
+        // Slurm starting it later (a busy required node) is plan not placing it now, as in compareRow.
+        if (slurmAnswer.kind == Answer::Kind::Fails)
+            QVERIFY2(planned.kind == Answer::Kind::Fails, qPrintable(context));
+        else if (slurmAnswer.kind == Answer::Kind::Later)
+            QVERIFY2(planned.kind != Answer::Kind::Now, qPrintable(context));
+        else
+            QVERIFY2(planned.kind == Answer::Kind::Now && planned.nodes == slurmAnswer.nodes, qPrintable(context));
+    }
+}
+
+// sbatch itself refuses a -w list longer than -N, before slurmctld sees the job; plan refuses it
+// in sbatch's words.
+void SlurmTreeRealTest::listLongerThanNodeCount() {
+    if (m_weighted || !m_running) {
+        const QString error = startCluster(false);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    const QString args = QStringLiteral("-N 2 -w gpu-[017,019,022,024] --gres=gpu:8");
+    QStringList argv = {QStringLiteral("--test-only")};
+    argv << args.split(QLatin1Char(' ')) << QStringLiteral("--wrap") << QStringLiteral("true");
+    const Run sbatch = slurm(QStringLiteral("sbatch"), argv);
+    const QString words = QStringLiteral("invalid number of nodes (-N 4-2)");
+    QVERIFY2(sbatch.exitCode != 0 && QString::fromUtf8(sbatch.err).contains(words), qPrintable(sbatch.describe()));
+    for (const QString& engine : {QStringLiteral("slurm-tree"), QStringLiteral("slurm-block")}) {
+        const Run planned = livetest::runCtl({QStringLiteral("plan"), QStringLiteral("-f"), m_snapshot,
+                                              QStringLiteral("--engine"), engine, QStringLiteral("--slurm-topology"),
+                                              m_topology, QStringLiteral("--sbatch"), args});
+        QVERIFY2(planned.exitCode == 2 && QString::fromUtf8(planned.err).contains(words), qPrintable(planned.describe()));
     }
 }
 
@@ -575,9 +673,10 @@ void SlurmTreeRealTest::liveSourcesFollowTheirVersion_data() {
 }
 
 // The same requests planned on the live cluster itself, through the Slurm commands and through
-// slurmrestd, without --slurm-version: each source says it runs 22.05.8, so plan must apply 22.05's
-// rules, say why, and name Slurm's nodes (on the "differs" rows 26.05's rules would not). Through
-// the commands, --ask-slurm's own comparison with sbatch --test-only must agree too.
+// slurmrestd, without --slurm-version: each source says it runs 22.05.8 (slurmctld through the
+// commands, slurmrestd its own), so plan must apply 22.05's rules, say why, and name Slurm's nodes
+// (on the "differs" rows 26.05's rules would not). Through the commands, --ask-slurm's own
+// comparison with sbatch --test-only must agree too.
 void SlurmTreeRealTest::liveSourcesFollowTheirVersion() {
     QFETCH(QString, args);
     QFETCH(QString, expected);
@@ -595,7 +694,8 @@ void SlurmTreeRealTest::liveSourcesFollowTheirVersion() {
         qPrintable(QStringLiteral("Slurm answered \"%1\", the row expects %2").arg(slurmAnswer.summary(), expected)));
 
     const QList<QPair<QStringList, QString>> sources = {
-        {{QStringLiteral("--slurm"), QStringLiteral("cli")}, QStringLiteral("the version sinfo --version reports")},
+        {{QStringLiteral("--slurm"), QStringLiteral("cli")},
+         QStringLiteral("the version slurmctld (scontrol show config) reports")},
         {{QStringLiteral("--slurm"), m_cluster.value("TOPODECK_SLURM_REST_URL"), QStringLiteral("--slurm-token-file"),
           m_cluster.value("TOPODECK_SLURM_JWT_FILE"), QStringLiteral("--slurm-topology"), m_topology},
          QStringLiteral("the version slurmrestd reports")},

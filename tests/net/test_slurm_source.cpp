@@ -1,6 +1,7 @@
-// SlurmSource says which Slurm it reads: slurmrestd's version from its replies' meta, the CLI's
-// once per connection from `sinfo --version` (else `scontrol version`), against a scripted
-// slurmrestd and fake Slurm commands. The real Slurm 22.05 is in tests/integration.
+// SlurmSource says which Slurm it reads: slurmrestd's version from its replies' meta; through the
+// commands, slurmctld's own from `scontrol show config` once per connection, else the commands'
+// release (`sinfo --version`, else `scontrol version`), against a scripted slurmrestd and fake
+// Slurm commands. The real Slurm 22.05 is in tests/integration.
 #include "core/text/base64.h"
 #include "net/slurm_source.h"
 
@@ -64,22 +65,39 @@ LiveStatus syncedStatus(
     return status;
 }
 
+// What the fake `scontrol show config` does: fail as an unknown command, print the real 22.05
+// output (tests/data, SLURM_VERSION = 22.05.8) with its version line replaced, or say slurmctld
+// cannot be reached as Slurm's commands do.
+struct ConfigAnswer {
+    enum class Kind { Fails, Prints, Unreachable };
+    Kind kind = Kind::Fails;
+    std::string version; // Prints: SLURM_VERSION's value
+};
+
 // A directory of fake sinfo, squeue and scontrol answering from tests/data (22.05's replies);
 // each call is appended to calls.log. `sinfoVersion` / `scontrolVersion`: what `--version` /
 // `version` print, or "" for a command that fails there.
-std::string fakeCommands(const QTemporaryDir& dir, const std::string& sinfoVersion,
-                         const std::string& scontrolVersion) {
+std::string fakeCommands(const QTemporaryDir& dir, const std::string& sinfoVersion, const std::string& scontrolVersion,
+                         const ConfigAnswer& config = {}) {
     const std::string data = std::string(TOPODECK_TEST_DATA_DIR) + "/slurm/live/";
     const std::string log = pathIn(dir, "calls.log");
     const auto versionLine = [](const std::string& text) {
         return text.empty() ? std::string("echo 'unrecognized option' >&2; exit 1") : "echo '" + text + "'";
     };
+    std::string showConfig = "exit 2";
+    if (config.kind == ConfigAnswer::Kind::Prints)
+        showConfig = "sed 's/^SLURM_VERSION .*/SLURM_VERSION           = " + config.version + "/' '" + data +
+                     "scontrol-config.txt'";
+    else if (config.kind == ConfigAnswer::Kind::Unreachable)
+        showConfig = "echo 'slurm_load_ctl_conf error: Unable to contact slurm controller (connect failure)' >&2; "
+                     "exit 1";
     const std::pair<const char*, std::string> scripts[] = {
         {"sinfo", "case \"$*\" in\n  --version) " + versionLine(sinfoVersion) + " ;;\n  --json) cat '" + data +
                       "nodes-v0.0.38.json' ;;\n  *) exit 2 ;;\nesac\n"},
         {"squeue", "cat '" + data + "jobs-v0.0.38.json'\n"},
         {"scontrol", "case \"$*\" in\n  version) " + versionLine(scontrolVersion) + " ;;\n  'show topology') cat '" +
-                         data + "scontrol-topology.txt' ;;\n  *) exit 2 ;;\nesac\n"},
+                         data + "scontrol-topology.txt' ;;\n  'show config') " + showConfig +
+                         " ;;\n  *) exit 2 ;;\nesac\n"},
     };
     for (const auto& [name, body] : scripts) {
         const std::string path =
@@ -130,6 +148,62 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(status.serverVersionSource), QStringLiteral("slurmrestd"));
     }
 
+    // slurmctld's release decides, whatever the commands are: Slurm 23.11's slurmctld serves
+    // 22.05 clients (two releases older), and follows 23.11's rules.
+    void cliAsksSlurmctld_data() {
+        QTest::addColumn<QString>("configVersion");
+        QTest::addColumn<QString>("sinfoVersion");
+        QTest::newRow("same release") << "22.05.8"
+                                      << "slurm-wlm 22.05.8";
+        QTest::newRow("clients two releases older") << "23.11.10"
+                                                    << "slurm-wlm 22.05.8";
+    }
+
+    void cliAsksSlurmctld() {
+        QFETCH(QString, configVersion);
+        QFETCH(QString, sinfoVersion);
+        QTemporaryDir dir;
+        const std::string bin = fakeCommands(dir, sinfoVersion.toStdString(), sinfoVersion.toStdString(),
+                                             {ConfigAnswer::Kind::Prints, configVersion.toStdString()});
+        const std::string log = pathIn(dir, "calls.log");
+        EnvGuard path("PATH");
+        qputenv("PATH", QByteArray::fromStdString(bin + ":" + qEnvironmentVariable("PATH").toStdString()));
+        SlurmTarget target;
+        target.kind = SlurmTarget::Kind::Cli;
+        SlurmSource source(target, quick());
+        source.start([] {});
+        const LiveStatus status = syncedStatus(source, [&] { return countLines(log, "sinfo --json") >= 4; });
+        source.stop();
+        QCOMPARE(status.state, LinkState::Synced);
+        QCOMPARE(QString::fromStdString(status.serverVersion), configVersion);
+        QCOMPARE(QString::fromStdString(status.serverVersionSource), QStringLiteral("slurmctld (scontrol show config)"));
+        QCOMPARE(countLines(log, "scontrol show config"), 1);
+        QCOMPARE(countLines(log, "sinfo --version"), 0);
+    }
+
+    // slurmctld down when the source starts: the commands' release stands in, and slurmctld is
+    // asked every cycle until it answers (here it never does).
+    void cliAsksSlurmctldAgainWhileUnreachable() {
+        QTemporaryDir dir;
+        const std::string bin =
+            fakeCommands(dir, "slurm-wlm 22.05.8", "slurm-wlm 22.05.8", {ConfigAnswer::Kind::Unreachable, {}});
+        const std::string log = pathIn(dir, "calls.log");
+        EnvGuard path("PATH");
+        qputenv("PATH", QByteArray::fromStdString(bin + ":" + qEnvironmentVariable("PATH").toStdString()));
+        SlurmTarget target;
+        target.kind = SlurmTarget::Kind::Cli;
+        SlurmSource source(target, quick());
+        source.start([] {});
+        const LiveStatus status = syncedStatus(source, [&] { return countLines(log, "sinfo --json") >= 4; });
+        source.stop();
+        QCOMPARE(QString::fromStdString(status.serverVersion), QStringLiteral("slurm-wlm 22.05.8"));
+        QCOMPARE(QString::fromStdString(status.serverVersionSource),
+                 QStringLiteral("sinfo --version (the commands' own; slurmctld's was not read)"));
+        QVERIFY2(countLines(log, "scontrol show config") >= 3, "slurmctld is asked again each cycle");
+    }
+
+    // scontrol show config not answering (an old or restricted scontrol): the commands' release,
+    // asked once.
     void cliAsksOnce_data() {
         QTest::addColumn<QString>("sinfoVersion");
         QTest::addColumn<QString>("scontrolVersion");
@@ -138,11 +212,12 @@ private Q_SLOTS:
         QTest::newRow("Debian's sinfo") << "slurm-wlm 22.05.8"
                                         << "slurm-wlm 22.05.8"
                                         << "slurm-wlm 22.05.8"
-                                        << "sinfo --version";
-        QTest::newRow("scontrol when sinfo cannot say") << ""
-                                                        << "slurm 24.05.3"
-                                                        << "slurm 24.05.3"
-                                                        << "scontrol version";
+                                        << "sinfo --version (the commands' own; slurmctld's was not read)";
+        QTest::newRow("scontrol when sinfo cannot say")
+            << ""
+            << "slurm 24.05.3"
+            << "slurm 24.05.3"
+            << "scontrol version (the commands' own; slurmctld's was not read)";
         // Neither says: the cluster still shows; the version is unknown.
         QTest::newRow("neither") << ""
                                  << ""
@@ -168,6 +243,7 @@ private Q_SLOTS:
         QCOMPARE(status.state, LinkState::Synced);
         QTEST(QString::fromStdString(status.serverVersion), "version");
         QTEST(QString::fromStdString(status.serverVersionSource), "from");
+        QCOMPARE(countLines(log, "scontrol show config"), 1);
         QCOMPARE(countLines(log, "sinfo --version"), 1);
         QCOMPARE(countLines(log, "scontrol version"), sinfoVersion.isEmpty() ? 1 : 0);
     }

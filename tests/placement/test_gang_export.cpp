@@ -122,6 +122,34 @@ spec:
             resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
 )";
 
+// A LeaderWorkerSet whose leader and workers form a Kueue PodSet group: the group comes back.
+const char* kLwsGroup = R"(apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: serve
+spec:
+  leaderWorkerTemplate:
+    size: 9
+    leaderTemplate:
+      metadata:
+        annotations:
+          kueue.x-k8s.io/podset-required-topology: fabric.topograph.run/tier-1
+          kueue.x-k8s.io/podset-group-name: serve
+      spec:
+        containers:
+        - name: l
+          resources: {requests: {cpu: "8", memory: 32Gi}}
+    workerTemplate:
+      metadata:
+        annotations:
+          kueue.x-k8s.io/podset-required-topology: fabric.topograph.run/tier-1
+          kueue.x-k8s.io/podset-group-name: serve
+      spec:
+        containers:
+        - name: w
+          resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
+)";
+
 const char* kVolcanoJob = R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata:
@@ -189,6 +217,8 @@ private Q_SLOTS:
             << QString::fromUtf8(kPyTorchJob) << "kai" << GangScheduler::Kai << GangWorkload::PyTorchJob << true;
         QTest::newRow("kai pytorchjob as an lws group") << QString::fromUtf8(kPyTorchJob) << "kai" << GangScheduler::Kai
                                                         << GangWorkload::LeaderWorkerSet << true;
+        QTest::newRow("kueue lws with a PodSet group") << QString::fromUtf8(kLwsGroup) << "kueue-tas"
+                                                       << GangScheduler::Kueue << GangWorkload::LeaderWorkerSet << true;
         QTest::newRow("volcano job of two tasks") << QString::fromUtf8(kVolcanoJob) << "volcano"
                                                   << GangScheduler::Volcano << GangWorkload::VolcanoJob << true;
     }
@@ -325,6 +355,30 @@ private Q_SLOTS:
         auto read = planGang(queryFor(QString::fromStdString(*text)));
         QVERIFY2(read.ok(), read ? "" : read.error().message.c_str());
         QCOMPARE(read->name, std::string("team-a-train-3"));
+    }
+
+    // A Volcano Job's minAvailable, the job's and a task's own, survive export and read-back.
+    void volcanoMinimumsComeBack() {
+        const std::string job = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: elastic}\n"
+                                "spec:\n  minAvailable: 5\n  tasks:\n"
+                                "  - {name: ps, replicas: 1, template: {spec: {containers: [{name: p, resources: "
+                                "{requests: {cpu: \"4\"}}}]}}}\n"
+                                "  - {name: worker, replicas: 6, minAvailable: 4, template: {spec: {containers: "
+                                "[{name: w, resources: {limits: {nvidia.com/gpu: \"4\"}}}]}}}\n";
+        auto gang = planGang(queryFor(QString::fromStdString(job)));
+        QVERIFY2(gang.ok(), gang ? "" : gang.error().message.c_str());
+        GangExportOptions options;
+        options.scheduler = GangScheduler::Volcano;
+        options.workload = GangWorkload::VolcanoJob;
+        auto text = gangManifestYaml(*gang, gb200().spec, options);
+        QVERIFY2(text.ok(), text ? "" : text.error().message.c_str());
+        QVERIFY2(text->find("  minAvailable: 5\n") != std::string::npos, text->c_str());
+        QVERIFY2(text->find("    minAvailable: 4\n") != std::string::npos, text->c_str());
+        auto read = planGang(queryFor(QString::fromStdString(*text)));
+        QVERIFY2(read.ok(), read ? "" : read.error().message.c_str());
+        QCOMPARE(read->volcano.minAvailable, gang->volcano.minAvailable);
+        QCOMPARE(read->parts.size(), std::size_t(2));
+        QCOMPARE(read->parts[1].volcano.minAvailable.value_or(-1), 4);
     }
 };
 

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <tuple>
+
 #include <string>
 #include <vector>
 
@@ -64,6 +66,7 @@ std::string describe(const GangRequest& g) {
             out += (i ? "," : "") + g.kueue.slices[i].level + ':' + std::to_string(g.kueue.slices[i].size);
         out += ']';
     }
+    if (!g.kueue.group.empty()) out += " group=" + g.kueue.group;
     if (!g.kai.required.empty() || !g.kai.preferred.empty())
         out += " kai:req=" + g.kai.required + ",pref=" + g.kai.preferred;
     if (g.kai.segmentSize > 0)
@@ -221,14 +224,32 @@ void TestGangManifest::reads_data() {
                        "spec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 4\n    workerTemplate:\n"
                        "      spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}\n")
         << lines({"default/l/group-0 x4 {nvidia.com/gpu=8}", "default/l/group-1 x4 {nvidia.com/gpu=8}"});
-    QTest::newRow("lws: a leader like the workers joins their gang")
+    // leaderworkerset_webhook_test.go "valid PodSet group name request": the leader and workers of a
+    // group carry its name, which places them in one pass.
+    QTest::newRow("lws: a PodSet group")
+        << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
+                       "spec:\n  leaderWorkerTemplate:\n    size: 4\n    leaderTemplate:\n"
+                       "      metadata: {annotations: {kueue.x-k8s.io/podset-group-name: groupname, "
+                       "kueue.x-k8s.io/podset-required-topology: cloud.com/block}}\n"
+                       "      spec: {containers: [{name: l, resources: {requests: {cpu: 2}}}]}\n"
+                       "    workerTemplate:\n"
+                       "      metadata: {annotations: {kueue.x-k8s.io/podset-group-name: groupname, "
+                       "kueue.x-k8s.io/podset-required-topology: cloud.com/block}}\n"
+                       "      spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}\n")
+        << lines({"default/l/group-0 x4 in 2 parts",
+                  "  default/l/group-0/leader x1 {cpu=2} kueue:required@cloud.com/block group=groupname",
+                  "  default/l/group-0/worker x3 {nvidia.com/gpu=8} kueue:required@cloud.com/block group=groupname"});
+    // Kueue makes two PodSets of a leaderTemplate whatever it holds (leaderworkerset podSets()), and
+    // places them apart unless they share a PodSet group.
+    QTest::newRow("lws: a leader like the workers is still its own PodSet")
         << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
                        "spec:\n  leaderWorkerTemplate:\n    size: 3\n"
                        "    leaderTemplate:\n"
                        "      spec: {containers: [{name: l, resources: {limits: {nvidia.com/gpu: 8}}}]}\n"
                        "    workerTemplate:\n"
                        "      spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}\n")
-        << lines({"default/l/group-0 x3 {nvidia.com/gpu=8}"});
+        << lines({"default/l/group-0 x3 in 2 parts", "  default/l/group-0/leader x1 {nvidia.com/gpu=8}",
+                  "  default/l/group-0/worker x2 {nvidia.com/gpu=8}"});
     QTest::newRow("lws: a different leader is a part of its group's gang")
         << std::string("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: l}\n"
                        "spec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 3\n"
@@ -336,6 +357,74 @@ void TestGangManifest::rejects_data() {
                annotatedGpuPod("        kueue.x-k8s.io/podset-slice-required-topology-constraints: "
                                "'[{\"topology\": \"block\", \"size\": \"8\"}]'\n"))
         << std::string("constraints][0].size: want a number, got \"8\"");
+    // kueue.x-k8s.io/podset-group-name as Kueue's webhooks check it, rows after their tests
+    // (leaderworkerset_webhook_test.go, jobset_webhook_test.go).
+    const auto lws = [](const std::string& leaderAnnotations, const std::string& workerAnnotations) {
+        const auto tmpl = [](const std::string& annotations) {
+            return (annotations.empty() ? std::string() : "      metadata: {annotations: {" + annotations + "}}\n") +
+                   "      spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 8}}}]}\n";
+        };
+        return "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata: {name: test-lws}\n"
+               "spec:\n  leaderWorkerTemplate:\n    size: 4\n    leaderTemplate:\n" +
+               tmpl(leaderAnnotations) + "    workerTemplate:\n" + tmpl(workerAnnotations);
+    };
+    const std::string grouped = "kueue.x-k8s.io/podset-group-name: groupname, "
+                                "kueue.x-k8s.io/podset-required-topology: cloud.com/block";
+    QTest::newRow("group name: value is a number")
+        << lws("kueue.x-k8s.io/podset-group-name: \"1234\", kueue.x-k8s.io/podset-required-topology: cloud.com/block",
+               "kueue.x-k8s.io/podset-group-name: \"1234\", kueue.x-k8s.io/podset-required-topology: cloud.com/block")
+        << std::string("LeaderWorkerSet test-lws: spec.leaderWorkerTemplate.leaderTemplate.metadata.annotations["
+                       "kueue.x-k8s.io/podset-group-name]: Invalid value: \"1234\": must not be a number");
+    QTest::newRow("group name: grouping requested together with slicing")
+        << lws(grouped + ", kueue.x-k8s.io/podset-slice-required-topology: cloud.com/block, "
+                         "kueue.x-k8s.io/podset-slice-size: \"1\"",
+               grouped)
+        << std::string("leaderTemplate.metadata.annotations[kueue.x-k8s.io/podset-group-name]: may not be set when "
+                       "'kueue.x-k8s.io/podset-slice-size' is specified");
+    QTest::newRow("group name: no required or preferred level")
+        << lws("kueue.x-k8s.io/podset-group-name: g", "kueue.x-k8s.io/podset-group-name: g")
+        << std::string("[kueue.x-k8s.io/podset-group-name]: may not be set when neither "
+                       "'kueue.x-k8s.io/podset-preferred-topology' nor 'kueue.x-k8s.io/podset-required-topology' is "
+                       "specified");
+    QTest::newRow("group specified only in worker")
+        << lws("", grouped)
+        << std::string("spec.leaderWorkerTemplate.workerTemplate.metadata.annotations[kueue.x-k8s.io/podset-group-name]: "
+                       "Invalid value: \"groupname\": can only define groups of exactly 2 pod sets, got: 1 pod set(s)");
+    const auto jobSet = [](const std::vector<std::tuple<std::string, int, int, std::string>>& jobs) {
+        std::string text = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: jobset}\nspec:\n"
+                           "  replicatedJobs:\n";
+        for (const auto& [name, replicas, parallelism, annotations] : jobs)
+            text += "  - name: " + name + "\n    replicas: " + std::to_string(replicas) +
+                    "\n    template:\n      spec:\n        parallelism: " + std::to_string(parallelism) +
+                    "\n        completions: " + std::to_string(parallelism) +
+                    "\n        template:\n          metadata: {annotations: {" + annotations +
+                    "}}\n          spec: {containers: [{name: c}]}\n";
+        return text;
+    };
+    const auto group = [](const char* level, const char* name) {
+        return std::string("kueue.x-k8s.io/podset-required-topology: ") + level +
+               ", kueue.x-k8s.io/podset-group-name: " + name;
+    };
+    QTest::newRow("groups of size other than 2")
+        << jobSet({{"job1", 1, 1, group("cloud.com/block", "1podset")},
+                   {"job2", 1, 1, group("cloud.com/block", "3podsets")},
+                   {"job3", 2, 1, group("cloud.com/block", "3podsets")},
+                   {"job4", 2, 2, group("cloud.com/block", "3podsets")}})
+        << std::string("spec.replicatedJobs[0].template.spec.template.metadata.annotations[kueue.x-k8s.io/"
+                       "podset-group-name]: Invalid value: \"1podset\": can only define groups of exactly 2 pod sets, "
+                       "got: 1 pod set(s)");
+    QTest::newRow("no leader in group")
+        << jobSet({{"job1", 2, 1, group("cloud.com/block", "groupname")},
+                   {"job2", 1, 3, group("cloud.com/block", "groupname")}})
+        << std::string("Invalid value: \"groupname\": can only define groups where at least one pod set has only 1 "
+                       "replica, got: 2 replica(s) and 3 replica(s) in the group");
+    QTest::newRow("required topology does not match")
+        << jobSet({{"job1", 1, 1, group("cloud.com/rack", "groupname")},
+                   {"job2", 2, 1, group("cloud.com/block", "groupname")}})
+        << std::string("JobSet jobset: spec.replicatedJobs[0].template.spec.template.metadata.annotations: must "
+                       "specify 'kueue.x-k8s.io/podset-required-topology' or 'kueue.x-k8s.io/podset-preferred-topology' "
+                       "topology consistent with 'spec.replicatedJobs[1].template.spec.template.metadata.annotations' "
+                       "in group 'groupname'");
     QTest::newRow("unconstrained not a boolean")
         << job("j", "", annotatedGpuPod("        kueue.x-k8s.io/podset-unconstrained-topology: maybe\n"))
         << std::string("must be a boolean value, got \"maybe\"");

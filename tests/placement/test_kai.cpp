@@ -159,6 +159,27 @@ std::unique_ptr<TestCluster> buildCluster(const std::string& clusterName) {
              r2.front() = labelled(r2.front(), "example.com/pool", "head");
              return makeTestCluster(kZoneRack, joined({rackOf("f", "r1", 5), r2}));
          }},
+        // KAI's e2e predicate specs (test/e2e/suites/allocate/predicates): t1 carries their taint
+        // testKey=testValue:NoSchedule, t2 none; c1 has CPUs only (a node without GPUs).
+        {"taint-specs",
+         [] {
+             TestNode tainted = testNode("t1", {"z1", "r1"});
+             tainted.taints.push_back({"testKey", "testValue", "NoSchedule"});
+             return makeTestCluster(kZoneRack, {tainted, testNode("t2", {"z1", "r1"}), testNode("c1", {"z1", "r1"}, 0)});
+         }},
+        // Two equal racks; r1's nodes all carry a NoSchedule taint, and only m1, m2 of r1 and p1 of
+        // r2 are in pool a.
+        {"tainted-rack",
+         [] {
+             auto gpuOnly = [](TestNode n) {
+                 n.taints.push_back({"nvidia.com/gpu", "present", "NoSchedule"});
+                 return n;
+             };
+             std::vector<TestNode> r1 = rackOf("m", "r1", 4, gpuOnly);
+             std::vector<TestNode> r2 = rackOf("p", "r2", 4);
+             for (TestNode* n : {&r1[0], &r1[1], &r2[0]}) *n = labelled(*n, "example.com/pool", "a");
+             return makeTestCluster(kZoneRack, joined({r1, r2}));
+         }},
         // Two racks of four 8-GPU nodes with 8 CPUs free each.
         {"cpu-tight",
          [] {
@@ -662,6 +683,84 @@ private Q_SLOTS:
                      result.message.c_str());
         else
             QCOMPARE(result.message, message);
+        QVERIFY(!result.invalidRequest);
+    }
+
+    // A uniform gang's nodeSelector and tolerations, as KAI's predicates apply them to each task
+    // (Session.FittingNode: NodeAffinity, TaintToleration), while a domain's allocatable pods count
+    // resources alone (calcNodeAccommodation): a domain can fit by its count, then fail to
+    // allocate, and KAI goes on to the next one. The first four rows are KAI's e2e predicate specs.
+    void uniformGangPredicates_data() {
+        QTest::addColumn<std::string>("cluster");
+        QTest::addColumn<GangRequest>("request");
+        QTest::addColumn<std::string>("nodes");   // "" when it fails
+        QTest::addColumn<std::string>("message"); // when it fails
+        const auto uniform = [](int pods, int gpuCount, std::vector<std::pair<std::string, std::string>> selector,
+                                std::vector<Toleration> tolerations, std::string required = {}) {
+            GangRequest r;
+            r.pods = pods;
+            if (gpuCount > 0) r.perPod.set("nvidia.com/gpu", Quantity::fromUnits(gpuCount));
+            r.nodeSelector = std::move(selector);
+            r.tolerations = std::move(tolerations);
+            r.kai.required = std::move(required);
+            return r;
+        };
+        const Toleration specToleration{"testKey", "Equal", "testValue", "NoSchedule"};
+        const std::string oneFails = "PodSchedulingErrors.\nResources were not found for pod default/gang-0 due to: "
+                                     "no node in the domain that the pod's nodeSelector and tolerations admit has "
+                                     "room for another pod.";
+        // taint_toleration_specs.go: "Not scheduling pod without toleration" / "Scheduling pod
+        // with toleration", the pod pinned to the tainted node by its hostname.
+        QTest::newRow("tainted node, no toleration")
+            << std::string("taint-specs") << uniform(1, 1, {{"kubernetes.io/hostname", "t1"}}, {}) << std::string()
+            << oneFails;
+        QTest::newRow("tainted node, tolerated")
+            << std::string("taint-specs") << uniform(1, 1, {{"kubernetes.io/hostname", "t1"}}, {specToleration})
+            << std::string("t1:1") << std::string();
+        // affinity_specs.go: "schedules pod to node with correct affinity" / "doesn't schedule pod
+        // to nodes without requested affinity" (a GPU pod pinned to a CPU-only node).
+        QTest::newRow("selector names a GPU node")
+            << std::string("taint-specs") << uniform(1, 1, {{"kubernetes.io/hostname", "t2"}}, {}) << std::string("t2:1")
+            << std::string();
+        QTest::newRow("selector names a node without GPUs")
+            << std::string("taint-specs") << uniform(1, 1, {{"kubernetes.io/hostname", "c1"}}, {}) << std::string()
+            << oneFails;
+        // Unpinned, the tainted node is passed over for the clean one, whatever bin-packing says.
+        QTest::newRow("a taint moves the pods") << std::string("taint-specs") << uniform(8, 1, {}, {})
+                                                << std::string("t2:8") << std::string();
+        // r1 sorts first and its 32 GPUs count 4 pods, but KAI's allocation refuses every r1 node
+        // (untolerated taint): rolled back, and r2 takes the gang.
+        QTest::newRow("a counted rack refused by a taint")
+            << std::string("tainted-rack") << uniform(4, 8, {}, {}, kRack) << std::string("p1:1 p2:1 p3:1 p4:1")
+            << std::string();
+        QTest::newRow("the taint tolerated")
+            << std::string("tainted-rack") << uniform(4, 8, {}, {{"nvidia.com/gpu", "Exists", "", "NoSchedule"}}, kRack)
+            << std::string("m1:1 m2:1 m3:1 m4:1") << std::string();
+        // Pool a, taint tolerated: r1 holds two pool-a nodes, r2 one; both racks count 4 pods, KAI
+        // tries each and neither allocates three: one fit error per rack, sorted.
+        const auto poolFit = [](int found) {
+            return "\nResources were found for " + std::to_string(found) +
+                   " pods while 3 are required for gang scheduling. Additional pods cannot be scheduled due to: no "
+                   "node in the domain that the pod's nodeSelector and tolerations admit has room for another pod.";
+        };
+        const std::string poolFails = "Unable to schedule podgroup." + poolFit(1) + poolFit(2);
+        QTest::newRow("a selector leaves no rack enough nodes")
+            << std::string("tainted-rack")
+            << uniform(3, 8, {{"example.com/pool", "a"}}, {{"nvidia.com/gpu", "Exists", "", "NoSchedule"}}, kRack)
+            << std::string() << poolFails;
+    }
+
+    void uniformGangPredicates() {
+        QFETCH(std::string, cluster);
+        QFETCH(GangRequest, request);
+        QFETCH(std::string, nodes);
+        QFETCH(std::string, message);
+        auto c = buildCluster(cluster);
+        const PlacementResult result = kaiEngine().place(*c->cluster, request, {});
+        QVERIFY2(result.feasible == !nodes.empty(), (result.message + "\n" + traceText(result)).c_str());
+        QCOMPARE(nodesText(result), nodes);
+        if (!nodes.empty()) return;
+        QCOMPARE(QString::fromStdString(result.message), QString::fromStdString(message));
         QVERIFY(!result.invalidRequest);
     }
 

@@ -166,6 +166,14 @@ void TestSbatchArgs::lines_data() {
                                             << "sbatch x4 N4-4 w=gpu-01,gpu-02,gpu-03,gpu-07 {}"s;
     QTest::newRow("-w within a range raises the minimum") << "-N 2-6 --nodelist=n[1-3]"s
                                                           << "sbatch x6 N3-6 w=n1,n2,n3 {}"s;
+    // sbatch's "can't run 2 processes on 4 nodes, setting nnodes to 2": the list keeps its first
+    // names, as Slurm 22.05.8's --test-only showed (gpu-[001-002]).
+    QTest::newRow("-n below the -w list trims it") << "-n 2 -w gpu-[003,001,004,002]"s
+                                                   << "sbatch x2 N2-2 cpu1 w=gpu-001,gpu-002 {cpu=1}"s;
+    QTest::newRow("-n below -N and the -w list") << "-N 4 -n 2 -w gpu-[001-004]"s
+                                                 << "sbatch x2 N2-2 cpu1 w=gpu-001,gpu-002 {cpu=1}"s;
+    QTest::newRow("-n below a range's maximum") << "-N 2-6 -n 4 -w n[1-3]"s
+                                                << "sbatch x4 N3-4 cpu2 w=n1,n2,n3 {cpu=2}"s;
     QTest::newRow("-x") << "-N 8 -x gpu-[01-02],gpu-05"s
                         << "sbatch x8 N8-8 x=gpu-01,gpu-02,gpu-05 {}"s;
 
@@ -236,8 +244,9 @@ void TestSbatchArgs::badLines_data() {
                                      << "sbatch: unmatched ' in the command line"s;
     QTest::newRow("node file") << "-w /tmp/hosts"s
                                << "names a node file"s;
+    // sbatch itself refuses: "sbatch: error: invalid number of nodes (-N 4-2)" (opt.c _opt_verify).
     QTest::newRow("more nodes listed than -N") << "-N 2 -w n[1-4]"s
-                                               << "names 4 nodes, more than the 2 -N allows"s;
+                                               << "names 4 nodes (sbatch: error: invalid number of nodes (-N 4-2))"s;
     QTest::newRow("excluded and required") << "-w a,b -x b"s
                                            << "-x/--exclude: excludes b, which -w/--nodelist requires"s;
     QTest::newRow("segment options clash") << "--spread-segments --consolidate-segments"s

@@ -2,6 +2,8 @@
 // §2.3/§2.4). Each row is a cluster, a topology.conf, an sbatch request and the nodes (or the
 // errno text) Slurm arrives at; the expected nodes were traced by hand through the plugin's code.
 #include "core/placement/engines/slurm_block_engine.h"
+#include "core/placement/engines/slurm_tree_engine.h"
+#include "core/placement/requests/sbatch_args.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/text/hostlist.h"
 
@@ -144,13 +146,32 @@ std::vector<Case> cases() {
          .nodeCount = 33,
          .options = [](SlurmRequest& r) { r.requiredNodes = {"n33"}; },
          .message = "Required nodes do not fit topology"});
+    // slurmctld's _job_create refuses a -w list above the maximum at submit (ESLURM_INVALID_NODE_COUNT),
+    // before any topology plugin; topology/block's own max-node check is never reached.
     add({.name = "more required nodes than -N",
          .nodes = 2,
          .options =
              [](SlurmRequest& r) {
                  r.requiredNodes = {"n01", "n02", "n03"};
              },
-         .message = "Exceeded maximum node limit during topology allocation"});
+         .message = "Node count specification invalid",
+         .invalid = true});
+    // -w alone sets the node count (slurmctld raises min_nodes to the list's size).
+    add({.name = "-w alone sets the node count",
+         .nodes = 0,
+         .options =
+             [](SlurmRequest& r) {
+                 r.requiredNodes = {"n06", "n07"};
+             },
+         .placed = "n[06-07]",
+         .traceHas = "holds required nodes"});
+    add({.name = "-w raises a range's minimum",
+         .options =
+             [](SlurmRequest& r) {
+                 r.minNodes = 2;
+                 r.requiredNodes = {"n05", "n06", "n07"};
+             },
+         .placed = "n[05-07]"});
     add({.name = "required node's block too small",
          .full = "n[06-08]",
          .nodes = 6,
@@ -317,6 +338,8 @@ private Q_SLOTS:
     void whatIf();
     void unavailableWithoutBlocks();
     void slurmVersionNotes();
+    void requiredNodesAsTheTree_data();
+    void requiredNodesAsTheTree();
 };
 
 void TestSlurmBlock::table_data() {
@@ -461,6 +484,45 @@ void TestSlurmBlock::slurmVersionNotes() {
     QCOMPARE(qs(fromLabels.notes.front()),
              QStringLiteral(
                  "no Slurm block topology given: blocks are the rack domains (example.com/rack), in natural order"));
+}
+
+void TestSlurmBlock::requiredNodesAsTheTree_data() {
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QString>("placed"); // hostlist, or the refusal
+    QTest::newRow("-w alone") << QStringLiteral("-w n[05-07] --gres=gpu:8") << QStringLiteral("n[05-07]");
+    QTest::newRow("-N above the list") << QStringLiteral("-N 4 -w n06 --gres=gpu:8") << QStringLiteral("n[05-08]");
+    // sbatch lowers -N and trims the list to -n (opt.c): "can't run 2 processes on 4 nodes".
+    QTest::newRow("-n below the list") << QStringLiteral("-n 2 -w n[05-08]") << QStringLiteral("n[05-06]");
+    QTest::newRow("-N and -n below the list") << QStringLiteral("-N 4 -n 2 -w n[05-08]") << QStringLiteral("n[05-06]");
+    QTest::newRow("-w node busy") << QStringLiteral("-N 2 -w n29 --gres=gpu:8")
+                                  << QStringLiteral("Required nodes lack available resources");
+}
+
+// -N with -w as slurmctld settles them for every topology plugin: on blocks that are the tree's
+// leaves, slurm-block answers what slurm-tree answers (a range aside: topology/block places its
+// minimum, topology/tree its maximum).
+void TestSlurmBlock::requiredNodesAsTheTree() {
+    QFETCH(QString, line);
+    QFETCH(QString, placed);
+    Case c{.name = "leaves", .full = "n29"};
+    Built built = build(c);
+    Result<GangRequest> request = parseSbatchLine(line.toStdString());
+    QVERIFY2(request.ok(), request ? "" : request.error().message.c_str());
+    const PlacementCluster& blocks = *built.cluster->cluster;
+    const PlacementResult block = slurmBlockEngine().place(blocks, *request, EngineOptions{});
+    // The same eight groups of four as switches under one top switch.
+    std::string leaves = kEightBlocks;
+    for (std::size_t at = leaves.find("BlockName"); at != std::string::npos; at = leaves.find("BlockName", at))
+        leaves.replace(at, 9, "SwitchName");
+    leaves += "SwitchName=top Switches=b[1-8]\n";
+    auto tree = parseTopologyConf(leaves, "tree.conf");
+    QVERIFY2(tree.ok(), tree ? "" : tree.error().message.c_str());
+    Built treeBuilt = build(c);
+    treeBuilt.cluster->cluster->setSlurmTopology(std::make_shared<SlurmTopology>(std::move(*tree)));
+    const PlacementResult switches = slurmTreeEngine().place(*treeBuilt.cluster->cluster, *request, EngineOptions{});
+    const auto answer = [](const PlacementResult& r) { return r.feasible ? placedNodes(r) : qs(r.message); };
+    QCOMPARE(answer(block), placed);
+    QCOMPARE(answer(switches), placed);
 }
 
 TOPODECK_TEST_APPLESS_MAIN(TestSlurmBlock)

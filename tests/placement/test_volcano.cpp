@@ -199,6 +199,10 @@ private Q_SLOTS:
     void mixed_invalidPartition();
     void mixed_manifests_data();
     void mixed_manifests();
+    void minAvailable_belowThePods();
+    void minAvailable_eachTaskItsOwn();
+    void minAvailable_hardTopology();
+    void minAvailable_fromTheManifest();
 };
 
 void TestVolcano::interface() {
@@ -839,6 +843,128 @@ void TestVolcano::mixed_manifests() {
     QVERIFY2(result.feasible, result.message.c_str());
     QCOMPARE(nodesOf(result), nodes);
     for (const QString& note : notes) QVERIFY2(hasNote(result, note.toStdString()), qPrintable(note));
+}
+
+// The job's minAvailable below its pods (Volcano's e2e "Schedule Job": Min 2 of a task as large as
+// the cluster): the first round stops once 2 pods are allocated (SubJobReady), the job is ready and
+// committed, and the pods left go one a round while they find a node; the rest stay pending. With
+// every pod needed ("Statement": Min = Rep on a full cluster) the job does not fit.
+void TestVolcano::minAvailable_belowThePods() {
+    auto cluster = twoSpines([](std::vector<TestNode>& nodes) {
+        for (TestNode& n : nodes)
+            if (n.levelValues[0] == "s2") n.usedGpus = 8;
+    });
+    GangRequest request = gang(24, 8);
+    request.volcano.minAvailable = 2;
+    const PlacementResult ready = place(*cluster, request);
+    QVERIFY2(ready.feasible, ready.message.c_str());
+    QCOMPARE(qs(ready.message),
+             QStringLiteral("the job is ready: 8 of 24 pods placed (minAvailable 2 of 24 pods); 16 stay pending"));
+    QCOMPARE(nodesOf(ready), QStringLiteral("n1,n2,n3,n4,n5,n6,n7,n8"));
+    request.volcano.minAvailable = 24;
+    const PlacementResult all = place(*cluster, request);
+    QVERIFY(!all.feasible);
+    QCOMPARE(qs(all.message), QStringLiteral("0/16 nodes are unavailable: 16 Insufficient nvidia.com/gpu."));
+    // Nothing to place for a minimum no node can start.
+    request.volcano.minAvailable = 9;
+    QVERIFY(!place(*cluster, request).feasible);
+}
+
+// Each task's minAvailable (the PodGroup's minTaskMember) counts when the job's minimum covers the
+// tasks' (JobInfo.CheckTaskReady): ps needs 2 pods of 40 CPUs and only n5 carries its pool, so ps
+// stays at 1 and the job is not ready, whatever the workers; NeedContinueAllocating stops at the
+// failed task. With a job minimum below the tasks' sum only the total counts: 1 ps and the 4
+// workers make it ready (3 at the first round), and one ps pod stays pending.
+void TestVolcano::minAvailable_eachTaskItsOwn() {
+    auto cluster = twoSpines([](std::vector<TestNode>& nodes) { named(nodes, "n5").extraLabels = {{"pool", "ps"}}; });
+    GangPart ps = task("ps", 2, cpus(40));
+    ps.nodeSelector = {{"pool", "ps"}};
+    ps.volcano.minAvailable = 2;
+    GangPart worker = task("worker", 4, gpus(8));
+    worker.volcano.minAvailable = 2;
+    GangRequest request = job({ps, worker});
+    request.volcano.minAvailable = 4;
+    const PlacementResult roles = place(*cluster, request);
+    QVERIFY(!roles.feasible);
+    QCOMPARE(qs(roles.message), QStringLiteral("0/16 nodes are unavailable: 1 Insufficient cpu, 15 node(s) didn't "
+                                               "match Pod's node affinity/selector."));
+    request.volcano.minAvailable = 3;
+    const PlacementResult total = place(*cluster, request);
+    QVERIFY2(total.feasible, total.message.c_str());
+    QCOMPARE(qs(total.message), QStringLiteral("the job is ready: 5 of 6 pods placed (minAvailable 3 of 6 pods); "
+                                               "1 stay pending"));
+    QVERIFY(hasNote(total, "task ps: n5"));
+    QVERIFY(hasNote(total, "task worker: n1,n2,n3,n4"));
+    // Task minimums the job's covers, all met: ready at 4 pods (2 + 2), the other workers after.
+    ps.nodeSelector.clear();
+    request = job({ps, worker});
+    request.volcano.minAvailable = 4;
+    const PlacementResult met = place(*cluster, request);
+    QVERIFY2(met.feasible, met.message.c_str());
+    QCOMPARE(qs(met.message),
+             QStringLiteral("the job is ready: 6 of 6 pods placed (minAvailable 4 of 6 pods (tasks: worker 2 of 4))"));
+}
+
+// With a hard tier limit the trial in each HyperNode stops once the job is ready: 6 pods of 8 GPUs
+// fit no rack (tier 1), but 4 of them do; the other 2 then look under the highest HyperNode the
+// limit allows above the job's (the rack itself: they stay pending; with tier 2 the spine: they go
+// to the other rack).
+void TestVolcano::minAvailable_hardTopology() {
+    auto cluster = twoSpines();
+    GangRequest request = gang(6, 8, hardTier(1));
+    QVERIFY(!place(*cluster, request).feasible);
+    request.volcano.minAvailable = 4;
+    const PlacementResult rack = place(*cluster, request);
+    QVERIFY2(rack.feasible, rack.message.c_str());
+    QCOMPARE(nodesOf(rack), QStringLiteral("n1,n2,n3,n4"));
+    QVERIFY(hasNote(rack, "2 pod(s) beyond minAvailable find no room and stay pending"));
+    request.volcano.networkTopology = hardTier(2);
+    const PlacementResult spine = place(*cluster, request);
+    QVERIFY2(spine.feasible, spine.message.c_str());
+    QCOMPARE(nodesOf(spine), QStringLiteral("n1,n2,n3,n4,n5,n6"));
+    QCOMPARE(chosenOf(spine), QStringLiteral("spine=s1,rack=r1"));
+}
+
+// From the manifest: task minAvailable as written, the job's by the mutating webhook's default (the
+// tasks' summed: Volcano's e2e "Should calculate minAvailable considering task-level minAvailable
+// when specified", 1 + 3 = 4), tasks with their own minimum kept apart.
+void TestVolcano::minAvailable_fromTheManifest() {
+    const auto gangs = readGangManifests(R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: task-min-available-job}
+spec:
+  tasks:
+  - name: task-1
+    replicas: 2
+    minAvailable: 1
+    template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 8}}}]}}
+  - name: task-2
+    replicas: 3
+    template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 8}}}]}}
+)");
+    QVERIFY2(gangs.ok(), gangs ? "" : gangs.error().message.c_str());
+    const GangRequest& request = gangs->front();
+    QCOMPARE(request.volcano.minAvailable.value_or(-1), 4);
+    QCOMPARE(request.parts.size(), std::size_t(2));
+    QCOMPARE(request.parts[0].volcano.minAvailable.value_or(-1), 1);
+    QCOMPARE(request.parts[1].volcano.minAvailable.value_or(-1), 3);
+    // The job's minimum covers the tasks' (4 = 1 + 3), so each task must reach its own
+    // (CheckTaskReady, which SubJobReady asks too): pods go in task order by index, task-1's
+    // second before task-2's third, so with 4 free nodes task-2 gets 2 of its 3 and the job is
+    // not ready, though a placement of 1 + 3 exists. With 5 free nodes every pod goes.
+    const auto freeNodes = [](int count) {
+        return twoSpines([count](std::vector<TestNode>& nodes) {
+            for (TestNode& n : nodes)
+                if (std::stoi(n.name.substr(1)) > count) n.usedGpus = 8;
+        });
+    };
+    const PlacementResult four = place(*freeNodes(4), request);
+    QVERIFY(!four.feasible);
+    QCOMPARE(qs(four.message), QStringLiteral("0/16 nodes are unavailable: 16 Insufficient nvidia.com/gpu."));
+    const PlacementResult five = place(*freeNodes(5), request);
+    QVERIFY2(five.feasible, five.message.c_str());
+    QCOMPARE(qs(five.message), QStringLiteral("the job is ready: 5 of 5 pods placed (minAvailable 4 of 5 pods "
+                                              "(tasks: task-1 1 of 2))"));
 }
 
 TOPODECK_TEST_APPLESS_MAIN(TestVolcano)

@@ -98,6 +98,8 @@ private Q_SLOTS:
     void nodes();
     void sbatch_data();
     void sbatch();
+    void configVersion_data();
+    void configVersion();
 };
 
 void TestSlurmText::initTestCase() {
@@ -393,6 +395,32 @@ void TestSlurmText::sbatch() {
                                          : QStringLiteral("no ") + qs(result->message);
     QCOMPARE(got, expected);
     if (!result->feasible) QVERIFY(result->nodes.empty());
+}
+
+// `scontrol show config`: slurmctld's own release (tests/data/slurm/live/scontrol-config.txt, the
+// real 22.05.8 output), whatever the client's; no such line is an error.
+void TestSlurmText::configVersion_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("version"); // empty: an error
+    QTest::newRow("22.05.8 as captured") << qs(readData("live/scontrol-config.txt")) << "22.05.8";
+    QTest::newRow("padded, CRLF") << "Configuration data as of 2026-12-07T12:02:26\r\nSLURM_VERSION           = 24.05.3\r\n"
+                                  << "24.05.3";
+    QTest::newRow("SLURM_CONF is not it") << "SLURM_CONF              = /etc/slurm/slurm.conf\n" << "";
+    QTest::newRow("no value") << "SLURM_VERSION           =\n" << "";
+    QTest::newRow("slurmctld down") << "" << "";
+}
+
+void TestSlurmText::configVersion() {
+    QFETCH(QString, text);
+    QFETCH(QString, version);
+    const Result<std::string> read = parseScontrolConfigVersion(text.toStdString());
+    if (version.isEmpty()) {
+        QVERIFY(!read);
+        QCOMPARE(qs(read.error().message), QStringLiteral("scontrol show config printed no SLURM_VERSION line"));
+        return;
+    }
+    QVERIFY2(read.ok(), read ? "" : read.error().message.c_str());
+    QCOMPARE(qs(*read), version);
 }
 
 TOPODECK_TEST_APPLESS_MAIN(TestSlurmText)

@@ -53,9 +53,10 @@ struct LiveStatus {
     // What people should know about the data even when all is well, e.g. that a Slurm source
     // has no topology, or nodes the topology does not place.
     std::vector<std::string> notes;
-    // The version the server says it runs, as it says it ("22.05.8" in slurmrestd's meta,
-    // "slurm-wlm 22.05.8" from sinfo --version), and where that was read ("slurmrestd",
-    // "sinfo --version"); both empty when unknown.
+    // The version the server says it runs, as it says it ("22.05.8" in slurmrestd's meta or
+    // slurmctld's `scontrol show config`, "slurm-wlm 22.05.8" from sinfo --version), and where that
+    // was read ("slurmrestd", "slurmctld (scontrol show config)", or the command's own when
+    // slurmctld's could not be read); both empty when unknown.
     std::string serverVersion;
     std::string serverVersionSource;
 };

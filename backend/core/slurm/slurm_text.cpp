@@ -489,4 +489,21 @@ Result<SbatchTestOnly> parseSbatchTestOnly(std::string_view stderrText) {
     return std::move(*answer);
 }
 
+Result<std::string> parseScontrolConfigVersion(std::string_view text) {
+    // config_info.c prints every key padded to a column: "SLURM_VERSION           = 22.05.8".
+    constexpr std::string_view key = "SLURM_VERSION";
+    std::optional<std::string> version;
+    forEachLine(text, [&](int, std::string_view line) {
+        if (version) return;
+        line = trimWhitespace(line);
+        if (line.substr(0, key.size()) != key) return;
+        std::string_view rest = trimWhitespace(line.substr(key.size()));
+        if (rest.empty() || rest.front() != '=') return;
+        rest = trimWhitespace(rest.substr(1));
+        if (!rest.empty() && rest.size() <= 64) version = std::string(rest);
+    });
+    if (!version) return Error{"scontrol show config printed no SLURM_VERSION line"};
+    return std::move(*version);
+}
+
 } // namespace topodeck

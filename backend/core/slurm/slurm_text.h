@@ -38,4 +38,9 @@ struct SbatchTestOnly {
 };
 Result<SbatchTestOnly> parseSbatchTestOnly(std::string_view stderrText);
 
+// The release slurmctld runs, from `scontrol show config`: its "SLURM_VERSION = 22.05.8" line,
+// which slurmctld fills with its own SLURM_VERSION_STRING (proc_req.c _fill_ctld_conf), unlike
+// `scontrol version` / `sinfo --version`, which print the client's. An error when no such line.
+Result<std::string> parseScontrolConfigVersion(std::string_view text);
+
 } // namespace topodeck

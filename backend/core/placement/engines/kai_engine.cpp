@@ -219,6 +219,10 @@ private:
 
     // Per node.
     std::vector<std::int64_t> m_cap;    // pods that fit before this gang (uniform gangs)
+    // Uniform gangs: the node passes the pods' predicates (nodeSelector, NoSchedule/NoExecute
+    // taints). KAI counts a domain's allocatable pods by resources alone (calcNodeAccommodation)
+    // and applies the predicates when it allocates each task (FittingNode).
+    std::vector<char> m_admits;
     std::vector<std::int32_t> m_placed; // pods of this gang
     std::vector<double> m_packFree;     // free amount of the bin-packing resource before this gang
     std::vector<std::uint32_t> m_rank;  // natural name order
@@ -320,6 +324,7 @@ void Planner::measureNodes() {
     const std::size_t nodeSlots = m_cluster.nodeSlots();
     const std::size_t resourceCount = m_resources.size();
     m_cap.assign(nodeSlots, 0);
+    m_admits.assign(nodeSlots, 1);
     m_placed.assign(nodeSlots, 0);
     m_packFree.assign(nodeSlots, 0);
     m_rank.assign(nodeSlots, 0);
@@ -347,6 +352,9 @@ void Planner::measureNodes() {
             // Pods of the whole request that fit, `pods` slots included (KAI's requests carry pods: 1).
             m_cap[node] = std::min(m_cluster.podsThatFit(node, m_request.perPod, true), kMaxPodsPerNode);
             if (leaf != kNoDomain) m_leafPods[leaf] += m_cap[node];
+            m_admits[node] = filterNode(m_cluster.node(node), *whole.nodeSelector, *whole.tolerations,
+                                        FilterOrder::SelectorFirst)
+                                 .passes();
         }
         for (std::size_t r = 0; r < resourceCount; ++r) {
             const __int128 free = columns[r].nanos(node);
@@ -781,7 +789,9 @@ std::int32_t Planner::allocate(DomainId domain, DomainId nodeSet, std::int32_t t
     std::vector<Slot> slots;
     slots.reserve(nodes.size());
     for (NodeId node : nodes) {
-        const std::int64_t room = m_heterogeneous ? kindRoom(k, node) : m_cap[node] - m_placed[node];
+        const std::int64_t room = m_heterogeneous ? kindRoom(k, node)
+                                  : m_admits[node] ? m_cap[node] - m_placed[node]
+                                                   : 0;
         if (room <= 0) continue;
         std::int32_t score = 0;
         if (scores != nullptr && scores->active) {
@@ -845,7 +855,7 @@ bool Planner::tryJobDomain(DomainId domain, std::string& why) {
         const Kind& k = m_kinds[kind];
         const std::int32_t placed = allocate(domain, kAllNodes, k.pods, jobScores, kind);
         if (placed == k.pods) continue;
-        const bool selective = m_heterogeneous && (!k.nodeSelector->empty() || !k.tolerations->empty());
+        const bool selective = !k.nodeSelector->empty() || !k.tolerations->empty();
         addTaskFailure(SubGroup{m_heterogeneous ? k.name : "", k.pods, m_jobConstraint, {}}, placed,
                        selective ? "no node in the domain that the pod's nodeSelector and tolerations admit has "
                                    "room for another pod"
@@ -879,7 +889,12 @@ bool Planner::trySegments(DomainId domain, std::size_t kind, std::string& why) {
                 break;
             }
             rollback(mark);
-            addTaskFailure(segment, placed, "no node in the domain has room for another pod");
+            const Kind& k = m_kinds[kind];
+            addTaskFailure(segment, placed,
+                           !k.nodeSelector->empty() || !k.tolerations->empty()
+                               ? "no node in the domain that the pod's nodeSelector and tolerations admit has room "
+                                 "for another pod"
+                               : "no node in the domain has room for another pod");
             candidate.outcome = "only " + std::to_string(placed) + " of " + std::to_string(segment.tasks) +
                                 " pods found a node in the job's domain";
         }

@@ -12,6 +12,10 @@ namespace topodeck {
 // first, then KAI's default GPU bin-packing (fewest free GPUs that fit). Segments (PyTorchJob /
 // LWS `kai.scheduler/segment-size`) are subgroups `worker-<i>`, each placed with its own
 // constraint inside the job's domain. Failure text is KAI's PodGroup fit-error text, word for word.
+// A domain's allocatable pods count resources alone (job_filtering.go calcNodeAccommodation); the
+// pods' nodeSelector and NoSchedule / NoExecute taints they do not tolerate rule nodes out when
+// each task is allocated (Session.FittingNode: the predicates plugin's NodeAffinity and
+// TaintToleration filters), for a uniform gang as for each part of one with parts.
 //
 // A gang with parts is one PodGroup whose parts are its subgroups (a PyTorchJob's master and
 // worker): the job's constraint covers all its pods. A domain fits by KAI's representor pod (copies

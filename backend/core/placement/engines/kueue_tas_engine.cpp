@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +28,8 @@ using Profile = EngineOptions::KueueProfile;
 // whole units rounded up for everything else).
 struct RequestedResource {
     std::string name;
-    std::int64_t amount = 0;
+    std::int64_t amount = 0;       // per worker pod; 0 for a resource only the leader requests
+    std::int64_t leaderAmount = 0; // per leader pod of a PodSet group; 0 when it requests none
 };
 
 enum class Exclusion : std::uint8_t { None, Taint, NodeSelector, Resource };
@@ -49,6 +51,14 @@ struct TasDomain {
     Exclusion exclusion = Exclusion::None;
     bool usedAtFit = false;            // took pods at the fit level (for the trace)
     std::uint32_t exclusionDetail = 0; // the taint's index on the node, or the resource's index
+    // A PodSet group's leader (Kueue's leaderCount, podCountWithLeader, sliceCountWithLeader):
+    // leaders the domain holds (0 or 1), and the workers and slices that still fit beside one.
+    // Without a group they equal 0, state and sliceState.
+    std::int32_t leader = 0;
+    std::int32_t stateWithLeader = 0;
+    std::int32_t sliceWithLeader = 0;
+    std::int32_t fitLeader = 0; // the phase-1 values, kept for the trace
+    std::int32_t fitWithLeader = 0;
 };
 
 // corev1.Taint.ToString().
@@ -90,10 +100,13 @@ std::int64_t kueueUnits(std::string_view resource, const Quantity& quantity) {
 
 class TasPlanner {
 public:
+    // `leader`: the one-pod PodSet grouped with `request`'s workers (kueue.x-k8s.io/podset-group-name),
+    // placed in the same pass (findTopologyAssignment with leaderTasPodSetRequests); its assignment
+    // goes to *leaderResult.
     TasPlanner(const PlacementCluster& cluster, const GangRequest& request, const EngineOptions& options,
-               PlacementResult& result)
+               PlacementResult& result, const GangRequest* leader = nullptr, PlacementResult* leaderResult = nullptr)
         : m_cluster(cluster), m_index(cluster.index()), m_spec(cluster.spec()), m_request(request), m_options(options),
-          m_result(result) {}
+          m_result(result), m_leader(leader), m_leaderResult(leaderResult) {}
 
     void run() {
         if (!resolveRequest()) return;
@@ -197,21 +210,34 @@ private:
                            std::to_string(m_count) + " pods (Kueue's webhook rejects this)");
 
         // The request in Kueue's units, sorted by name with `pods` in its place so that the
-        // limiting resource ties break alphabetically, as CountInWithLimitingResource does.
+        // limiting resource ties break alphabetically, as CountInWithLimitingResource does. A
+        // group's leader adds its own requests beside the workers'.
+        addRequests(m_request.perPod, false);
+        if (m_leader) addRequests(m_leader->perPod, true);
+        std::sort(m_resources.begin(), m_resources.end(),
+                  [](const RequestedResource& a, const RequestedResource& b) { return a.name < b.name; });
+        return true;
+    }
+
+    // One pod's requests plus Kueue's `pods: 1` (resources.OnePodRequest), a zero request left out.
+    void addRequests(const ResourceList& perPod, bool leader) {
+        const auto add = [&](const std::string& resource, std::int64_t amount) {
+            if (amount <= 0) return; // a zero request never limits
+            auto it = std::find_if(m_resources.begin(), m_resources.end(),
+                                   [&](const RequestedResource& r) { return r.name == resource; });
+            if (it == m_resources.end()) it = m_resources.insert(m_resources.end(), {resource, 0, 0});
+            (leader ? it->leaderAmount : it->amount) = amount;
+        };
         bool sawPods = false;
-        for (const auto& [resource, quantity] : m_request.perPod) {
+        for (const auto& [resource, quantity] : perPod) {
             std::int64_t amount = kueueUnits(resource, quantity);
             if (resource == "pods") {
                 sawPods = true;
                 ++amount;
             }
-            if (amount <= 0) continue; // a zero request never limits
-            m_resources.push_back({resource, amount});
+            add(resource, amount);
         }
-        if (!sawPods) m_resources.push_back({"pods", 1}); // Kueue adds `pods: 1` to every request
-        std::sort(m_resources.begin(), m_resources.end(),
-                  [](const RequestedResource& a, const RequestedResource& b) { return a.name < b.name; });
-        return true;
+        if (!sawPods) add("pods", 1);
     }
 
     // ---- tree and counts -----------------------------------------------------------------------
@@ -362,22 +388,41 @@ private:
             for (std::size_t r = 0; r < width; ++r) m_capacity[r] += free[r];
         }
         // CountInWithLimitingResource: the minimum over resources, the first name among equals.
-        std::int64_t count = kMaxCount;
         std::size_t limiting = 0;
-        for (std::size_t r = 0; r < m_resources.size(); ++r) {
-            const std::int64_t fits = std::clamp<std::int64_t>(m_capacity[r] / m_resources[r].amount, 0, kMaxCount);
-            if (fits < count) {
-                count = fits;
-                limiting = r;
-            }
-        }
+        const std::int64_t count = workersThatFit(&limiting);
         leaf.state = static_cast<std::int32_t>(count);
+        leaf.stateWithLeader = leaf.state;
         if (count == 0) {
             ++m_resourceExclusions[limiting];
             leaf.exclusion = Exclusion::Resource;
             leaf.exclusionDetail = static_cast<std::uint32_t>(limiting);
         }
+        // fillLeafCounts: a leader takes its requests first when they fit (CountIn > 0), and the
+        // workers that still fit are podCountWithLeader. Only the workers' nodeSelector and
+        // tolerations filtered the leaf.
+        if (m_leader && std::all_of(m_resources.begin(), m_resources.end(), [&](const RequestedResource& r) {
+                return r.leaderAmount <= m_capacity[static_cast<std::size_t>(&r - m_resources.data())];
+            })) {
+            leaf.leader = 1;
+            for (std::size_t r = 0; r < m_resources.size(); ++r) m_capacity[r] -= m_resources[r].leaderAmount;
+            leaf.stateWithLeader = static_cast<std::int32_t>(workersThatFit(nullptr));
+        }
         return id;
+    }
+
+    // Worker pods m_capacity holds: the minimum over the workers' resources; *limiting, when
+    // asked, the first of the resources that give it.
+    std::int64_t workersThatFit(std::size_t* limiting) const {
+        std::int64_t count = kMaxCount;
+        for (std::size_t r = 0; r < m_resources.size(); ++r) {
+            if (m_resources[r].amount <= 0) continue;
+            const std::int64_t fits = std::clamp<std::int64_t>(m_capacity[r] / m_resources[r].amount, 0, kMaxCount);
+            if (fits < count) {
+                count = fits;
+                if (limiting) *limiting = r;
+            }
+        }
+        return count;
     }
 
     // Free capacity in Kueue's units; `pods` is allocatable pods minus one per pod on the node.
@@ -387,7 +432,9 @@ private:
     }
 
     // Phase 1 (fillInCountsHelper): pods and slices bubble up. With inner slice layers a child
-    // contributes only whole inner slices.
+    // contributes only whole inner slices. With a leader, a parent holds one when any child does,
+    // and what fits beside it is the whole less the smallest cost of a leader in a child that can
+    // hold one.
     void fillInCounts() {
         for (std::size_t i = m_domains.size(); i-- > 0;) {
             TasDomain& domain = m_domains[i];
@@ -396,17 +443,39 @@ private:
                     domain.level + 1 < m_depth ? m_sliceSizeAtLevel[static_cast<std::size_t>(domain.level + 1)] : 0;
                 std::int64_t pods = 0;
                 std::int64_t slices = 0;
+                bool leaderFits = false; // hasWithLeaderCapacityContributor
+                std::int64_t podCost = kMaxCount;
+                std::int64_t sliceCost = kMaxCount;
+                std::int32_t leader = 0;
                 for (std::uint32_t c = 0; c < domain.childCount; ++c) {
                     const TasDomain& child = m_domains[static_cast<std::size_t>(m_children[domain.firstChild + c])];
-                    pods += inner > 0 ? child.state / inner * inner : child.state;
+                    const std::int64_t childPods = inner > 0 ? child.state / inner * inner : child.state;
+                    const std::int64_t childWithLeader =
+                        inner > 0 ? child.stateWithLeader / inner * inner : child.stateWithLeader;
+                    pods += childPods;
                     slices += child.sliceState;
+                    if (!m_leader || child.leader > 0) {
+                        leaderFits = true;
+                        podCost = std::min(podCost, childPods - childWithLeader);
+                        sliceCost = std::min<std::int64_t>(sliceCost, child.sliceState - child.sliceWithLeader);
+                    }
+                    leader = std::max(leader, child.leader);
                 }
                 domain.state = static_cast<std::int32_t>(std::min(pods, kMaxCount));
                 domain.sliceState = static_cast<std::int32_t>(std::min(slices, kMaxCount));
+                domain.leader = leader;
+                domain.stateWithLeader = leaderFits ? static_cast<std::int32_t>(std::min(pods - podCost, kMaxCount)) : 0;
+                domain.sliceWithLeader =
+                    leaderFits ? static_cast<std::int32_t>(std::min(slices - sliceCost, kMaxCount)) : 0;
             }
-            if (domain.level == m_sliceLevel) domain.sliceState = domain.state / m_sliceSize;
+            if (domain.level == m_sliceLevel) {
+                domain.sliceState = domain.state / m_sliceSize;
+                domain.sliceWithLeader = domain.stateWithLeader / m_sliceSize;
+            }
             domain.fitPods = domain.state;
             domain.fitSlices = domain.sliceState;
+            domain.fitLeader = domain.leader;
+            domain.fitWithLeader = domain.stateWithLeader;
         }
     }
 
@@ -520,6 +589,7 @@ private:
     // findLevelWithFitDomains(): the level and domains that take the whole gang, climbing for
     // preferred requests, spreading over several domains at the top or for unconstrained ones.
     bool findLevelWithFitDomains(int& fitLevel, std::vector<std::int32_t>& fitDomains) {
+        if (m_leader) return findLevelWithLeader(fitLevel, fitDomains);
         const std::int32_t needed = m_count / m_sliceSize;
         for (int level = m_requestedLevel;; --level) {
             std::vector<std::int32_t> sorted = m_levelDomains[static_cast<std::size_t>(level)];
@@ -583,6 +653,139 @@ private:
         return fail(std::move(message));
     }
 
+    // ---- phase 2a with a PodSet group's leader --------------------------------------------------
+
+    // sortedDomainsWithLeader(): leaders descending, then sliceCountWithLeader descending (BestFit)
+    // or ascending (LeastFreeCapacity), podCountWithLeader ascending, levelValues.
+    void sortWithLeader(std::vector<std::int32_t>& ids) const {
+        std::stable_sort(ids.begin(), ids.end(), [this](std::int32_t a, std::int32_t b) {
+            const TasDomain& x = at(a);
+            const TasDomain& y = at(b);
+            if (x.leader != y.leader) return x.leader > y.leader;
+            if (x.sliceWithLeader != y.sliceWithLeader)
+                return m_leastFree ? x.sliceWithLeader < y.sliceWithLeader : x.sliceWithLeader > y.sliceWithLeader;
+            if (x.stateWithLeader != y.stateWithLeader) return x.stateWithLeader < y.stateWithLeader;
+            return x.rank < y.rank;
+        });
+    }
+
+    // findBestFitDomainBy(): from `from` on, the first domain holding `leaders` leaders with the
+    // smallest count (with the leader when leaders are asked) that is still >= needed; the first
+    // candidate when there is none.
+    std::int32_t bestFitWith(const std::vector<std::int32_t>& ids, std::size_t from, std::int32_t needed,
+                             std::int32_t leaders, bool slices) const {
+        const auto count = [&](std::int32_t id) {
+            const TasDomain& d = at(id);
+            if (leaders > 0) return slices ? d.sliceWithLeader : d.stateWithLeader;
+            return slices ? d.sliceState : d.state;
+        };
+        std::int32_t best = -1;
+        std::int32_t bestCount = std::numeric_limits<std::int32_t>::max();
+        for (std::size_t i = from; i < ids.size(); ++i) {
+            if (at(ids[i]).leader < leaders) continue;
+            const std::int32_t c = count(ids[i]);
+            if (c >= needed && c < bestCount) {
+                best = ids[i];
+                bestCount = c;
+            }
+        }
+        return best >= 0 ? best : ids[from];
+    }
+
+    // prioritizeLeaderDomain(): the first leader-capable domain whose leader costs no more than
+    // the slack of the whole list goes first, so that the leader's room is not lost in descent.
+    void prioritizeLeader(std::vector<std::int32_t>& ids, std::int32_t count, std::int32_t leaders,
+                          std::int32_t sliceSize, bool slices) const {
+        if (leaders == 0 || ids.size() < 2) return;
+        const std::int64_t required = slices ? count / sliceSize : count;
+        std::int64_t available = 0;
+        for (const std::int32_t id : ids) available += slices ? at(id).sliceState : at(id).state;
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const TasDomain& d = at(ids[i]);
+            if (d.leader < leaders) continue;
+            const std::int64_t cost = slices ? d.sliceState - d.sliceWithLeader : d.state - d.stateWithLeader;
+            if (available - cost < required) continue;
+            std::rotate(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i),
+                        ids.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+            return;
+        }
+    }
+
+    // findLevelWithFitDomains() with leaderCount 1: a domain fits when it holds the leader and
+    // the workers beside it. The failure texts count the workers as Kueue's do.
+    bool findLevelWithLeader(int& fitLevel, std::vector<std::int32_t>& fitDomains) {
+        const std::int32_t needed = m_count / m_sliceSize;
+        for (int level = m_requestedLevel;; --level) {
+            std::vector<std::int32_t> sorted = m_levelDomains[static_cast<std::size_t>(level)];
+            if (sorted.empty()) return fail("no topology domains at level: " + key(level));
+            sortWithLeader(sorted);
+            m_decisionLevel = level;
+            m_decisionOrder = sorted;
+            std::int32_t top = sorted.front();
+            if (!m_leastFree && at(top).sliceWithLeader >= needed && at(top).leader >= 1)
+                top = bestFitWith(sorted, 0, needed, 1, true);
+            if (m_leastFree) {
+                for (const std::int32_t id : sorted) {
+                    if (at(id).leader < 1 || at(id).sliceWithLeader < needed) continue;
+                    m_decision = Decision::LeastFree;
+                    m_decisionDomain = id;
+                    fitLevel = level;
+                    fitDomains = {id};
+                    return true;
+                }
+                if (m_required) return failAt(notFitMessage(at(sorted.back()).state, needed, level));
+            }
+            if (at(top).sliceWithLeader >= needed && at(top).leader >= 1) {
+                m_decision = Decision::BestFit;
+                m_decisionDomain = top;
+                fitLevel = level;
+                fitDomains = {top};
+                return true;
+            }
+            if (m_required) return failAt(notFitMessage(at(top).sliceState, needed, level));
+            if (level > 0 && !m_unconstrained) {
+                m_result.trace.push_back({levelName(level), "", false,
+                                          "no " + levelName(level) + " domain holds the leader and " +
+                                              unitCount(needed) + "; preferred, so Kueue tries " +
+                                              levelName(level - 1)});
+                continue;
+            }
+            return spreadWithLeader(level, sorted, needed, fitLevel, fitDomains);
+        }
+    }
+
+    // Several domains at the top (or an unconstrained level): the leader's first, taken whole,
+    // then the others by worker capacity.
+    bool spreadWithLeader(int level, std::vector<std::int32_t> sorted, std::int32_t needed, int& fitLevel,
+                          std::vector<std::int32_t>& fitDomains) {
+        prioritizeLeader(sorted, m_count, 1, m_sliceSize, true);
+        std::vector<std::int32_t> chosen;
+        std::int32_t remaining = needed;
+        std::int32_t leaders = 1;
+        std::size_t i = 0;
+        for (; leaders > 0 && i < sorted.size() && at(sorted[i]).leader > 0; ++i) {
+            std::int32_t id = sorted[i];
+            if (!m_leastFree && at(id).sliceWithLeader >= remaining) id = bestFitWith(sorted, i, remaining, leaders, true);
+            chosen.push_back(id);
+            leaders -= at(id).leader;
+            remaining -= at(id).sliceWithLeader;
+        }
+        if (leaders > 0) return failAt(notFitMessage(1 - leaders, needed, level));
+        std::vector<std::int32_t> rest(sorted.begin() + static_cast<std::ptrdiff_t>(i), sorted.end());
+        sortDomains(rest);
+        for (std::size_t j = 0; remaining > 0 && j < rest.size(); ++j) {
+            std::int32_t id = rest[j];
+            if (!m_leastFree && at(id).sliceState >= remaining) id = bestFitWith(rest, j, remaining, 0, true);
+            chosen.push_back(id);
+            remaining -= at(id).sliceState;
+        }
+        if (remaining > 0) return failAt(notFitMessage(needed - remaining, needed, level));
+        m_decision = Decision::Multi;
+        fitLevel = level;
+        fitDomains = std::move(chosen);
+        return true;
+    }
+
     // ---- phase 2b ------------------------------------------------------------------------------
 
     // updateCountsToMinimumGeneric() without leaders: each domain takes what it can, BestFit
@@ -616,6 +819,63 @@ private:
         }
     }
 
+    void update(std::vector<std::int32_t> ids, std::int32_t count, std::int32_t leaders, std::int32_t sliceSize,
+                bool slices, std::vector<std::int32_t>& out) {
+        if (m_leader)
+            updateCountsWithLeader(ids, count, leaders, sliceSize, slices, out);
+        else
+            updateCounts(ids, count, sliceSize, slices, out);
+    }
+
+    // updateCountsToMinimumGeneric() with leaders: while the leader is unplaced each domain takes
+    // it and the workers beside it (consumeWithLeadersGeneric), BestFit swapping in the tightest
+    // domain that finishes both; then the rest as without leaders, holding no leader.
+    void updateCountsWithLeader(std::vector<std::int32_t>& ids, std::int32_t count, std::int32_t leaders,
+                                std::int32_t sliceSize, bool slices, std::vector<std::int32_t>& out) {
+        prioritizeLeader(ids, count, leaders, sliceSize, slices);
+        std::int32_t remaining = slices ? count / sliceSize : count;
+        const std::int32_t unit = slices ? sliceSize : 1;
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            std::int32_t id = ids[i];
+            const auto primary = [&](std::int32_t d) -> std::int32_t& {
+                return slices ? at(d).sliceState : at(d).state;
+            };
+            const auto withLeader = [&](std::int32_t d) -> std::int32_t& {
+                return slices ? at(d).sliceWithLeader : at(d).stateWithLeader;
+            };
+            if (leaders > 0) {
+                if (!m_leastFree && withLeader(id) >= remaining && at(id).leader >= leaders)
+                    id = bestFitWith(ids, i, remaining, leaders, slices);
+                TasDomain& d = at(id);
+                out.push_back(id);
+                if (withLeader(id) >= remaining && d.leader >= leaders) {
+                    primary(id) = remaining;
+                    d.leader = leaders;
+                    d.state = remaining * unit;
+                    return;
+                }
+                withLeader(id) = std::min(withLeader(id), remaining);
+                d.leader = std::min(d.leader, leaders);
+                primary(id) = withLeader(id);
+                d.state = withLeader(id) * unit;
+                leaders -= d.leader;
+                remaining -= withLeader(id);
+                continue;
+            }
+            if (!m_leastFree && primary(id) >= remaining) id = bestFitWith(ids, i, remaining, 0, slices);
+            TasDomain& d = at(id);
+            d.leader = 0;
+            out.push_back(id);
+            if (primary(id) >= remaining) {
+                primary(id) = remaining;
+                d.state = remaining * unit;
+                return;
+            }
+            d.state = primary(id) * unit;
+            remaining -= primary(id);
+        }
+    }
+
     void childrenOf(std::int32_t id, std::vector<std::int32_t>& out) const {
         const TasDomain& domain = at(id);
         out.insert(out.end(), m_children.begin() + domain.firstChild,
@@ -624,10 +884,10 @@ private:
 
     void descend(int fitLevel, const std::vector<std::int32_t>& fitDomains) {
         std::vector<std::int32_t> current;
-        updateCounts(fitDomains, m_count, m_sliceSize, true, current);
+        update(fitDomains, m_count, m_leader ? 1 : 0, m_sliceSize, true, current);
         m_fitUsed.clear();
         for (const std::int32_t id : current) {
-            if (at(id).state == 0) continue;
+            if (at(id).state == 0 && at(id).leader == 0) continue;
             at(id).usedAtFit = true;
             m_fitUsed.push_back(id);
         }
@@ -643,7 +903,7 @@ private:
             for (const std::int32_t id : current) childrenOf(id, lower);
             sortDomains(lower);
             next.clear();
-            updateCounts(lower, m_count, m_sliceSize, true, next);
+            update(lower, m_count, m_leader ? 1 : 0, m_sliceSize, true, next);
             current.swap(next);
             traceDescent(level + 1, current, true, 1);
         }
@@ -657,8 +917,11 @@ private:
                 childrenOf(id, lower);
                 sortDomains(lower); // below the slice level sliceState is 0 here: podCount ascending
                 if (unit > 1)
-                    for (const std::int32_t child : lower) at(child).sliceState = at(child).state / unit;
-                updateCounts(lower, at(id).state, unit, unit > 1, next);
+                    for (const std::int32_t child : lower) {
+                        at(child).sliceState = at(child).state / unit;
+                        at(child).sliceWithLeader = at(child).stateWithLeader / unit;
+                    }
+                update(lower, at(id).state, at(id).leader, unit, unit > 1, next);
             }
             current.swap(next);
             traceDescent(level + 1, current, false, unit);
@@ -687,6 +950,7 @@ private:
     }
 
     void buildAssignment(std::vector<std::int32_t>& leaves) {
+        if (m_leader) buildLeaderAssignment(leaves);
         leaves.erase(
             std::remove_if(leaves.begin(), leaves.end(), [this](std::int32_t id) { return at(id).state == 0; }),
             leaves.end());
@@ -729,6 +993,33 @@ private:
             "the success message is topodeck's wording; Kueue records only the TopologyAssignment");
     }
 
+    // The leader's assignment: the leaves that took it (findTopologyAssignment's leaderFitDomains).
+    void buildLeaderAssignment(const std::vector<std::int32_t>& leaves) {
+        std::vector<std::int32_t> held;
+        for (const std::int32_t id : leaves)
+            if (at(id).leader > 0) held.push_back(id);
+        std::sort(held.begin(), held.end(), [this](std::int32_t a, std::int32_t b) { return at(a).rank < at(b).rank; });
+        PlacementResult& out = *m_leaderResult;
+        if (m_hostnameLeaves) {
+            out.assignment.levels = {key(m_depth - 1)};
+        } else {
+            for (const TopologyLevel& level : m_spec.levels) out.assignment.levels.push_back(level.nodeLabel);
+        }
+        for (const std::int32_t id : held) {
+            TopologyAssignment::Domain domain;
+            domain.count = at(id).leader;
+            if (m_hostnameLeaves) {
+                domain.values = {m_index.domain(at(id).source).value};
+                out.nodes.push_back({m_cluster.node(at(id).node).name, domain.count});
+            } else {
+                for (const std::string* value : pathValues(id)) domain.values.push_back(*value);
+            }
+            out.assignment.domains.push_back(std::move(domain));
+        }
+        out.feasible = held.size() == 1;
+        out.message = out.feasible ? "the leader goes with its group" : "internal error: the leader was not placed";
+    }
+
     // The fit-level domain and its ancestors; with several, their common ancestors and then each
     // of them, unless they are leaves (the assignment already lists those).
     void buildChosen() {
@@ -763,6 +1054,9 @@ private:
                                ? "fits " + std::to_string(domain.fitPods) + " of " + plural(needed, "pod", "pods")
                                : "fits " + std::to_string(domain.fitSlices) + " of " + unitCount(needed) + " (" +
                                      plural(domain.fitPods, "pod", "pods") + ")";
+        if (m_leader)
+            text += domain.fitLeader > 0 ? ", " + std::to_string(domain.fitWithLeader) + " beside the leader"
+                                         : "; no room for the leader";
         switch (domain.exclusion) {
         case Exclusion::None:
             break;
@@ -942,6 +1236,8 @@ private:
     const GangRequest& m_request;
     const EngineOptions& m_options;
     PlacementResult& m_result;
+    const GangRequest* m_leader = nullptr; // a PodSet group's leader, placed with the workers
+    PlacementResult* m_leaderResult = nullptr;
 
     int m_depth = 0;
     std::string m_topologyName;
@@ -1031,49 +1327,132 @@ void addPodSet(PlacementResult& workload, const GangPart& part, PlacementResult&
             workload.notes.push_back(std::move(note));
 }
 
+// The PodSets TAS places in one pass (FindTopologyAssignmentsForFlavor's groupedTASRequests): the
+// PodSets of one kueue.x-k8s.io/podset-group-name together, every other PodSet alone, in the order
+// each group first appears.
+std::vector<std::vector<std::size_t>> podSetGroups(const std::vector<GangPart>& parts) {
+    std::vector<std::vector<std::size_t>> groups;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::string& name = parts[i].kueue.group;
+        const auto found = name.empty() ? names.end() : std::find(names.begin(), names.end(), name);
+        if (found != names.end()) {
+            groups[static_cast<std::size_t>(found - names.begin())].push_back(i);
+            continue;
+        }
+        groups.push_back({i});
+        names.push_back(name); // "" never matches: an ungrouped PodSet stays alone
+    }
+    return groups;
+}
+
+// A group the engine can place: two PodSets, one of them a single pod (findTopologyAssignment
+// places one leader). The JobSet and LeaderWorkerSet webhooks refuse any other group
+// (ValidatePodSetGroupingTopology), and the manifest reader with them; a PyTorchJob's is not
+// checked by Kueue, whose TAS would then admit one pod of a larger leader PodSet. Empty when fine.
+std::string groupError(const GangRequest& request, const std::vector<std::size_t>& group) {
+    const GangPart& first = request.parts[group.front()];
+    const std::string name = "pod set " + first.name + ": kueue.x-k8s.io/podset-group-name: Invalid value: \"" +
+                             first.kueue.group + "\": ";
+    if (group.size() > 2)
+        return name + "can only define groups of exactly 2 pod sets, got: " + std::to_string(group.size()) +
+               " pod set(s)";
+    if (group.size() == 2 && first.pods != 1 && request.parts[group[1]].pods != 1)
+        return name + "can only define groups where at least one pod set has only 1 replica, got: " +
+               std::to_string(first.pods) + " replica(s) and " + std::to_string(request.parts[group[1]].pods) +
+               " replica(s) in the group";
+    return {};
+}
+
+// A Workload's PodSets placed as Kueue's flavor assigner does: each group in one pass, with the
+// usage of the ones before it assumed (the TAS snapshot's assumed usage). Adds the group's
+// results to `workload`; false (with the workload's message set) when a PodSet does not fit.
+bool placeGroup(PlacementCluster& assumed, const GangRequest& request, const std::vector<std::size_t>& group,
+                const EngineOptions& options, PlacementResult& workload) {
+    // findLeaderAndWorkers: the second PodSet leads unless it has more pods than the first.
+    std::size_t workers = group.front();
+    std::optional<std::size_t> leader;
+    if (group.size() > 1) {
+        leader = group[1];
+        if (request.parts[*leader].pods > request.parts[workers].pods) std::swap(*leader, workers);
+    }
+    GangRequest podSet = request.onlyPart(workers);
+    podSet.name = request.parts[workers].name; // Kueue's messages name the PodSet
+    GangRequest leaderSet;
+    if (leader) {
+        leaderSet = request.onlyPart(*leader);
+        leaderSet.name = request.parts[*leader].name;
+    }
+    PlacementResult placed;
+    placed.engine = "kueue-tas";
+    PlacementResult leaderPlaced;
+    TasPlanner(assumed, podSet, options, placed, leader ? &leaderSet : nullptr, leader ? &leaderPlaced : nullptr)
+        .run();
+    if (placed.invalidRequest) {
+        workload = std::move(placed);
+        workload.message = "pod set " + podSet.name + ": " + workload.message;
+        return false;
+    }
+    const bool fits = placed.feasible;
+    if (fits) {
+        assumePlacement(assumed, podSet, placed);
+        if (leader) assumePlacement(assumed, leaderSet, leaderPlaced);
+    }
+    std::string message = std::move(placed.message);
+    // In PodSet order: with two single-pod PodSets the second one leads (findLeaderAndWorkers).
+    const bool leaderFirst = leader && fits && *leader < workers;
+    if (leaderFirst) addPodSet(workload, request.parts[*leader], std::move(leaderPlaced));
+    addPodSet(workload, request.parts[workers], std::move(placed));
+    if (leader && fits && !leaderFirst) addPodSet(workload, request.parts[*leader], std::move(leaderPlaced));
+    if (leader) {
+        workload.notes.push_back("pod sets " + request.parts[*leader].name + " (leader) and " + podSet.name +
+                                 " (workers) form PodSet group " + request.parts[workers].kueue.group +
+                                 ": placed together in one pass, by the workers' topology request, nodeSelector "
+                                 "and tolerations (kube-scheduler applies the leader's own when it binds)");
+        if (!fits)
+            workload.notes.push_back("Kueue names either PodSet of the group in its message (it reads a map)");
+    }
+    if (fits) return true;
+    // Nothing is admitted: the PodSets placed before this one hold nothing either.
+    workload.feasible = false;
+    workload.message = std::move(message);
+    workload.nodes.clear();
+    workload.assignment.domains.clear();
+    workload.chosen.clear();
+    std::erase_if(workload.notes, [](const std::string& note) { return note.starts_with("the success message"); });
+    return false;
+}
+
 } // namespace
 
 PlacementResult KueueTasEngine::place(const PlacementCluster& cluster, const GangRequest& request,
                                       const EngineOptions& options) const {
     if (!request.heterogeneous()) return placePodSet(cluster, request, options);
-    // One Workload, a PodSet per part: Kueue's flavor assigner finds each PodSet its own topology
-    // assignment, in order, with the usage of the ones before it assumed (the TAS snapshot's
-    // assumed usage), and admits the Workload only when every PodSet has one.
+    // One Workload, a PodSet per part: Kueue's flavor assigner finds each PodSet (or PodSet group)
+    // its own topology assignment, in order, and admits the Workload only when every one has one.
     PlacementResult workload;
     workload.engine = std::string(name());
     workload.feasible = true;
-    PlacementCluster assumed = cluster;
-    for (std::size_t i = 0; i < request.parts.size(); ++i) {
-        const GangPart& part = request.parts[i];
-        GangRequest podSet = request.onlyPart(i);
-        podSet.name = part.name; // Kueue's messages name the PodSet
-        PlacementResult placed = placePodSet(assumed, podSet, options);
-        if (placed.invalidRequest) {
-            placed.message = "pod set " + part.name + ": " + placed.message;
-            return placed;
-        }
-        const bool fits = placed.feasible;
-        if (fits) assumePlacement(assumed, podSet, placed);
-        std::string message = std::move(placed.message);
-        addPodSet(workload, part, std::move(placed));
-        if (!fits) {
-            // Nothing is admitted: the PodSets placed before this one hold nothing either.
+    const std::vector<std::vector<std::size_t>> groups = podSetGroups(request.parts);
+    for (const std::vector<std::size_t>& group : groups) {
+        if (std::string error = groupError(request, group); !error.empty()) {
             workload.feasible = false;
-            workload.message = std::move(message);
-            workload.nodes.clear();
-            workload.assignment.domains.clear();
-            workload.chosen.clear();
-            std::erase_if(workload.notes,
-                          [](const std::string& note) { return note.starts_with("the success message"); });
+            workload.invalidRequest = true;
+            workload.message = std::move(error);
             return workload;
         }
     }
+    PlacementCluster assumed = cluster;
+    for (const std::vector<std::size_t>& group : groups)
+        if (!placeGroup(assumed, request, group, options, workload)) return workload;
     std::sort(workload.nodes.begin(), workload.nodes.end(),
               [](const NodePods& a, const NodePods& b) { return naturalLess(a.node, b.node); });
     workload.message = "topology assignments for " + std::to_string(request.parts.size()) + " pod sets (" +
                        std::to_string(request.pods) + " pods)";
-    workload.notes.push_back("PodSets are placed one after another, each under its own topology request; a PodSet "
-                             "group (kueue.x-k8s.io/podset-group-name) placing two of them together is not modelled");
+    if (groups.size() == request.parts.size())
+        workload.notes.push_back("PodSets are placed one after another, each under its own topology request; "
+                                 "a PodSet group (kueue.x-k8s.io/podset-group-name) would place a leader with its "
+                                 "workers");
     return workload;
 }
 

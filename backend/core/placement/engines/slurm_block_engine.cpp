@@ -860,12 +860,14 @@ std::string SlurmBlockEngine::unavailableReason(const PlacementCluster& cluster,
 namespace {
 
 // The job as eval_nodes_block receives it: -N as given (a range places its minimum), no --switches.
+// Its node counts around -w are slurmctld's, whatever the topology plugin: the list sets or raises
+// -N and a list beyond the maximum is refused at submit (settleNodeCounts), as for topology/tree.
 Result<SlurmJobSpec> blockJob(const PlacementCluster& cluster, const SlurmNodeTable& table, const GangRequest& request,
                               const EngineOptions& options, std::vector<std::string>& notes) {
     std::string unknownNode;
     Result<SlurmJobSpec> job = slurmJobFor(cluster, table, request, options, notes, &unknownNode);
     if (!job) return Error{unknownNode.empty() ? job.error().message : std::string(kInvalidNodeName)};
-    if (job->minNodes <= 0) return Error{std::string(kNodeCountInvalid)};
+    if (Status counts = settleNodeCounts(*job); !counts) return counts.error();
     if (request.slurm && request.slurm->switches)
         notes.emplace_back("--switches is read by topology/tree only; topology/block ignores it");
     if (job->maxNodes > job->minNodes) notes.emplace_back("node range: topology/block places the minimum node count");

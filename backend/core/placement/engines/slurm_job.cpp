@@ -93,9 +93,11 @@ Result<SlurmJobSpec> jobFromGang(const PlacementCluster& cluster, const SlurmNod
 Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNodeTable& table,
                                  const GangRequest& request, const EngineOptions& options,
                                  std::vector<std::string>& notes, std::string* unknownNode) {
-    if (request.heterogeneous()) {
+    const auto sameShape = [&request](const GangPart& part) { return part.perPod == request.parts.front().perPod; };
+    if (request.heterogeneous() && !std::all_of(request.parts.begin(), request.parts.end(), sameShape)) {
         // A Slurm job asks one shape of every node; a heterogeneous job (sbatch's ":" components)
-        // is several allocations, which topodeck does not model.
+        // is several allocations, which topodeck does not model. Parts that ask alike (a
+        // LeaderWorkerSet's leader like its workers) are one shape.
         std::string names;
         for (const GangPart& part : request.parts) names += (names.empty() ? "" : ", ") + part.name;
         return Error{"the gang has pods of several kinds (" + names +
@@ -112,6 +114,10 @@ Result<SlurmJobSpec> slurmJobFor(const PlacementCluster& cluster, const SlurmNod
     const std::int64_t requestedWait = request.slurm ? request.slurm->switchesWaitSeconds : -1;
     job->waitSeconds =
         requestedWait < 0 ? options.maxSwitchWaitSeconds : std::min(requestedWait, options.maxSwitchWaitSeconds);
+    if (request.slurm && !request.slurm->requiredNodes.empty() &&
+        request.slurm->maxNodes > static_cast<std::int32_t>(request.slurm->requiredNodes.size()))
+        notes.push_back("sbatch --test-only looks at the -w nodes alone (slurmctld's job_start_data): it refuses a "
+                        "-N above their count and answers a range with them; a submitted job takes more nodes");
     if (request.slurm && !request.slurm->partition.empty())
         notes.push_back("partition " + request.slurm->partition + " not modelled: every node of the snapshot is in it");
     if (!request.nodeSelector.empty() || !request.tolerations.empty())
@@ -125,9 +131,9 @@ Status settleNodeCounts(SlurmJobSpec& job) {
     job.minNodes = minNodes > 0 ? minNodes : requiredCount;
     job.maxNodes = job.maxNodes > 0 ? job.maxNodes : (minNodes > 0 ? minNodes : requiredCount);
     if (job.minNodes <= 0 || job.maxNodes < job.minNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
-    if (requiredCount > job.maxNodes)
-        return Error{"Required nodelist includes more nodes than permitted by max-node count (" +
-                     std::to_string(requiredCount) + " > " + std::to_string(job.maxNodes) + ")"};
+    // slurmctld's _job_create (job_mgr.c): the -w list raises the minimum, and a minimum above the
+    // maximum is refused at submit (ESLURM_INVALID_NODE_COUNT). sbatch refuses it even earlier.
+    if (requiredCount > job.maxNodes) return Error{std::string(slurm_errno::kNodeCountInvalid)};
     job.minNodes = std::max(job.minNodes, requiredCount);
     return {};
 }

@@ -100,6 +100,7 @@ struct SubJob {
     // is 1, so Volcano places its pods one per round, each round searching from the HyperNode the
     // subJob already holds and scoring HyperNodes by all its pods.
     bool defaultPass = false;
+    bool afterReady = false; // one pod of a ready job's default subJob, beyond minAvailable
 };
 
 // What the default subJob's rounds share within one trial of the job.
@@ -122,6 +123,34 @@ struct Attempt {
     bool ok = false;
     std::vector<Placement> placements;
     std::string failure; // the FitError of the task that found no node
+    std::vector<Run> rest; // with a gang minimum: the pods not tried once the subJob was ready
+};
+
+// The job's minAvailable and its tasks' (the PodGroup's minMember and minTaskMember), when some
+// pods may stay pending. Volcano's readiness: JobInfo.IsReady and CheckTaskReady, the latter only
+// when the job's minimum covers the tasks' (MinAvailable >= TaskMinAvailableTotal).
+struct GangMinimum {
+    bool active = false;
+    std::int64_t job = 0;
+    std::int64_t total = 0;          // the job's pods
+    std::vector<std::int64_t> task;  // by part
+    std::vector<std::int64_t> pods;  // by part: its pods
+    std::vector<char> bestEffort;    // by part: never allocated, counted ready
+    bool roles = false;
+};
+
+// A subJob's allocation under a gang minimum (allocateResourcesForTasks): pods per part so far,
+// the parts whose pod found no node (TaskHasFitErrors skips the rest of them), and whether it
+// stops at readiness (SubJobReady) or goes on with every pod left.
+struct GangProgress {
+    std::vector<std::int64_t> placed;
+    std::vector<char> failed;
+    bool stopAtReady = true;
+    std::int64_t placedTotal() const {
+        std::int64_t total = 0;
+        for (std::int64_t pods : placed) total += pods;
+        return total;
+    }
 };
 
 struct SubJobOutcome {
@@ -131,6 +160,7 @@ struct SubJobOutcome {
     std::size_t tied = 0; // other HyperNodes with the same best score
     std::vector<Placement> placements;
     std::string failure;
+    std::vector<Run> rest; // with a gang minimum: its pods for later rounds
 };
 
 struct JobTrial {
@@ -142,6 +172,7 @@ struct JobTrial {
     std::vector<Id> subJobHyperNodes;
     std::size_t nextSubJob = 0; // the first subJob the trial did not get to
     std::string failure;
+    std::vector<Run> rest; // with a gang minimum: the pods left for rounds after the job is ready
 };
 
 // Per tier of a gradient: how many HyperNodes the search saw and how many had the idle resources.
@@ -205,7 +236,14 @@ private:
     JobTrial tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, const std::vector<std::int64_t>& need);
     SubJobOutcome trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultRounds* rounds = nullptr);
     Attempt placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int64_t pods, bool topologyScore,
-                       Id allocated = HyperNodeTree::kNone);
+                       Id allocated = HyperNodeTree::kNone, GangProgress* progress = nullptr);
+    void setUpMinimum(std::vector<std::int64_t>& need);
+    bool minimumReady(const std::vector<std::int64_t>& placed) const;
+    bool continueAllocating(const GangProgress& progress) const;
+    std::int64_t podsToReady(const GangProgress& progress, std::uint32_t part) const;
+    void placePlainMinimum(const SubJob& subJob);
+    std::vector<SubJob> onePodSubJobs(const std::vector<Run>& rest, const TierLimit& job) const;
+    std::string minimumText() const;
     std::vector<NodeGroup> groupNodes(const std::vector<std::uint32_t>& members, std::uint32_t part,
                                       const GroupScoring& scoring, Id allocated,
                                       const std::vector<std::int64_t>& leafPods) const;
@@ -235,7 +273,8 @@ private:
                            const std::vector<std::size_t>& traceOf, std::size_t traceStart);
     // Takes the chosen HyperNode's trial, places the partitions left over and reports them.
     void commitTrial(Id chosen, const JobTrial& trial, const TierLimit& job, const std::vector<SubJob>& subJobs);
-    void placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest);
+    void placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest,
+                        const char* unit = "partition", const char* beyond = "minPartitions");
     void placePlain(const SubJob& subJob);
     void fail(const std::string& failure, std::int64_t minAvailable);
     void report(const std::vector<Placement>& placements);
@@ -272,6 +311,7 @@ private:
     std::vector<double> m_nodeAllocatable; // by session node x weighted resource
     std::vector<double> m_nodeUsed;        // by session node x weighted resource, before the gang
     std::vector<std::int64_t> m_placed;    // by session node: the gang's pods in the current trial
+    GangMinimum m_min;
 
     TraceBudget m_trace;
 };
@@ -862,14 +902,14 @@ NodeGroup* Planner::bestGroup(std::vector<NodeGroup>& groups, const GroupScoring
 }
 
 Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int64_t pods, bool topologyScore,
-                            Id allocated) {
+                            Id allocated, GangProgress* progress) {
     Attempt attempt;
     const std::vector<std::uint32_t>& members = m_hyperNodeSession[static_cast<std::size_t>(hyperNode)];
     if (members.empty()) return attempt; // Volcano returns before any task: no FitError either
-    if (!m_mixed) {
+    if (!m_mixed && (!progress || progress->stopAtReady)) {
         std::int64_t room = 0;
         for (std::uint32_t s : members) room += this->room(s, 0);
-        if (room < pods) {
+        if (room < (progress ? m_min.job - progress->placedTotal() : pods)) {
             attempt.failure = fitError(hyperNode, 0);
             return attempt;
         }
@@ -893,8 +933,11 @@ Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int
     std::vector<std::int64_t> leafPods; // a mixed gang's pods per leaf, across runs
     if (m_mixed) leafPods.assign(m_tree.entries.size(), 0);
 
-    for (const Run& run : runs) {
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const Run& run = runs[r];
         const std::uint32_t part = run.part;
+        // A part whose pod found no node: Volcano skips its other pods (TaskHasFitErrors).
+        if (progress && progress->failed[part]) continue;
         const std::vector<std::int64_t> one = unit(part);
         std::vector<NodeGroup> groups = groupNodes(members, part, scoring, allocated, leafPods);
         scoring.cached.clear();
@@ -909,7 +952,24 @@ Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int
         // `allocated` is the subJob's allocated HyperNode: the LCA of its nodes so far.
         std::int64_t remaining = run.pods;
         while (remaining > 0) {
+            if (progress && progress->stopAtReady && minimumReady(progress->placed)) {
+                // SubJobReady (JobReady for a job without subgroup policies): the rest waits for
+                // later rounds.
+                attempt.rest.push_back({part, remaining});
+                attempt.rest.insert(attempt.rest.end(), runs.begin() + static_cast<std::ptrdiff_t>(r) + 1, runs.end());
+                attempt.ok = true;
+                return attempt;
+            }
             NodeGroup* best = bestGroup(groups, scoring, allocated, pods);
+            if (!best && progress) {
+                // NeedContinueAllocating: go on with the other parts, or give up.
+                if (attempt.failure.empty()) attempt.failure = fitError(hyperNode, part);
+                progress->failed[part] = 1;
+                if (!progress->stopAtReady || continueAllocating(*progress)) break;
+                apply(attempt.placements, -1); // the statement is discarded
+                attempt.placements.clear();
+                return attempt;
+            }
             if (!best) {
                 // A mixed gang's pod that no node takes: its FitError, and the trial's pods go.
                 attempt.failure = fitError(hyperNode, part);
@@ -918,7 +978,9 @@ Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int
                 return attempt;
             }
             const std::uint32_t s = best->nodes[best->cursor++].second;
-            const std::int64_t take = std::min(remaining, room(s, part));
+            std::int64_t take = std::min(remaining, room(s, part));
+            if (progress && progress->stopAtReady) take = std::min(take, podsToReady(*progress, part));
+            if (progress) progress->placed[part] += take;
             applyOne(s, part, take, +1);
             attempt.placements.push_back({s, take, part});
             remaining -= take;
@@ -937,6 +999,12 @@ Attempt Planner::placeTasks(Id hyperNode, const std::vector<Run>& runs, std::int
                 group.topology =
                     group.leaf == allocated ? 1.0 : tierScore(entry(m_tree.lca(group.leaf, allocated)).tier);
         }
+    }
+    if (progress && progress->stopAtReady && !minimumReady(progress->placed)) {
+        // Every part tried and the subJob not ready: the statement is discarded.
+        apply(attempt.placements, -1);
+        attempt.placements.clear();
+        return attempt;
     }
     attempt.ok = true;
     return attempt;
@@ -961,12 +1029,17 @@ SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultR
     const std::vector<std::int64_t>& scored = round ? rounds->all : subJob.demand;
     const std::int64_t subJobPods = round ? rounds->pods : subJob.pods;
     const Id allocated = round ? rounds->allocated : HyperNodeTree::kNone;
+    // The default subJob of a job with a minimum below its pods stops once ready.
+    const bool minimum = m_min.active && !subJob.partition && !round && !subJob.afterReady;
     for (const std::vector<Id>& candidates : tiers) {
         std::vector<std::pair<Id, double>> fits;
         std::vector<std::vector<Placement>> placements;
+        std::vector<std::vector<Run>> rests;
         for (Id candidate : candidates) {
             const double score = kMaxNodeScore * hyperNodeBinpack(candidate, scored);
-            Attempt attempt = placeTasks(candidate, subJob.runs, subJobPods, subJob.limit.present, allocated);
+            GangProgress progress{std::vector<std::int64_t>(m_parts.size(), 0), std::vector<char>(m_parts.size(), 0)};
+            Attempt attempt = placeTasks(candidate, subJob.runs, subJobPods, subJob.limit.present, allocated,
+                                         minimum ? &progress : nullptr);
             if (!attempt.ok) {
                 outcome.failure = std::move(attempt.failure);
                 continue;
@@ -974,6 +1047,7 @@ SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultR
             apply(attempt.placements, -1); // a dry run in every HyperNode
             fits.emplace_back(candidate, score);
             placements.push_back(std::move(attempt.placements));
+            rests.push_back(std::move(attempt.rest));
         }
         if (fits.empty()) continue;
         // The best binpack score; Volcano picks among equals at random, topodeck the first by name.
@@ -986,6 +1060,7 @@ SubJobOutcome Planner::trySubJob(Id jobHyperNode, const SubJob& subJob, DefaultR
         outcome.hyperNode = fits[best].first;
         outcome.score = fits[best].second;
         outcome.placements = std::move(placements[best]);
+        outcome.rest = std::move(rests[best]);
         outcome.failure.clear();
         apply(outcome.placements, +1);
         if (round) {
@@ -1005,6 +1080,7 @@ JobTrial Planner::tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, const
     // minPartitions partitions.
     std::vector<std::int64_t> placed(m_parts.size(), 0);
     const auto ready = [&] {
+        if (m_min.active) return minimumReady(placed);
         for (std::size_t p = 0; p < need.size(); ++p)
             if (placed[p] < need[p]) return false;
         return true;
@@ -1024,7 +1100,8 @@ JobTrial Planner::tryJob(Id hyperNode, const std::vector<SubJob>& subJobs, const
             if (trial.failure.empty()) trial.failure = std::move(outcome.failure);
             continue;
         }
-        for (std::size_t p = 0; p < m_parts.size(); ++p) placed[p] += subJob.demand[p];
+        for (const Placement& placement : outcome.placements) placed[placement.part] += placement.pods;
+        if (!outcome.rest.empty()) trial.rest = outcome.rest;
         trial.score += outcome.score;
         if (outcome.tied > 0) ++trial.tiedSubJobs;
         if (subJob.partition) {
@@ -1127,6 +1204,163 @@ void Planner::placePlain(const SubJob& subJob) {
     reportParts();
 }
 
+void Planner::setUpMinimum(std::vector<std::int64_t>& need) {
+    // The PodGroup's minMember and minTaskMember (job_controller_actions.go createOrUpdatePodGroup):
+    // the job's minAvailable, else the tasks' summed; each task's, else its replicas.
+    const std::size_t parts = m_parts.size();
+    m_min.task.assign(parts, 0);
+    m_min.pods.assign(parts, 0);
+    m_min.bestEffort.assign(parts, 0);
+    std::int64_t tasks = 0;
+    bool partitions = m_request.volcano.partitionSize > 0;
+    std::int64_t byPartitions = 0; // the pods the tasks' minPartitions (else all their pods) ask
+    for (std::size_t p = 0; p < parts; ++p) {
+        const GangPart& part = m_gangParts[p];
+        const VolcanoConstraint& v = m_mixed ? part.volcano : m_request.volcano;
+        byPartitions += v.minPartitions > 0 && v.partitionSize > 0 ? std::int64_t(v.minPartitions) * v.partitionSize
+                                                                   : part.pods;
+        const std::optional<std::int32_t>& own = m_mixed ? part.volcano.minAvailable : m_request.volcano.minAvailable;
+        m_min.pods[p] = part.pods;
+        m_min.task[p] = std::clamp<std::int64_t>(own.value_or(part.pods), 0, part.pods);
+        m_min.bestEffort[p] = m_parts[p].bestEffort ? 1 : 0;
+        m_min.total += part.pods;
+        tasks += m_min.task[p];
+        partitions = partitions || part.volcano.partitionSize > 0;
+    }
+    m_min.job = std::clamp<std::int64_t>(m_request.volcano.minAvailable.value_or(tasks), 0, m_min.total);
+    m_min.roles = m_min.job >= tasks;
+    if (m_min.job >= m_min.total) return; // every pod is needed: the gang as it always was
+    if (partitions) {
+        if (m_min.job == byPartitions) return; // what minPartitions make: modelled by the partitions
+        m_result.notes.push_back("minAvailable " + std::to_string(m_min.job) + " of " + std::to_string(m_min.total) +
+                                 " pods beside a partitionPolicy is not modelled: the partitions' minPartitions "
+                                 "decide, and the other tasks' pods are all placed");
+        return;
+    }
+    m_min.active = true;
+    // The gradient's pre-filter is the PodGroup's minResources: the first minAvailable pods task by
+    // task when the tasks' minimums add up to more (CalcFirstCountResources), else each task's
+    // minimum, then the rest up to minAvailable in task order (CalcPGMinResources).
+    need.assign(parts, 0);
+    std::int64_t left = m_min.job;
+    for (std::size_t p = 0; p < parts && left > 0 && m_min.roles; ++p) {
+        need[p] = std::min(m_min.task[p], left);
+        left -= need[p];
+    }
+    for (std::size_t p = 0; p < parts && left > 0; ++p) {
+        const std::int64_t more = std::min(m_min.pods[p] - need[p], left);
+        need[p] += more;
+        left -= more;
+    }
+}
+
+bool Planner::minimumReady(const std::vector<std::int64_t>& placed) const {
+    // The gang plugin's JobReadyFn: IsReady (pending BestEffort pods count) and, when the job's
+    // minimum covers the tasks', CheckTaskReady.
+    std::int64_t total = 0;
+    for (std::size_t p = 0; p < placed.size(); ++p) {
+        const std::int64_t pods = m_min.bestEffort[p] ? m_min.pods[p] : placed[p];
+        if (m_min.roles && pods < m_min.task[p]) return false;
+        total += pods;
+    }
+    return total >= m_min.job;
+}
+
+bool Planner::continueAllocating(const GangProgress& progress) const {
+    // JobInfo.NeedContinueAllocating after a pod found no node: with every pod needed, stop; when
+    // only the job's minimum counts, go on while the pods of the parts that have not failed can
+    // still make it; else stop when a failed part is short of its own minimum.
+    if (m_min.job >= m_min.total) return false;
+    if (!m_min.roles) {
+        std::int64_t left = 0;
+        for (std::size_t p = 0; p < progress.placed.size(); ++p)
+            if (!progress.failed[p]) left += m_min.bestEffort[p] ? m_min.pods[p] : m_min.pods[p] - progress.placed[p];
+        return progress.placedTotal() + left >= m_min.job;
+    }
+    for (std::size_t p = 0; p < progress.placed.size(); ++p)
+        if (progress.failed[p] && m_min.task[p] > 0 && progress.placed[p] < m_min.task[p]) return false;
+    return true;
+}
+
+std::int64_t Planner::podsToReady(const GangProgress& progress, std::uint32_t part) const {
+    // How many more pods of this part make the job ready, when this part alone is short of it;
+    // else (another part short of its minimum) no bound: the run goes on.
+    std::int64_t more = m_min.job - progress.placedTotal();
+    for (std::size_t p = 0; p < progress.placed.size() && m_min.roles; ++p) {
+        const std::int64_t short_ = m_min.task[p] - (m_min.bestEffort[p] ? m_min.pods[p] : progress.placed[p]);
+        if (short_ <= 0) continue;
+        if (p != part) return std::numeric_limits<std::int64_t>::max();
+        more = std::max(more, short_);
+    }
+    return std::max<std::int64_t>(more, 1);
+}
+
+std::string Planner::minimumText() const {
+    std::string text = "minAvailable " + std::to_string(m_min.job) + " of " + std::to_string(m_min.total) + " pods";
+    if (!m_mixed || !m_min.roles) return text;
+    std::string tasks;
+    for (std::size_t p = 0; p < m_parts.size(); ++p)
+        if (m_min.task[p] < m_min.pods[p])
+            tasks += (tasks.empty() ? "" : ", ") + m_parts[p].name + " " + std::to_string(m_min.task[p]) + " of " +
+                     std::to_string(m_min.pods[p]);
+    return tasks.empty() ? text : text + " (tasks: " + tasks + ")";
+}
+
+std::vector<SubJob> Planner::onePodSubJobs(const std::vector<Run>& rest, const TierLimit& job) const {
+    std::vector<SubJob> subJobs;
+    for (const Run& run : rest)
+        for (std::int64_t i = 0; i < run.pods; ++i) {
+            SubJob subJob;
+            subJob.pods = 1;
+            subJob.limit = job;
+            subJob.demand = unit(run.part);
+            subJob.runs = {{run.part, 1}};
+            subJob.afterReady = true;
+            subJobs.push_back(std::move(subJob));
+        }
+    return subJobs;
+}
+
+void Planner::placePlainMinimum(const SubJob& subJob) {
+    // No hard topology, no partitions, a minimum below the pods: Volcano's allocate stops the first
+    // round once the job is ready (SubJobReady) and commits it if JobReady; the pods left go one a
+    // round to their best node, and those no node takes stay pending.
+    GangProgress progress{std::vector<std::int64_t>(m_parts.size(), 0), std::vector<char>(m_parts.size(), 0)};
+    Attempt first = placeTasks(m_tree.top, subJob.runs, subJob.pods, subJob.limit.present, HyperNodeTree::kNone,
+                               &progress);
+    if (!first.ok || !minimumReady(progress.placed)) {
+        if (first.ok) apply(first.placements, -1);
+        m_trace.add("", "", false,
+                    first.failure.empty() ? "the pods placed do not make " + minimumText() : first.failure);
+        fail(first.failure, m_min.job);
+        return;
+    }
+    const std::int64_t ready = progress.placedTotal();
+    GangProgress more = progress;
+    more.stopAtReady = false;
+    Attempt rest = placeTasks(m_tree.top, first.rest, subJob.pods, subJob.limit.present, HyperNodeTree::kNone, &more);
+    std::vector<Placement> placements = std::move(first.placements);
+    placements.insert(placements.end(), rest.placements.begin(), rest.placements.end());
+    std::int64_t nodes = 0;
+    for (const Placement& placement : placements) nodes += placement.pods > 0;
+    std::int64_t pending = 0;
+    for (std::size_t p = 0; p < m_parts.size(); ++p)
+        if (!m_min.bestEffort[p]) pending += m_min.pods[p] - more.placed[p];
+    m_result.feasible = true;
+    m_result.message = "the job is ready: " + std::to_string(more.placedTotal()) + " of " +
+                       std::to_string(m_min.total) + " pods placed (" + minimumText() + ")" +
+                       (pending > 0 ? "; " + std::to_string(pending) + " stay pending" : std::string());
+    m_trace.add("", "", true,
+                "ready with " + std::to_string(ready) + " pods, nodes ordered by the binpack and HyperNode binpack "
+                "scores; the other pods one a round");
+    if (pending > 0)
+        m_trace.add("", "", false,
+                    std::to_string(pending) + " pods beyond minAvailable find no node" +
+                        (rest.failure.empty() ? std::string() : ": " + rest.failure));
+    report(placements);
+    reportParts();
+}
+
 void Planner::traceJobGradient(const TierLimit& job, const Gradient& jobGradient,
                                const std::vector<std::int64_t>& need) {
     if (jobGradient.beyondLimit)
@@ -1192,6 +1426,12 @@ void Planner::commitTrial(Id chosen, const JobTrial& trial, const TierLimit& job
         placeRemaining(
             chosen, job,
             std::vector<SubJob>(subJobs.begin() + static_cast<std::ptrdiff_t>(trial.nextSubJob), subJobs.end()));
+    // Pods beyond minAvailable: the job is ready and committed, so Volcano places one more pod per
+    // round (its worksheet keeps the pods not tried yet).
+    if (m_min.active && !trial.rest.empty()) {
+        m_result.notes.push_back("the job is ready with " + minimumText() + "; the other pods are placed one a round");
+        placeRemaining(chosen, job, onePodSubJobs(trial.rest, job), "pod", "minAvailable");
+    }
     std::vector<Placement> all;
     const std::size_t parts = m_mixed ? m_parts.size() : 1;
     for (std::size_t s = 0; s < m_placed.size(); ++s)
@@ -1232,8 +1472,9 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
             } else {
                 lastFailure = trial.failure;
                 m_trace.add(tierLabel(entry(candidate).tier), entry(candidate).name, false,
-                            trial.failure.empty() ? "no partition found a HyperNode with the idle resources it needs"
-                                                  : trial.failure);
+                            !trial.failure.empty() ? trial.failure
+                            : m_min.active         ? "the tasks placed do not make " + minimumText()
+                                                   : "no partition found a HyperNode with the idle resources it needs");
             }
             trials.push_back(std::move(trial));
         }
@@ -1273,7 +1514,8 @@ void Planner::placeJob(const TierLimit& job, const std::vector<SubJob>& subJobs,
     fail(lastFailure, requiredPods);
 }
 
-void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest) {
+void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vector<SubJob>& rest, const char* unit,
+                             const char* beyond) {
     // Partitions beyond minPartitions: the job is ready, so Volcano places one more partition per
     // round, searching (without the idle pre-filter) under the highest HyperNode its tier limit
     // allows above what the job already holds.
@@ -1314,7 +1556,8 @@ void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vect
             if (best == candidates.size()) continue;
             const SubJobOutcome outcome = trySubJob(candidates[best], subJob);
             m_trace.add(tierLabel(entry(candidates[best]).tier), entry(candidates[best]).name, true,
-                        "one more partition beyond minPartitions; binpack score " + formatScore(outcome.score));
+                        std::string("one more ") + unit + " beyond " + beyond + "; binpack score " +
+                            formatScore(outcome.score));
             ++placed;
             done = true;
             break;
@@ -1322,8 +1565,8 @@ void Planner::placeRemaining(Id allocated, const TierLimit& job, const std::vect
         if (!done) break;
     }
     if (placed < rest.size())
-        m_result.notes.push_back(std::to_string(rest.size() - placed) +
-                                 " partition(s) beyond minPartitions find no room and stay pending");
+        m_result.notes.push_back(std::to_string(rest.size() - placed) + " " + unit + "(s) beyond " + beyond +
+                                 " find no room and stay pending");
 }
 
 void Planner::setUpParts(const TierLimit& job, std::vector<SubJob>& subJobs, std::vector<std::int64_t>& need) {
@@ -1474,12 +1717,15 @@ void Planner::run() {
     m_result.notes.push_back("inside a HyperNode, tasks go to nodes by the binpack and network-topology-aware "
                              "scores; Volcano adds its nodeorder plugin's scores and breaks node ties at random "
                              "(topodeck: by node name)");
+    setUpMinimum(need);
 
     if (subJobs.empty()) {
         // Every task is BestEffort (refused before this) or has no pods.
         fail("", 0);
     } else if (job.hard || partitioned) {
         placeJob(job, subJobs, need);
+    } else if (m_min.active) {
+        placePlainMinimum(subJobs.front());
     } else {
         placePlain(subJobs.front());
     }

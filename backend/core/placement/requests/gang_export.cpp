@@ -158,6 +158,7 @@ Result<Annotations> kueueAnnotations(const KueueConstraint& kueue, const Topolog
         }
         out.emplace_back("kueue.x-k8s.io/podset-slice-required-topology-constraints", layers + ']');
     }
+    if (!kueue.group.empty()) out.emplace_back("kueue.x-k8s.io/podset-group-name", kueue.group);
     return out;
 }
 
@@ -243,13 +244,17 @@ Result<std::string> volcanoJob(const GangRequest& gang, const TopologySpec& spec
     out.line(0, "spec:");
     out.field(1, "schedulerName", "\"volcano\"");
     out.field(1, "queue", quoted(options.queue));
-    out.line(1, "minAvailable: " + std::to_string(gang.pods));
+    out.line(1, "minAvailable: " + std::to_string(gang.volcano.minAvailable.value_or(gang.pods)));
     if (gang.volcano.networkTopology) writeVolcanoTopology(out, 1, *gang.volcano.networkTopology, spec);
     out.line(1, "tasks:");
     for (const GangPart& part : gang.partsOrWhole()) {
         out.line(1, "- name: " + quoted(objectName(gang.heterogeneous() ? part.name : "worker")));
         out.line(2, "replicas: " + std::to_string(part.pods));
         const VolcanoConstraint& volcano = part.volcano;
+        // A task's own minimum; with minPartitions the webhook derives it from them.
+        if (gang.heterogeneous() && volcano.minAvailable && *volcano.minAvailable != part.pods &&
+            volcano.minPartitions == 0)
+            out.line(2, "minAvailable: " + std::to_string(*volcano.minAvailable));
         if (volcano.partitionSize > 0) {
             if (part.pods % volcano.partitionSize != 0)
                 return Error{"part " + part.name + ": " + std::to_string(part.pods) +

@@ -31,6 +31,7 @@ const std::string kKueueUnconstrained = "kueue.x-k8s.io/podset-unconstrained-top
 const std::string kKueueSliceTopology = "kueue.x-k8s.io/podset-slice-required-topology";
 const std::string kKueueSliceSize = "kueue.x-k8s.io/podset-slice-size";
 const std::string kKueueSliceConstraints = "kueue.x-k8s.io/podset-slice-required-topology-constraints";
+const std::string kKueueGroup = "kueue.x-k8s.io/podset-group-name";
 
 const std::string kKaiTopology = "kai.scheduler/topology";
 const std::string kKaiRequired = "kai.scheduler/topology-required-placement";
@@ -348,6 +349,26 @@ std::vector<SliceLayer> readSliceConstraints(const Reader& reader, const PodTemp
 
 // Kueue's PodSetTopologyRequest from the pod template's annotations (NewPodSetTopologyRequest,
 // with the webhook's validation).
+// kueue.x-k8s.io/podset-group-name as ValidateTASPodSetRequest checks it (jobframework/tas_validation.go):
+// not a number, beside a required or preferred level, without slices. That a group is two PodSets,
+// one of them a single pod, the engine checks (ValidatePodSetGroupingTopology).
+std::string readKueueGroup(const Reader& reader, const PodTemplate& pod) {
+    const StringMap& a = pod.annotations;
+    const std::string& name = a.at(kKueueGroup);
+    const YAML::Node node = pod.annotationNode(kKueueGroup);
+    const std::string path = pod.annotationPath(kKueueGroup);
+    std::uint64_t number = 0;
+    const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), number);
+    if (!name.empty() && error == std::errc() && end == name.data() + name.size())
+        reader.fail(node, path, "Invalid value: \"" + name + "\": must not be a number");
+    for (const std::string* slice : {&kKueueSliceSize, &kKueueSliceTopology, &kKueueSliceConstraints})
+        if (a.contains(*slice)) reader.fail(node, path, "may not be set when '" + *slice + "' is specified");
+    if (!a.contains(kKueueRequired) && !a.contains(kKueuePreferred))
+        reader.fail(node, path,
+                    "may not be set when neither '" + kKueuePreferred + "' nor '" + kKueueRequired + "' is specified");
+    return name;
+}
+
 KueueConstraint readKueue(const Reader& reader, const PodTemplate& pod, std::int32_t pods) {
     const StringMap& a = pod.annotations;
     const bool required = a.contains(kKueueRequired);
@@ -384,6 +405,7 @@ KueueConstraint readKueue(const Reader& reader, const PodTemplate& pod, std::int
         // "false" leaves the request as if the annotation were absent.
         if (value) kueue.mode = KueueConstraint::Mode::Unconstrained;
     }
+    if (a.contains(kKueueGroup)) kueue.group = readKueueGroup(reader, pod);
 
     if (sliceConstraints) {
         if (sliceTopology || sliceSize)
@@ -491,6 +513,53 @@ void checkAnnotationPlacement(const Reader& reader, const Object& object) {
                                 "'s metadata.annotations, not the pod template's");
 }
 
+// ValidatePodSetGroupingTopology (jobframework/tas_validation.go), as the JobSet and LeaderWorkerSet
+// webhooks run it on the PodSets (template i has counts[i] pods): a kueue.x-k8s.io/podset-group-name
+// groups exactly two PodSets, one of them a single pod, that ask the same required or preferred level.
+void checkPodSetGroups(const Reader& reader, const Object& object, const std::vector<std::int32_t>& counts) {
+    std::vector<std::string> names;
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < object.templates.size(); ++i) {
+        const auto it = object.templates[i].annotations.find(kKueueGroup);
+        if (it == object.templates[i].annotations.end()) continue;
+        const auto found = std::find(names.begin(), names.end(), it->second);
+        if (found == names.end()) {
+            names.push_back(it->second);
+            groups.push_back({i});
+        } else {
+            groups[static_cast<std::size_t>(found - names.begin())].push_back(i);
+        }
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const PodTemplate& a = object.templates[groups[g].front()];
+        const std::string invalid = "Invalid value: \"" + names[g] + "\": ";
+        if (groups[g].size() != 2)
+            reader.fail(a.annotationNode(kKueueGroup), a.annotationPath(kKueueGroup),
+                        invalid + "can only define groups of exactly 2 pod sets, got: " +
+                            std::to_string(groups[g].size()) + " pod set(s)");
+        const PodTemplate& b = object.templates[groups[g][1]];
+        const std::int32_t countA = counts[groups[g][0]];
+        const std::int32_t countB = counts[groups[g][1]];
+        if (countA != 1 && countB != 1)
+            reader.fail(a.annotationNode(kKueueGroup), a.annotationPath(kKueueGroup),
+                        invalid + "can only define groups where at least one pod set has only 1 replica, got: " +
+                            std::to_string(countA) + " replica(s) and " + std::to_string(countB) +
+                            " replica(s) in the group");
+        // topologyRequestsValid: each asks a required or preferred level, and the same one.
+        const auto value = [](const PodTemplate& t, const std::string& key) -> std::optional<std::string> {
+            const auto it = t.annotations.find(key);
+            return it == t.annotations.end() ? std::nullopt : std::optional<std::string>(it->second);
+        };
+        const bool levelled = (value(a, kKueueRequired) || value(a, kKueuePreferred)) &&
+                              (value(b, kKueueRequired) || value(b, kKueuePreferred));
+        if (!levelled || value(a, kKueueRequired) != value(b, kKueueRequired) ||
+            value(a, kKueuePreferred) != value(b, kKueuePreferred))
+            reader.fail(field(field(a.node, "metadata"), "annotations"), a.path + ".metadata.annotations",
+                        "must specify '" + kKueueRequired + "' or '" + kKueuePreferred + "' topology consistent with '" +
+                            b.path + ".metadata.annotations' in group '" + names[g] + "'");
+    }
+}
+
 // A batch/v1 JobSpec's pod count as Kueue counts it: parallelism (defaulted to 1), capped by
 // completions.
 std::int32_t jobPods(const Reader& reader, const YAML::Node& jobSpec, const std::string& path) {
@@ -509,6 +578,7 @@ bool sameShape(GangRequest a, GangRequest b) {
     a.name = b.name;
     a.pods = b.pods;
     a.volcano.minPartitions = b.volcano.minPartitions = 0;
+    a.volcano.minAvailable = b.volcano.minAvailable = std::nullopt;
     return a == b;
 }
 
@@ -574,6 +644,8 @@ void readJobSet(const Reader& reader, Object& object, std::vector<GangRequest>& 
         podSets.emplace_back(name, static_cast<std::int32_t>(pods));
     }
     checkAnnotationPlacement(reader, object);
+    std::vector<std::int32_t> counts;
+    for (const auto& podSet : podSets) counts.push_back(podSet.second);
     std::vector<GangRequest> parts;
     for (std::size_t i = 0; i < podSets.size(); ++i) {
         // A replicatedJob scaled to zero forms no PodSet worth placing.
@@ -581,6 +653,7 @@ void readJobSet(const Reader& reader, Object& object, std::vector<GangRequest>& 
         parts.push_back(makeGang(reader, object, object.templates[i], podSets[i].first, podSets[i].second));
     }
     requirePods(reader, jobs, "spec.replicatedJobs", static_cast<std::int32_t>(parts.size()));
+    checkPodSetGroups(reader, object, counts);
     out.push_back(combineParts(parts, object.name, false));
 }
 
@@ -634,20 +707,13 @@ void readLeaderWorkerSet(const Reader& reader, Object& object, std::vector<GangR
     if (!hasLeader) {
         group.push_back(makeGang(reader, object, object.templates[0], "worker", size));
     } else {
-        GangRequest leader = makeGang(reader, object, object.templates[0], "leader", 1);
-        if (size == 1) {
-            group.push_back(std::move(leader));
-        } else {
-            GangRequest workers = makeGang(reader, object, object.templates[1], "worker", size - 1);
-            if (sameShape(leader, workers)) {
-                workers.pods = size;
-                group.push_back(std::move(workers));
-            } else {
-                group.push_back(std::move(leader));
-                group.push_back(std::move(workers));
-            }
-        }
+        // Two PodSets even when the templates are alike (Kueue's leaderworkerset podSets()): Kueue
+        // places each under its own topology request, or both in one pass when they share a
+        // kueue.x-k8s.io/podset-group-name.
+        group.push_back(makeGang(reader, object, object.templates[0], "leader", 1));
+        if (size > 1) group.push_back(makeGang(reader, object, object.templates[1], "worker", size - 1));
     }
+    checkPodSetGroups(reader, object, hasLeader ? std::vector<std::int32_t>{1, size - 1} : std::vector<std::int32_t>{size});
     // Every group is its own Workload (Kueue) and PodGroup (KAI).
     const GangRequest oneGroup = combineParts(group, object.name, false);
     for (std::int32_t i = 0; i < replicas; ++i) {
@@ -697,11 +763,13 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
         t.name = reader.text(field(task, "name"), path + ".name");
         if (t.name.empty()) t.name = "default" + std::to_string(i); // Volcano's defaulting webhook
         t.replicas = reader.wholeNumber(field(task, "replicas"), path + ".replicas", 0, 0);
+        const bool minGiven = present(field(task, "minAvailable"));
         const std::int32_t taskMin =
             reader.wholeNumber(field(task, "minAvailable"), path + ".minAvailable", t.replicas, 0);
         if (taskMin > t.replicas)
             reader.fail(field(task, "minAvailable"), path + ".minAvailable",
                         "is greater than replicas (" + std::to_string(t.replicas) + ')');
+        t.volcano.minAvailable = taskMin;
         t.volcano.networkTopology = jobTopology;
 
         const std::string policyPath = path + ".partitionPolicy";
@@ -725,6 +793,8 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
                             "is greater than totalPartitions (" + std::to_string(partitions) + ')');
             t.volcano.partitionTopology =
                 readVolcanoTopology(reader, field(policy, "networkTopology"), policyPath + ".networkTopology");
+            // The mutating webhook's default for a task with minPartitions (mutateSpec).
+            if (!minGiven && t.volcano.minPartitions > 0) t.volcano.minAvailable = t.volcano.minPartitions * size;
         }
         object.templates.push_back(readPodTemplate(reader, field(task, "template"), path + ".template"));
         total += t.replicas;
@@ -733,20 +803,31 @@ void readVolcanoJob(const Reader& reader, Object& object, std::vector<GangReques
     if (total > std::numeric_limits<std::int32_t>::max()) reader.fail(tasks, "spec.tasks", "asks for too many pods");
     requirePods(reader, tasks, "spec.tasks", static_cast<std::int32_t>(total));
     const YAML::Node minAvailable = field(spec, "minAvailable");
-    if (reader.wholeNumber(minAvailable, "spec.minAvailable", 0, 0) > total)
+    std::int32_t jobMin = reader.wholeNumber(minAvailable, "spec.minAvailable", 0, 0);
+    if (jobMin > total)
         reader.fail(minAvailable, "spec.minAvailable",
                     "should not be greater than total replicas in tasks (" + std::to_string(total) + ')');
+    // patchDefaultMinAvailable: 0 is the tasks' minAvailable summed.
+    if (jobMin == 0)
+        for (const Task& t : read) jobMin += *t.volcano.minAvailable;
     checkAnnotationPlacement(reader, object);
 
     std::vector<GangRequest> perTask;
+    bool everyPod = true; // every task needs all its pods: alike tasks may add up into one shape
     for (std::size_t i = 0; i < read.size(); ++i) {
         if (read[i].replicas == 0) continue;
         GangRequest gang = makeGang(reader, object, object.templates[i], read[i].name, read[i].replicas);
         gang.volcano = read[i].volcano;
+        // A task's minimum is its own unless it is all its pods or what its minPartitions make.
+        const VolcanoConstraint& v = read[i].volcano;
+        everyPod = everyPod && (*v.minAvailable == read[i].replicas ||
+                                (v.minPartitions > 0 && *v.minAvailable == v.minPartitions * v.partitionSize));
         perTask.push_back(std::move(gang));
     }
-    // One gang, as Volcano's PodGroup is one, under the job's networkTopology.
-    out.push_back(combineParts(perTask, object.name, true));
+    // One gang, as Volcano's PodGroup is one, under the job's networkTopology, its minMember the
+    // job's minAvailable; tasks with their own minimum stay apart (the PodGroup's minTaskMember).
+    out.push_back(combineParts(perTask, object.name, everyPod));
+    out.back().volcano.minAvailable = jobMin;
 }
 
 std::string_view apiGroup(std::string_view apiVersion) {

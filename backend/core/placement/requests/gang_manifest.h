@@ -23,8 +23,9 @@ namespace topodeck {
 //    when there is a leader template.
 //  - batch.volcano.sh Job: one gang (its PodGroup) of every task's replicas under the job's
 //    networkTopology; tasks whose pods differ (requests, selector, partitionPolicy) are its
-//    parts, alike ones add up into one shape. minAvailable is checked, not modelled: every pod
-//    is placed.
+//    parts, alike ones add up into one shape. The job's minAvailable (default: the tasks' summed)
+//    and each task's (default: its replicas) are the gang's and its parts' VolcanoConstraint::
+//    minAvailable; tasks with a minimum below their replicas stay parts of their own.
 // Parts stay apart even when alike, except in a Volcano Job: Kueue places each PodSet under its
 // own topology request.
 // Per gang: the pod template's effective request (as kube-scheduler computes it), nodeSelector,

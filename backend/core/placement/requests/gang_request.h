@@ -38,6 +38,9 @@ struct KueueConstraint {
     Mode mode = Mode::Implied;
     std::string level;              // for Required and Preferred
     std::vector<SliceLayer> slices; // outermost first; one entry for the single-layer annotations
+    // kueue.x-k8s.io/podset-group-name: the PodSets of a Workload that share it (a leader of one
+    // pod and its workers) are placed together in one pass; empty for none.
+    std::string group;
     friend bool operator==(const KueueConstraint&, const KueueConstraint&) = default;
 };
 
@@ -56,6 +59,9 @@ struct VolcanoConstraint {
     std::int32_t partitionSize = 0;
     std::int32_t minPartitions = 0; // 0: all partitions
     std::optional<VolcanoTopology> partitionTopology;
+    // minAvailable: a part's is its task's (the gang is ready once the task has that many pods);
+    // a gang's is its job's spec.minAvailable (its PodGroup's minMember). Unset: every pod.
+    std::optional<std::int32_t> minAvailable{};
     friend bool operator==(const VolcanoConstraint&, const VolcanoConstraint&) = default;
 };
 

@@ -5,6 +5,7 @@
 #include "core/values/quantity.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/text/hostlist.h"
+#include "core/text/natural_order.h"
 #include "core/text/text_format.h"
 
 #include <algorithm>
@@ -629,21 +630,35 @@ Result<std::vector<Token>> commandTokens(std::string_view text, const std::strin
 Result<GangRequest> finish(const Options& o, const std::string& where, std::string source) {
     SlurmRequest slurm;
     const std::int32_t required = static_cast<std::int32_t>(o.nodelist.size());
+    std::vector<std::string> nodelist = o.nodelist;
     if (o.nodes) {
-        slurm.minNodes = o.nodes->first;
+        // sbatch's _opt_verify (src/sbatch/opt.c): the -w list raises the minimum, and a minimum
+        // above the maximum is refused before anything is sent.
+        slurm.minNodes = std::max(o.nodes->first, required);
         slurm.maxNodes = o.nodes->second;
-        if (required > slurm.maxNodes)
+        if (slurm.minNodes > slurm.maxNodes)
             return fail(where, "-w/--nodelist",
-                        "names " + std::to_string(required) + " nodes, more than the " +
-                            std::to_string(slurm.maxNodes) +
-                            " -N allows (Slurm: Requested node configuration is not available)");
-        slurm.minNodes = std::max(slurm.minNodes, required);
+                        "names " + std::to_string(required) + " nodes (sbatch: error: invalid number of nodes (-N " +
+                            std::to_string(slurm.minNodes) + "-" + std::to_string(slurm.maxNodes) + "))");
     } else {
         // Without -N, sbatch derives the count from the tasks, and slurmctld raises it to the
         // required nodes.
         std::int32_t nodes = 1;
         if (o.ntasks && o.ntasksPerNode) nodes = (*o.ntasks + *o.ntasksPerNode - 1) / *o.ntasksPerNode;
         slurm.minNodes = slurm.maxNodes = std::max(nodes, required);
+    }
+    // Then sbatch "massages the numbers" for -n with -N or -w: fewer tasks than the maximum lower
+    // it; fewer than the minimum set both to the task count ("Warning: can't run 2 processes on 4
+    // nodes, setting nnodes to 2") and drop the last names of the (sorted, unique) -w list.
+    if (o.ntasks && (o.nodes || required > 0)) {
+        const std::int32_t ntasks = *o.ntasks;
+        if (o.nodes && ntasks < slurm.maxNodes) slurm.maxNodes = ntasks;
+        if (ntasks < slurm.minNodes) {
+            slurm.minNodes = slurm.maxNodes = ntasks;
+            std::sort(nodelist.begin(), nodelist.end(), naturalLess);
+            nodelist.erase(std::unique(nodelist.begin(), nodelist.end()), nodelist.end());
+            if (nodelist.size() > static_cast<std::size_t>(ntasks)) nodelist.resize(static_cast<std::size_t>(ntasks));
+        }
     }
     for (const std::string& name : o.exclude)
         if (std::find(o.nodelist.begin(), o.nodelist.end(), name) != o.nodelist.end())
@@ -706,7 +721,7 @@ Result<GangRequest> finish(const Options& o, const std::string& where, std::stri
     slurm.contiguous = o.contiguous;
     if (o.spreadSegments && o.consolidateSegments)
         return fail(where, {}, "--spread-segments and --consolidate-segments are mutually exclusive");
-    slurm.requiredNodes = o.nodelist;
+    slurm.requiredNodes = std::move(nodelist);
     slurm.excludedNodes = o.exclude;
     slurm.partition = o.partition;
 
