@@ -30,6 +30,26 @@ std::string nodeYaml(const std::string& name, const std::string& rack, int cpus 
            "\", memory: 1Ti, pods: \"110\"}\n    conditions: [{type: Ready, status: \"True\"}]\n";
 }
 
+// A node whose GPUs come through the device plugin.
+std::string devicePluginNodeYaml(const std::string& name, const std::string& rack, int gpus) {
+    std::string text = nodeYaml(name, rack);
+    return text.replace(text.find("pods: \"110\""), 11, "pods: \"110\", nvidia.com/gpu: \"" + std::to_string(gpus) + '"');
+}
+
+// A DeviceClass serving an extended resource (KEP-5004), as NVIDIA's chart writes gpu.nvidia.com on v1.
+std::string extendedResourceClassYaml(const std::string& name, const std::string& resource, const std::string& created,
+                                      const std::string& product = "NVIDIA GB200") {
+    return "- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: " + name +
+           ", creationTimestamp: \"" + created + "\"}\n  spec:\n    selectors:\n    - cel: {expression: "
+           "'device.attributes[\"gpu.nvidia.com\"].productName == \"" + product + "\"'}\n    extendedResourceName: " +
+           resource + "\n";
+}
+
+bool hasNoteStarting(const PlacementResult& result, const std::string& start) {
+    return std::any_of(result.notes.begin(), result.notes.end(),
+                       [&](const std::string& note) { return note.starts_with(start); });
+}
+
 struct TestGpu {
     std::string name;
     std::string product = "NVIDIA GB200";
@@ -456,6 +476,93 @@ private Q_SLOTS:
         QCOMPARE(placeGang(kueueTasEngine(), *made->cluster, prioritized, EngineOptions{}).message,
                  std::string("FirstAvailable device selection is not supported"));
         QVERIFY(slurmTreeEngine().draTreatment() == DraTreatment::None);
+    }
+
+    void extendedResourcesAreServedByTheirClass() {
+        // n1, n2: four GB200s each through DRA, one of n2's taken; p1: eight GPUs through the
+        // device plugin. Pods ask nvidia.com/gpu: 4, which gpu.nvidia.com serves (KEP-5004).
+        const auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + devicePluginNodeYaml("p1", "r1", 8) +
+                                      sliceYaml("n1", gpus(4)) + sliceYaml("n2", gpus(4)) +
+                                      extendedResourceClassYaml("gpu.nvidia.com", "nvidia.com/gpu", "2026-01-01T00:00:00Z") +
+                                      allocatedClaimYaml("running", "n2", {"gpu-0"}));
+        const auto gangAsking = [](std::int32_t pods, const std::string& resource) {
+            GangRequest gang;
+            gang.name = "trainer";
+            gang.nameSpace = "team";
+            gang.pods = pods;
+            gang.perPod.set("cpu", Quantity::fromUnits(1));
+            gang.perPod.set(resource, Quantity::fromUnits(4));
+            return gang;
+        };
+        const std::string notServed = "nvidia.com/gpu on 2 nodes without its device plugin is DeviceClass gpu.nvidia.com's "
+                                      "devices (KEP-5004) only with kube-scheduler's DRAExtendedResource gate";
+        // The gate is alpha in 1.34 and 1.35, off: only the device plugin's node serves, two pods.
+        const PlacementResult byPlugin = placeGang(volcanoEngine(), *made->cluster, gangAsking(2, "nvidia.com/gpu"), {});
+        QVERIFY2(byPlugin.feasible, byPlugin.message.c_str());
+        QCOMPARE(byPlugin.nodes, (std::vector<NodePods>{{"p1", 2}}));
+        QVERIFY(hasNoteStarting(byPlugin, notServed));
+        const PlacementResult three = placeGang(volcanoEngine(), *made->cluster, gangAsking(3, "nvidia.com/gpu"), {});
+        QVERIFY(!three.feasible);
+        QVERIFY2(three.message.find("Insufficient nvidia.com/gpu") != std::string::npos, three.message.c_str());
+
+        // With the gate, n1 serves one pod through a claim for four of its GPUs; n2 (three left) none.
+        EngineOptions gated;
+        gated.draFeatures.extendedResource = true;
+        const PlacementResult served = placeGang(volcanoEngine(), *made->cluster, gangAsking(3, "nvidia.com/gpu"), gated);
+        QVERIFY2(served.feasible, served.message.c_str());
+        QCOMPARE(served.nodes, (std::vector<NodePods>{{"n1", 1}, {"p1", 2}}));
+        QVERIFY(hasNoteStarting(served, "nvidia.com/gpu on 2 nodes without its device plugin is DeviceClass "
+                                        "gpu.nvidia.com's devices (KEP-5004): each pod there gets a claim"));
+        const PlacementResult four = placeGang(volcanoEngine(), *made->cluster, gangAsking(4, "nvidia.com/gpu"), gated);
+        QVERIFY(!four.feasible);
+        QVERIFY(hasNoteStarting(four, "nodes serving no pod's claims: 1 cannot allocate all claims"));
+
+        // KAI's stable allocator and Kueue TAS's node capacity never serve it through DRA.
+        QVERIFY(!placeGang(kaiEngine(), *made->cluster, gangAsking(3, "nvidia.com/gpu"), gated).feasible);
+        QVERIFY(hasNoteStarting(placeGang(kaiEngine(), *made->cluster, gangAsking(2, "nvidia.com/gpu"), gated),
+                                "nvidia.com/gpu on 2 nodes without its device plugin is DeviceClass gpu.nvidia.com's "
+                                "devices (KEP-5004), but KAI's allocator serves no extended resource"));
+        const PlacementResult kueue = placeGang(kueueTasEngine(), *made->cluster, gangAsking(3, "nvidia.com/gpu"), gated);
+        QVERIFY(!kueue.feasible);
+        QVERIFY(hasNoteStarting(kueue, "nvidia.com/gpu on 2 nodes without its device plugin is DeviceClass "
+                                       "gpu.nvidia.com's devices (KEP-5004), but Kueue TAS counts nvidia.com/gpu"));
+
+        // Every class also serves its implicit name; no device plugin advertises that one.
+        const std::string implicitName = "deviceclass.resource.kubernetes.io/gpu.nvidia.com";
+        const PlacementResult implicit = placeGang(volcanoEngine(), *made->cluster, gangAsking(1, implicitName), gated);
+        QVERIFY2(implicit.feasible, implicit.message.c_str());
+        QCOMPARE(implicit.nodes, (std::vector<NodePods>{{"n1", 1}}));
+        QVERIFY(!placeGang(volcanoEngine(), *made->cluster, gangAsking(2, implicitName), gated).feasible);
+        // A resource no class serves is the engine's own business, without a word on DRA.
+        const PlacementResult other = placeGang(volcanoEngine(), *made->cluster, gangAsking(1, "example.com/fpga"), gated);
+        QVERIFY(!other.feasible);
+        QVERIFY(!hasNoteStarting(other, "example.com/fpga"));
+    }
+
+    void newerClassServesAnExtendedResource() {
+        // Two classes name example.com/gpu: the newer wins, and of two equally old the lower name.
+        const std::string older = extendedResourceClassYaml("a.example.com", "example.com/gpu", "2026-01-01T00:00:00Z");
+        const std::string newerH100 = extendedResourceClassYaml("b.example.com", "example.com/gpu", "2026-03-01T00:00:00Z",
+                                                                "NVIDIA H100 80GB HBM3");
+        const std::string tiedH100 = extendedResourceClassYaml("b.example.com", "example.com/gpu", "2026-01-01T00:00:00Z",
+                                                               "NVIDIA H100 80GB HBM3");
+        const auto newer = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + older + newerH100);
+        QCOMPARE(newer->state.devices().classForExtendedResource("example.com/gpu")->name, std::string("b.example.com"));
+        const auto tied = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + older + tiedH100);
+        QCOMPARE(tied->state.devices().classForExtendedResource("example.com/gpu")->name, std::string("a.example.com"));
+        QVERIFY(tied->state.devices().classForExtendedResource("example.com/fpga") == nullptr);
+        QCOMPARE(tied->state.devices().classForExtendedResource("deviceclass.resource.kubernetes.io/b.example.com")->name,
+                 std::string("b.example.com"));
+        // The winner's selectors decide: the node's GB200s serve a.example.com, not the newer H100 class.
+        GangRequest gang;
+        gang.name = "g";
+        gang.nameSpace = "team";
+        gang.pods = 1;
+        gang.perPod.set("example.com/gpu", Quantity::fromUnits(2));
+        EngineOptions gated;
+        gated.draFeatures.extendedResource = true;
+        QVERIFY(placeGang(volcanoEngine(), *tied->cluster, gang, gated).feasible);
+        QVERIFY(!placeGang(volcanoEngine(), *newer->cluster, gang, gated).feasible);
     }
 
     void manifestCarriesItsClaimTemplate() {

@@ -385,6 +385,7 @@ void TestDraReaders::draGpuNode() {
     QCOMPARE(qs(gpuClass.selectors[0]),
              QStringLiteral("device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"));
     QCOMPARE(qs(gpuClass.resourceVersion), QStringLiteral("310"));
+    QCOMPARE(qs(gpuClass.creationTimestamp), QStringLiteral("2026-03-10T03:29:18Z")); // the newer of two classes wins
 
     QCOMPARE(snapshot.resourceClaims.size(), std::size_t(1));
     const ResourceClaim& claim = snapshot.resourceClaims[0];

@@ -211,6 +211,7 @@ void writeResourceClaimTemplateManifest(JsonWriter& json, const ResourceClaimTem
 
 void writeDeviceClassManifest(JsonWriter& json, const DeviceClass& deviceClass) {
     beginManifest(json, "DeviceClass", {}, deviceClass.name, deviceClass.resourceVersion);
+    if (!deviceClass.creationTimestamp.empty()) json.field("creationTimestamp", deviceClass.creationTimestamp);
     json.endObject().key("spec").beginObject();
     if (!deviceClass.selectors.empty()) writeSelectors(json.key("selectors"), deviceClass.selectors);
     if (!deviceClass.extendedResourceName.empty()) json.field("extendedResourceName", deviceClass.extendedResourceName);

@@ -125,7 +125,7 @@ template <class V> Status readResourceSliceSpec(V& value, const Path& path, Reso
 // What the DRA kinds read of metadata. Namespaced kinds without a namespace live in "default",
 // as kubectl applies them.
 struct DraMetadata {
-    std::string_view nameSpace, name, uid, podClaimName;
+    std::string_view nameSpace, name, uid, podClaimName, creationTimestamp;
     bool deleting = false; // deletionTimestamp is set
 };
 
@@ -139,6 +139,7 @@ template <class V> Status readDraMetadata(V& value, const Path& path, DraMetadat
                                  : key == "namespace"       ? &meta.nameSpace
                                  : key == "uid"             ? &meta.uid
                                  : key == "resourceVersion" ? &label.resourceVersion
+                                 : key == "creationTimestamp" ? &meta.creationTimestamp
                                  : key == "deletionTimestamp" ? &deletion
                                                               : nullptr;
         if (slot) return readScalar(field, at, *slot);
@@ -220,6 +221,7 @@ template <class V> Status readDeviceClass(V& object, ObjectLabel& label, DeviceC
     });
     if (!s) return s;
     deviceClass.name = meta.name;
+    deviceClass.creationTimestamp = meta.creationTimestamp;
     return {};
 }
 

@@ -424,4 +424,20 @@ const CounterSet* DeviceInventory::counterSet(const ResourceSlice& slice, std::s
     return nullptr;
 }
 
+const DeviceClass* DeviceInventory::classForExtendedResource(std::string_view name) const {
+    constexpr std::string_view kImplicitPrefix = "deviceclass.resource.kubernetes.io/";
+    if (name.starts_with(kImplicitPrefix)) {
+        const auto found = m_classes.find(name.substr(kImplicitPrefix.size()));
+        return found != m_classes.end() ? &found->second : nullptr;
+    }
+    const DeviceClass* chosen = nullptr;
+    for (const auto& [className, deviceClass] : m_classes) {
+        if (deviceClass.extendedResourceName != name) continue;
+        // Kubernetes writes creationTimestamp as RFC 3339 in UTC to the second, so text order is
+        // time order; the map walks names in ascending order, so a tie keeps the lower name.
+        if (chosen == nullptr || deviceClass.creationTimestamp > chosen->creationTimestamp) chosen = &deviceClass;
+    }
+    return chosen;
+}
+
 } // namespace topodeck

@@ -94,6 +94,10 @@ public:
     const std::map<std::string, std::shared_ptr<const ResourceClaim>, std::less<>>& claims() const { return m_claims; }
     const std::map<std::string, ResourceClaimTemplate, std::less<>>& claimTemplates() const { return m_templates; }
     const std::map<std::string, DeviceClass, std::less<>>& deviceClasses() const { return m_classes; }
+    // KEP-5004: the class that serves the extended resource `name` (its extendedResourceName, or
+    // the implicit "deviceclass.resource.kubernetes.io/<class>"), or nullptr. Of two classes naming
+    // one resource the newer wins, and between equally old ones the lower name.
+    const DeviceClass* classForExtendedResource(std::string_view name) const;
 
     // Whether the slice counts: its pool is at its generation. False for an unknown slice.
     bool isCurrent(const ResourceSlice& slice) const;

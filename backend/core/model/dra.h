@@ -164,9 +164,11 @@ struct DeviceClass {
     std::string name;
     std::vector<std::string> selectors; // CEL expressions, all must hold
     std::string extendedResourceName;   // KEP-5004: the extended resource this class also serves
+    std::string creationTimestamp{};    // RFC 3339; the newer of two classes serving one name wins
     std::string resourceVersion{};
     friend bool operator==(const DeviceClass& a, const DeviceClass& b) {
-        return a.name == b.name && a.selectors == b.selectors && a.extendedResourceName == b.extendedResourceName;
+        return a.name == b.name && a.selectors == b.selectors && a.extendedResourceName == b.extendedResourceName &&
+               a.creationTimestamp == b.creationTimestamp;
     }
 };
 

@@ -33,12 +33,13 @@ struct DraFeatures {
     bool adminAccess = true;           // adminAccess requests (beta, on from 1.34)
     bool partitionableDevices = false; // devices consuming shared counters (alpha in 1.35)
     bool deviceTaints = false;         // device taints (alpha in 1.35)
+    bool extendedResource = false;     // DRAExtendedResource, KEP-5004 (alpha in 1.34 and 1.35)
     // The kube-scheduler of 1.35 with its default gates (Volcano's predicates wrap it; it binds
     // what Kueue admits).
     static DraFeatures kubeScheduler() { return {}; }
     // structured.NewAllocator(..., structured.Features{}, ...): KAI's dynamicresources plugin,
     // the "stable" allocator with every optional feature off.
-    static DraFeatures stableOnly() { return {false, false, false, false}; }
+    static DraFeatures stableOnly() { return {false, false, false, false, false}; }
     friend bool operator==(const DraFeatures&, const DraFeatures&) = default;
 };
 

@@ -38,6 +38,50 @@ bool orderMatters(const std::vector<PodClaimSpec>& claims) {
     return requests > 1;
 }
 
+// KEP-5004: an extended resource a kind of pod asks for that a DeviceClass serves.
+struct ExtendedResourceAsk {
+    std::string resource;
+    const DeviceClass* deviceClass = nullptr;
+    std::int64_t count = 0;
+};
+
+std::vector<ExtendedResourceAsk> extendedResourcesServedByClasses(const DeviceInventory& inventory,
+                                                                  const ResourceList& perPod) {
+    std::vector<ExtendedResourceAsk> asks;
+    for (const auto& [resource, amount] : perPod)
+        if (amount > Quantity())
+            if (const DeviceClass* deviceClass = inventory.classForExtendedResource(resource))
+                asks.push_back({resource, deviceClass, amount.value()});
+    return asks;
+}
+
+// Bit i: the node has no device plugin for asks[i] (its allocatable does not list the resource),
+// so the scheduler serves it through the class, with the gate on.
+std::uint32_t resourcesLeftToDra(const Node& node, const std::vector<ExtendedResourceAsk>& asks) {
+    std::uint32_t mask = 0;
+    for (std::size_t i = 0; i < asks.size() && i < 32; ++i)
+        if (!node.allocatable.contains(asks[i].resource)) mask |= 1u << i;
+    return mask;
+}
+
+// The claim the scheduler makes for a pod's extended resources on a node that leaves them to DRA:
+// an ExactCount request of the resource's class per resource. (It makes one per container and
+// resource; with no constraint between them, their sum asks for the same devices.)
+PodClaimSpec extendedResourceClaim(const std::string& nameSpace, const std::vector<ExtendedResourceAsk>& asks,
+                                   std::uint32_t mask) {
+    PodClaimSpec claim;
+    claim.name = "extended-resources";
+    claim.claimKey = nameSpace + "/<pod>-extended-resources";
+    for (std::size_t i = 0; i < asks.size(); ++i) {
+        if ((mask >> i & 1u) == 0) continue;
+        DeviceSubRequest exactly;
+        exactly.deviceClassName = asks[i].deviceClass->name;
+        exactly.count = asks[i].count;
+        claim.spec.requests.push_back({"container-0-request-" + std::to_string(i), exactly, {}});
+    }
+    return claim;
+}
+
 // One kind of pod's claims, allocated on every usable node.
 struct PartDevices {
     std::string resource;                 // its column (kDraPodsResource, #i for later parts)
@@ -47,18 +91,34 @@ struct PartDevices {
     bool orderMatters = false;
 };
 
-Result<PartDevices> allocatePart(const PlacementCluster& cluster, std::vector<PodClaimSpec> claims, std::int32_t pods,
-                                 std::size_t index, const DraFeatures& features) {
+// `extended`: the kind of pod's extended resources that classes serve, when the scheduler lets
+// DRA serve them (else empty). A node allocates the pod's claims plus, for the extended resources
+// it has no device plugin for, the claim the scheduler makes.
+Result<PartDevices> allocatePart(const PlacementCluster& cluster, const std::string& nameSpace,
+                                 const std::vector<PodClaimSpec>& claims, const std::vector<ExtendedResourceAsk>& extended,
+                                 std::int32_t pods, std::size_t index, const DraFeatures& features) {
     PartDevices devices;
     devices.resource = std::string(kDraPodsResource) + (index == 0 ? "" : "#" + std::to_string(index));
-    devices.orderMatters = orderMatters(claims);
-    Result<DraPodAllocator> allocator = DraPodAllocator::prepare(cluster.state(), std::move(claims), features);
-    if (!allocator) return allocator.error();
-    devices.shared = allocator->anyShared();
     devices.podsByNode.assign(cluster.nodeSlots(), 0);
+    std::map<std::uint32_t, DraPodAllocator> allocators; // by the extended resources left to DRA
     for (NodeId id : cluster.nodesInOrder()) {
         if (!cluster.usable(id)) continue;
-        const DraPodAllocator::NodeFit fit = allocator->podsThatFit(id, pods);
+        const std::uint32_t mask = resourcesLeftToDra(cluster.node(id), extended);
+        if (claims.empty() && mask == 0) {
+            devices.podsByNode[id] = pods; // nothing for DRA to allocate here
+            continue;
+        }
+        auto allocator = allocators.find(mask);
+        if (allocator == allocators.end()) {
+            std::vector<PodClaimSpec> all = claims;
+            if (mask != 0) all.push_back(extendedResourceClaim(nameSpace, extended, mask));
+            devices.orderMatters = devices.orderMatters || orderMatters(all);
+            Result<DraPodAllocator> prepared = DraPodAllocator::prepare(cluster.state(), std::move(all), features);
+            if (!prepared) return prepared.error();
+            devices.shared = devices.shared || prepared->anyShared();
+            allocator = allocators.emplace(mask, std::move(*prepared)).first;
+        }
+        const DraPodAllocator::NodeFit fit = allocator->second.podsThatFit(id, pods);
         devices.podsByNode[id] = fit.pods;
         if (fit.stoppedBy != DraNodeVerdict::Fits && fit.pods == 0) {
             std::string why = draVerdictText(fit.stoppedBy);
@@ -67,6 +127,36 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, std::vector<Po
         }
     }
     return devices;
+}
+
+// Usable nodes that publish devices but no device plugin's `resource`: where a class serves it.
+std::int64_t nodesLeavingToDra(const PlacementCluster& cluster, const std::string& resource) {
+    std::int64_t nodes = 0;
+    for (NodeId id : cluster.nodesInOrder())
+        nodes += cluster.usable(id) && cluster.state().devices().node(id).devices > 0 &&
+                 !cluster.node(id).allocatable.contains(resource);
+    return nodes;
+}
+
+// How this scheduler treats the extended resources classes serve, for the result's notes, or ""
+// when no node leaves them to DRA.
+std::string extendedResourceNote(const PlacementCluster& cluster, DraTreatment treatment, bool served,
+                                 const std::vector<ExtendedResourceAsk>& asks) {
+    for (const ExtendedResourceAsk& ask : asks) {
+        const std::int64_t nodes = nodesLeavingToDra(cluster, ask.resource);
+        if (nodes == 0) continue;
+        const std::string where = ask.resource + " on " + plural(nodes, "node", "nodes") +
+                                  " without its device plugin is DeviceClass " + ask.deviceClass->name +
+                                  "'s devices (KEP-5004)";
+        if (served) return where + ": each pod there gets a claim for them, as kube-scheduler's DRAExtendedResource gate does";
+        if (treatment == DraTreatment::StableAllocator)
+            return where + ", but KAI's allocator serves no extended resource through DRA: they count none";
+        if (treatment == DraTreatment::AdmitThenBind)
+            return where + ", but Kueue TAS counts " + ask.resource + " from nodes' allocatable only: they count none";
+        return where + " only with kube-scheduler's DRAExtendedResource gate (alpha in 1.34 and 1.35; "
+                       "--dra-gates DRAExtendedResource=true): they count none";
+    }
+    return {};
 }
 
 std::string stopsText(const std::map<std::string, int>& stops) {
@@ -140,6 +230,27 @@ void bindAfterAdmission(const PlacementCluster& cluster, const std::vector<GangP
                      " pods Pending: cannot allocate all claims (" + where + ")";
 }
 
+// On a node that leaves an extended resource to DRA, NodeResourcesFit lets it pass and the claim
+// made for it decides (the pods column): its column there holds enough for the whole gang.
+// (Volcano then reads that column as the node's allocatable too, for its binpack score.)
+void passExtendedResourcesLeftToDra(const PlacementCluster& cluster, const std::vector<GangPart>& parts,
+                                    const std::vector<std::vector<ExtendedResourceAsk>>& extended,
+                                    PlacementCluster& withDevices) {
+    std::int64_t pods = 0;
+    for (const GangPart& part : parts) pods += part.pods;
+    std::map<std::string, std::int64_t> largest; // per resource, the most one pod asks
+    for (const auto& asks : extended)
+        for (const ExtendedResourceAsk& ask : asks) largest[ask.resource] = std::max(largest[ask.resource], ask.count);
+    for (const auto& [resource, count] : largest) {
+        const PlacementCluster::FreeColumn native = cluster.freeColumn(resource);
+        const __int128 enough = __int128(pods) * count * kNanosPerUnit;
+        std::vector<__int128> free(cluster.nodeSlots(), 0);
+        for (NodeId id : cluster.nodesInOrder())
+            free[id] = cluster.node(id).allocatable.contains(resource) ? native.nanos(id) : enough;
+        withDevices.setFreeColumn(resource, std::move(free));
+    }
+}
+
 } // namespace
 
 Result<std::vector<PodClaimSpec>> resolveGangClaims(const ClusterState& state, const std::string& nameSpace,
@@ -182,25 +293,42 @@ Result<std::vector<PodClaimSpec>> resolveGangClaims(const ClusterState& state, c
 PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster& cluster, const GangRequest& gang,
                           const EngineOptions& options) {
     const DraTreatment treatment = engine.draTreatment();
-    if (!gang.usesClaims()) return engine.place(cluster, gang, options);
     if (treatment == DraTreatment::None) {
         PlacementResult result = engine.place(cluster, gang, options);
-        result.notes.push_back(std::string(engine.name()) + " has no DRA: the pods' resource claims are not looked at");
+        if (gang.usesClaims())
+            result.notes.push_back(std::string(engine.name()) + " has no DRA: the pods' resource claims are not looked at");
         return result;
     }
     const DraFeatures features = treatment == DraTreatment::StableAllocator ? DraFeatures::stableOnly() : options.draFeatures;
     const std::vector<GangPart> parts = gang.partsOrWhole();
+    // Extended resources a class serves (KEP-5004) are DRA's only where kube-scheduler itself
+    // filters with the gate on; elsewhere they go by the nodes' allocatable, as any resource.
+    const bool draServesExtended = treatment == DraTreatment::KubeScheduler && features.extendedResource;
+    std::vector<std::vector<ExtendedResourceAsk>> extended(parts.size());
+    std::string extendedNote;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        extended[i] = extendedResourcesServedByClasses(cluster.state().devices(), parts[i].perPod);
+        if (extendedNote.empty()) extendedNote = extendedResourceNote(cluster, treatment, draServesExtended, extended[i]);
+        if (!draServesExtended) extended[i].clear();
+    }
+    const bool anyExtended = std::any_of(extended.begin(), extended.end(), [](const auto& asks) { return !asks.empty(); });
+    if (!gang.usesClaims() && !anyExtended) {
+        PlacementResult result = engine.place(cluster, gang, options);
+        if (!extendedNote.empty()) result.notes.push_back(extendedNote);
+        return result;
+    }
     std::vector<PartDevices> devices(parts.size());
     bool orderNote = false;
     bool shared = false;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (parts[i].claims.empty()) continue;
+        if (parts[i].claims.empty() && extended[i].empty()) continue;
         // A claim that cannot be made: the pods never reach the scheduler.
         Result<std::vector<PodClaimSpec>> resolved = resolveGangClaims(cluster.state(), gang.nameSpace, parts[i].claims);
         if (!resolved) return refused(engine, resolved.error().message);
         if (treatment == DraTreatment::AdmitThenBind)
             if (std::string refusal = kueueRefusal(*resolved); !refusal.empty()) return refused(engine, refusal);
-        Result<PartDevices> part = allocatePart(cluster, std::move(*resolved), parts[i].pods, i, features);
+        Result<PartDevices> part =
+            allocatePart(cluster, gang.nameSpace, *resolved, extended[i], parts[i].pods, i, features);
         if (!part) {
             // PreFilter's verdict: the whole pod is unschedulable, on every node.
             return refused(engine, "0/" + std::to_string(cluster.nodesInOrder().size()) +
@@ -229,6 +357,7 @@ PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster&
             perPod.set(devices[i].resource, Quantity::fromUnits(1));
             if (i == 0 && !asked.parts.empty()) asked.perPod.set(devices[i].resource, Quantity::fromUnits(1));
         }
+        passExtendedResourcesLeftToDra(cluster, parts, extended, withDevices);
         result = engine.place(withDevices, asked, options);
         result.notes.push_back(treatment == DraTreatment::StableAllocator
                                    ? "KAI allocates claims with the stable allocator (no firstAvailable, partitionable "
@@ -247,6 +376,7 @@ PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster&
                          plural(static_cast<std::int64_t>(result.nodes.size() - 1), "other node", "other nodes") +
                          " fail: resourceclaim not available on the node";
     }
+    if (!extendedNote.empty()) result.notes.push_back(extendedNote);
     if (orderNote)
         result.notes.push_back("pods take their devices one at a time, in the scheduler's order: a joint assignment "
                                "that order misses is not looked for, as the scheduler does not");
