@@ -80,6 +80,10 @@ std::size_t unprintableAt(std::string_view text, bool allowLineBreaks) {
     std::size_t i = 0;
     while (i + 8 <= text.size() && printableAsciiBlock(text.data() + i)) i += 8;
     for (; i < text.size();) {
+        if (const auto c = static_cast<unsigned char>(text[i]); c >= 0x20 && c < 0x7f) {
+            ++i; // printable ASCII, the usual case of a short text or a tail
+            continue;
+        }
         std::size_t length = printableLength(text, i);
         if (length == 0 && allowLineBreaks && (text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) length = 1;
         if (length == 0) return i;
