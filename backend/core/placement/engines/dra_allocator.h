@@ -84,6 +84,12 @@ public:
     // Pods, one after another, whose claims can be allocated on the node, at most `limit`. A shared
     // claim is allocated with the first pod only.
     NodeFit podsThatFit(NodeId node, std::int32_t limit) const;
+    // The same, reusing a workspace from node to node: its buffers, and the selector results it
+    // remembers by the values the selectors read (cel/selector_memo.h), which hold on every node.
+    // A workspace serves one thread at a time; one made for another allocator is made anew.
+    class Workspace;
+    std::shared_ptr<Workspace> workspace() const;
+    NodeFit podsThatFit(NodeId node, std::int32_t limit, Workspace& workspace) const;
 
     const std::vector<PodClaimSpec>& claims() const { return m_claims; }
     bool anyShared() const;

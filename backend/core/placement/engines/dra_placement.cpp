@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <utility>
 
 namespace topodeck {
 namespace {
@@ -56,15 +58,22 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, std::vector<Po
     if (!allocator) return allocator.error();
     devices.shared = allocator->anyShared();
     devices.podsByNode.assign(cluster.nodeSlots(), 0);
+    const std::shared_ptr<DraPodAllocator::Workspace> workspace = allocator->workspace();
+    // Nodes that took no pod, by verdict (and a selector error's text): the words are made once.
+    std::map<std::pair<DraNodeVerdict, std::string>, int> stopped;
     for (NodeId id : cluster.nodesInOrder()) {
         if (!cluster.usable(id)) continue;
-        const DraPodAllocator::NodeFit fit = allocator->podsThatFit(id, pods);
+        DraPodAllocator::NodeFit fit = allocator->podsThatFit(id, pods, *workspace);
         devices.podsByNode[id] = fit.pods;
         if (fit.stoppedBy != DraNodeVerdict::Fits && fit.pods == 0) {
-            std::string why = draVerdictText(fit.stoppedBy);
-            if (fit.stoppedBy == DraNodeVerdict::SelectorError) why += ": " + fit.detail;
-            ++devices.stops[why];
+            if (fit.stoppedBy != DraNodeVerdict::SelectorError) fit.detail.clear();
+            ++stopped[{fit.stoppedBy, std::move(fit.detail)}];
         }
+    }
+    for (const auto& [verdict, nodes] : stopped) {
+        std::string why = draVerdictText(verdict.first);
+        if (verdict.first == DraNodeVerdict::SelectorError) why += ": " + verdict.second;
+        devices.stops[why] += nodes;
     }
     return devices;
 }
