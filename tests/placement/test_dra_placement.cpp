@@ -14,7 +14,9 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -237,6 +239,20 @@ private Q_SLOTS:
         QCOMPARE(fitOn(*oneTaken, "n1", all).pods, 0);
         const auto none = makeCluster(nodeYaml("n1", "r1") + kGpuClass);
         QCOMPARE(fitOn(*none, "n1", all).pods, 0);
+        // A pool announcing two slices with one arrived: how many "all" is cannot be known, and the
+        // allocator stops with the scheduler's error (allocator test "all-devices-slice-without-devices-
+        // incomplete-pool"); ExactCount still takes its devices.
+        std::string halfPool = sliceYaml("n1", gpus(4));
+        halfPool.replace(halfPool.find("resourceSliceCount: 1"), 21, "resourceSliceCount: 2");
+        const auto incomplete = makeCluster(nodeYaml("n1", "r1") + halfPool + kGpuClass);
+        const auto refused = fitOn(*incomplete, "n1", all);
+        QCOMPARE(refused.pods, 0);
+        QVERIFY(refused.stoppedBy == DraNodeVerdict::AllocationError);
+        QCOMPARE(refused.detail, std::string("claim team/<pod>-gpus, request gpus: asks for all devices, but resource "
+                                             "pool gpu.nvidia.com/n1 is currently being updated"));
+        QCOMPARE(fitOn(*incomplete, "n1", "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, "
+                                          "count: 2}}]\n").pods,
+                 2);
     }
 
     void firstAvailableTriesAlternativesInOrder() {
@@ -381,7 +397,7 @@ private Q_SLOTS:
                                "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, selectors: "
                                "[{cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].missing == 1'}}]}}]\n");
         QCOMPARE(fit.pods, 0);
-        QVERIFY(fit.stoppedBy == DraNodeVerdict::SelectorError);
+        QVERIFY(fit.stoppedBy == DraNodeVerdict::AllocationError);
         QVERIFY2(fit.detail.find("no such key") != std::string::npos, fit.detail.c_str());
     }
 
@@ -402,6 +418,76 @@ private Q_SLOTS:
         QCOMPARE(draVerdictText(fit.stoppedBy), std::string("timed out trying to allocate devices"));
         // With the default budget the same search ends with its answer.
         QVERIFY(fitOn(*made, "n1", four, 1).stoppedBy == DraNodeVerdict::CannotAllocate);
+    }
+
+    void countingAnswersAsTheSearchDoes() {
+        // One ExactCount request without constraints is counted (free matching devices) instead of
+        // searched. The same claim with a constraint every device meets takes the search: on
+        // random nodes (devices allocated or not, of two products, some without productName so
+        // that the selector fails, and small step budgets so that searches time out) both give
+        // the same pods, verdict and error.
+        std::mt19937 random(5);
+        std::string items = kGpuClass;
+        std::vector<std::string> nodes;
+        for (int n = 0; n < 60; ++n) {
+            const std::string node = "n" + std::to_string(n);
+            nodes.push_back(node);
+            items += nodeYaml(node, "r1");
+            const int devices = static_cast<int>(random() % 13);
+            if (devices == 0) continue;
+            std::string slice = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
+                                "-gpu}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
+                                ", generation: 1, resourceSliceCount: 1}\n    nodeName: " + node + "\n    devices:\n";
+            std::vector<std::string> taken;
+            for (int d = 0; d < devices; ++d) {
+                const std::string name = "gpu-" + std::to_string(d);
+                const unsigned kind = random() % 10;
+                const std::string product = kind == 0  ? ""
+                                            : kind < 4 ? ", productName: {string: \"NVIDIA H100\"}"
+                                                       : ", productName: {string: \"NVIDIA GB200\"}";
+                slice += "    - name: " + name + "\n      attributes: {type: {string: gpu}" + product + "}\n";
+                if (random() % 3 == 0) taken.push_back(name);
+            }
+            items += slice;
+            if (!taken.empty()) items += allocatedClaimYaml("busy-" + node, node, taken);
+        }
+        const auto made = makeCluster(items);
+        int compared = 0;
+        std::map<DraNodeVerdict, int> verdicts; // every kind of answer is met
+        int severalPods = 0;
+        for (int round = 0; round < 40; ++round) {
+            const std::string count = std::to_string(1 + random() % 4);
+            const std::string request =
+                "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: " + count +
+                ", selectors: [{cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA "
+                "GB200\"'}}]}}]\n";
+            const std::string constrained = request + "      constraints: [{matchAttribute: gpu.nvidia.com/type}]\n";
+            const std::int64_t budget = round % 2 == 0 ? DraPodAllocator::kStepBudget : 3 + random() % 40;
+            auto counted =
+                DraPodAllocator::prepare(made->state, perPodClaim(request), DraFeatures::kubeScheduler(), budget);
+            auto searched =
+                DraPodAllocator::prepare(made->state, perPodClaim(constrained), DraFeatures::kubeScheduler(), budget);
+            QVERIFY(counted && searched);
+            const auto workspace = counted->workspace();
+            const auto limit = static_cast<std::int32_t>(1 + random() % 5);
+            for (const std::string& node : nodes) {
+                const NodeId id = *made->state.findNode(node);
+                const auto a = counted->podsThatFit(id, limit, *workspace);
+                const auto b = searched->podsThatFit(id, limit);
+                const std::string where = node + ", round " + std::to_string(round);
+                QVERIFY2(a.pods == b.pods, where.c_str());
+                QVERIFY2(a.stoppedBy == b.stoppedBy, where.c_str());
+                QVERIFY2(a.detail == b.detail, where.c_str());
+                ++compared;
+                ++verdicts[b.stoppedBy];
+                severalPods += b.pods > 1;
+            }
+        }
+        QCOMPARE(compared, 40 * 60);
+        for (const DraNodeVerdict verdict : {DraNodeVerdict::Fits, DraNodeVerdict::CannotAllocate,
+                                             DraNodeVerdict::TimedOut, DraNodeVerdict::AllocationError})
+            QVERIFY2(verdicts[verdict] > 0, draVerdictText(verdict).c_str());
+        QVERIFY(severalPods > 0);
     }
 
     void sharedClaimAllocatedElsewhereIsNotAvailable() {

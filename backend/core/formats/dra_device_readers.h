@@ -29,12 +29,18 @@ namespace topodeck::object_reader {
 // Where an attribute or capacity sits in messages: a bare name (the driver's own domain) as a
 // field, "...attributes.cudaComputeCapability", a qualified one as a key, "...attributes["resource.kubernetes.io/pcieRoot"]".
 inline Path namedEntry(const Path& map, std::string_view name) {
-    return name.find_first_of("./") == std::string_view::npos ? map.field(name) : map.key(name);
+    return map.entry(name);
 }
 
 // A map read into a vector sorted by name (kubectl and the API server print maps sorted, so
 // this is a check); a name written twice is an error naming it.
 template <class T, class Name> Status sortUnique(std::vector<T>& entries, const Path& path, Name&& nameOf) {
+    // One pass tells sorted and unique apart from the rest (every device of a cluster goes
+    // through here, and they come sorted); only the rest is sorted and searched again.
+    bool sortedUnique = true;
+    for (std::size_t i = 1; sortedUnique && i < entries.size(); ++i)
+        sortedUnique = std::string_view(nameOf(entries[i - 1])).compare(nameOf(entries[i])) < 0;
+    if (sortedUnique) return {};
     const auto byName = [&](const T& a, const T& b) { return nameOf(a) < nameOf(b); };
     if (!std::is_sorted(entries.begin(), entries.end(), byName)) std::stable_sort(entries.begin(), entries.end(), byName);
     const auto twice = std::adjacent_find(entries.begin(), entries.end(),
@@ -50,9 +56,11 @@ template <class V> Status readDeviceAttribute(V& value, const Path& path, Device
     if (!isMap) return typeError(path, "a map", ValueType::Null);
     std::string_view kind; // the value type read so far
     Status s = value.forEachField([&](std::string_view key, V& field) -> Status {
-        const bool isInt = key == "int", isBool = key == "bool", isString = key == "string", isVersion = key == "version";
+        using namespace std::string_view_literals;
+        const bool isInt = key == "int"sv, isBool = key == "bool"sv, isString = key == "string"sv,
+                   isVersion = key == "version"sv;
         if ((!isInt && !isBool && !isString && !isVersion) || field.type() == ValueType::Null) return {};
-        const std::string_view now = isInt ? "int" : isBool ? "bool" : isString ? "string" : "version";
+        const std::string_view now = isInt ? "int"sv : isBool ? "bool"sv : isString ? "string"sv : "version"sv;
         if (!kind.empty())
             return Error{path.str() + ": holds both " + std::string(kind) + " and " + std::string(now) +
                          "; an attribute has exactly one of int, bool, string and version"};

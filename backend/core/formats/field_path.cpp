@@ -34,8 +34,11 @@ std::string Path::str() const {
 
 void Path::append(std::string& out) const {
     if (m_parent) m_parent->append(out);
-    switch (m_kind) {
+    Kind kind = m_kind;
+    if (kind == Kind::Entry) kind = m_text.find_first_of("./") == std::string_view::npos ? Kind::Field : Kind::Key;
+    switch (kind) {
     case Kind::Root:
+    case Kind::Entry:
         break;
     case Kind::Field:
         if (!out.empty()) out += '.';

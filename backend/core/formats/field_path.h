@@ -24,11 +24,15 @@ public:
     Path field(std::string_view name) const { return Path(this, Kind::Field, name, 0); }
     Path key(std::string_view name) const { return Path(this, Kind::Key, name, 0); }
     Path index(std::size_t i) const { return Path(this, Kind::Index, {}, i); }
+    // A map entry named as its name reads best: a plain identifier as a field ("...attributes.uuid"),
+    // anything with '.' or '/' as a key ("...attributes["resource.kubernetes.io/pcieRoot"]"),
+    // decided only when the text is built.
+    Path entry(std::string_view name) const { return Path(this, Kind::Entry, name, 0); }
 
     std::string str() const;
 
 private:
-    enum class Kind { Root, Field, Key, Index };
+    enum class Kind { Root, Field, Key, Index, Entry };
     Path(const Path* parent, Kind kind, std::string_view text, std::size_t index)
         : m_parent(parent), m_kind(kind), m_text(text), m_index(index) {}
     void append(std::string& out) const;

@@ -8,66 +8,14 @@ namespace topodeck {
 namespace {
 
 std::size_t nameHash(std::string_view name) {
-    return std::hash<std::string_view>{}(name);
+    return hashName(name);
 }
 
 std::size_t podHash(std::string_view nameSpace, std::string_view name) {
-    const std::size_t h = nameHash(nameSpace);
-    return h ^ (nameHash(name) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    return hashCombine(nameHash(nameSpace), nameHash(name));
 }
 
 } // namespace
-
-void ClusterState::IdTable::reserve(std::size_t ids) {
-    std::size_t capacity = 16;
-    while (capacity < 2 * ids) capacity *= 2;
-    if (capacity > m_slots.size()) grow(capacity);
-}
-
-void ClusterState::IdTable::grow(std::size_t capacity) {
-    std::vector<Slot> old(capacity);
-    old.swap(m_slots);
-    for (const Slot& slot : old) {
-        if (slot.id == kNone) continue;
-        std::size_t i = slot.tag & mask();
-        while (m_slots[i].id != kNone) i = (i + 1) & mask();
-        m_slots[i] = slot;
-    }
-}
-
-void ClusterState::IdTable::insert(std::size_t hash, std::uint32_t id) {
-    if (2 * (m_count + 1) > m_slots.size()) grow(m_slots.empty() ? 16 : 2 * m_slots.size());
-    const auto tag = static_cast<std::uint32_t>(hash);
-    std::size_t i = tag & mask();
-    while (m_slots[i].id != kNone) i = (i + 1) & mask();
-    m_slots[i] = Slot{id, tag};
-    ++m_count;
-}
-
-std::size_t ClusterState::IdTable::position(std::size_t hash, std::uint32_t id) const {
-    std::size_t i = static_cast<std::uint32_t>(hash) & mask();
-    while (m_slots[i].id != id) i = (i + 1) & mask();
-    return i;
-}
-
-void ClusterState::IdTable::replace(std::size_t hash, std::uint32_t id, std::uint32_t newId) {
-    m_slots[position(hash, id)].id = newId;
-}
-
-void ClusterState::IdTable::erase(std::size_t hash, std::uint32_t id) {
-    // Backward-shift deletion: move later entries of the run up, so that no probe stops early.
-    std::size_t hole = position(hash, id);
-    for (std::size_t i = (hole + 1) & mask(); m_slots[i].id != kNone; i = (i + 1) & mask()) {
-        const std::size_t home = m_slots[i].tag & mask();
-        // The entry may fill the hole unless its home lies cyclically in (hole, i].
-        const bool homeBetween = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
-        if (homeBetween) continue;
-        m_slots[hole] = m_slots[i];
-        hole = i;
-    }
-    m_slots[hole] = Slot{};
-    --m_count;
-}
 
 std::optional<NodeId> ClusterState::findNode(std::string_view name) const {
     const std::uint32_t id = m_nodeIds.find(nameHash(name), [&](std::uint32_t i) { return m_nodeNames[i] == name; });

@@ -2,6 +2,7 @@
 
 #include "core/model/cluster_event.h"
 #include "core/model/device_inventory.h"
+#include "core/model/id_table.h"
 #include "core/model/node.h"
 #include "core/model/pod.h"
 #include "core/model/resource_list.h"
@@ -97,42 +98,6 @@ public:
     std::uint64_t generation() const { return m_generation; }
 
 private:
-    // Dense ids by hash: open addressing over a flat array of (id, low 32 bits of the hash), so
-    // that a probe touches one small array (a node-based map misses the cache several times per
-    // lookup at cluster size) and keys, which the caller owns, are compared only on a hash match.
-    class IdTable {
-    public:
-        static constexpr std::uint32_t kNone = 0xFFFFFFFF;
-
-        void reserve(std::size_t ids);
-        // The id for which isKey(id) holds, or kNone.
-        template <class IsKey>
-        std::uint32_t find(std::size_t hash, IsKey&& isKey) const {
-            if (m_slots.empty()) return kNone;
-            const auto tag = static_cast<std::uint32_t>(hash);
-            for (std::size_t i = tag & mask();; i = (i + 1) & mask()) {
-                const Slot& slot = m_slots[i];
-                if (slot.id == kNone) return kNone;
-                if (slot.tag == tag && isKey(slot.id)) return slot.id;
-            }
-        }
-        void insert(std::size_t hash, std::uint32_t id); // the key must be absent
-        void erase(std::size_t hash, std::uint32_t id);
-        void replace(std::size_t hash, std::uint32_t id, std::uint32_t newId);
-
-    private:
-        struct Slot {
-            std::uint32_t id = kNone;
-            std::uint32_t tag = 0; // low bits of the hash: the home slot, and a cheap first compare
-        };
-        std::size_t mask() const { return m_slots.size() - 1; }
-        std::size_t position(std::size_t hash, std::uint32_t id) const;
-        void grow(std::size_t capacity);
-
-        std::vector<Slot> m_slots; // a power of two in size, at most half full
-        std::size_t m_count = 0;
-    };
-
     NodeId slotFor(std::string_view name);
     std::uint32_t podIndex(std::size_t hash, std::string_view nameSpace, std::string_view name) const;
     // `index`: the pod's position in m_pods, which the node's pod list records.
@@ -146,7 +111,7 @@ private:
 
     std::vector<NodeRecord> m_nodes;
     std::vector<std::string> m_nodeNames; // by id, next to each other for the lookups' key compares
-    IdTable m_nodeIds;
+    IdTable m_nodeIds;                    // dense ids by name hash (id_table.h)
     // Pods side by side, in no particular order (a deleted pod's place goes to the last one),
     // found by (namespace, name) through m_podIds.
     std::vector<Pod> m_pods;

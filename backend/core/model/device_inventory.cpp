@@ -1,5 +1,6 @@
 #include "core/model/device_inventory.h"
 
+#include "core/cel/selector_memo.h"
 #include "core/text/command_args.h"
 
 #include <algorithm>
@@ -10,13 +11,6 @@ namespace {
 
 constexpr std::string_view kNvidiaGpuClass = "gpu.nvidia.com";
 constexpr std::string_view kNvidiaGpuDriver = "gpu.nvidia.com";
-
-std::string poolKey(std::string_view driver, std::string_view pool) {
-    std::string key(driver);
-    key += '\0';
-    key += pool;
-    return key;
-}
 
 std::string claimKey(std::string_view nameSpace, std::string_view name) {
     std::string key(nameSpace);
@@ -83,11 +77,114 @@ GpuDeviceClasses GpuDeviceClasses::fromList(std::string_view commaSeparated) {
 
 DeviceInventory::DeviceInventory() = default;
 
-std::string DeviceInventory::deviceKey(std::string_view driver, std::string_view pool, std::string_view device) {
-    std::string key = poolKey(driver, pool);
-    key += '\0';
-    key += device;
-    return key;
+std::size_t DeviceInventory::poolHash(std::string_view driver, std::string_view pool) const {
+    return hashCombine(hashName(driver), hashName(pool));
+}
+
+std::size_t DeviceInventory::deviceHash(PoolId pool, std::string_view device) {
+    return hashCombine(hashName(device), hashNumber(pool));
+}
+
+DeviceInventory::PoolId DeviceInventory::findPool(std::string_view driver, std::string_view pool) const {
+    return m_poolIds.find(poolHash(driver, pool),
+                          [&](std::uint32_t id) { return m_pools[id].name == pool && m_pools[id].driver == driver; });
+}
+
+DeviceInventory::PoolId DeviceInventory::internPool(std::string_view driver, std::string_view pool) {
+    if (const PoolId found = findPool(driver, pool); found != kNone) return found;
+    PoolId id;
+    if (!m_freePools.empty()) {
+        id = m_freePools.back();
+        m_freePools.pop_back();
+    } else {
+        id = static_cast<PoolId>(m_pools.size());
+        m_pools.emplace_back();
+    }
+    Pool& record = m_pools[id];
+    record.driver = driver;
+    record.name = pool;
+    record.live = true;
+    m_poolIds.insert(poolHash(driver, pool), id);
+    return id;
+}
+
+void DeviceInventory::releasePoolIfUnused(PoolId id) {
+    Pool& pool = m_pools[id];
+    if (!pool.slices.empty() || !pool.identities.empty()) return;
+    m_poolIds.erase(poolHash(pool.driver, pool.name), id);
+    pool = Pool{};
+    m_freePools.push_back(id);
+}
+
+namespace {
+// Pools up to this many identities are searched in place; hashed past it, and searched in place
+// again once they shrink to half of it (not at once, so that a pool at the edge does not flip).
+constexpr std::size_t kInPlaceIdentities = 32;
+} // namespace
+
+void DeviceInventory::hashPool(Pool& pool, bool hashed) {
+    for (const DeviceId id : pool.identities) {
+        const DeviceRecord& device = m_devices[id];
+        if (hashed)
+            m_deviceIds.insert(deviceHash(device.pool, device.name), id);
+        else
+            m_deviceIds.erase(deviceHash(device.pool, device.name), id);
+    }
+    pool.hashed = hashed;
+}
+
+DeviceInventory::DeviceId DeviceInventory::findDevice(PoolId pool, std::string_view device) const {
+    if (pool == kNone) return kNone;
+    const Pool& record = m_pools[pool];
+    if (!record.hashed) {
+        for (const DeviceId id : record.identities)
+            if (m_devices[id].name == device) return id;
+        return kNone;
+    }
+    return m_deviceIds.find(deviceHash(pool, device), [&](std::uint32_t id) {
+        return m_devices[id].pool == pool && m_devices[id].name == device;
+    });
+}
+
+DeviceInventory::DeviceId DeviceInventory::internDevice(PoolId pool, std::string_view device) {
+    if (const DeviceId found = findDevice(pool, device); found != kNone) return found;
+    DeviceId id;
+    if (!m_freeDevices.empty()) {
+        id = m_freeDevices.back();
+        m_freeDevices.pop_back();
+    } else {
+        id = static_cast<DeviceId>(m_devices.size());
+        m_devices.emplace_back();
+        m_allocations.push_back(0);
+    }
+    Pool& owner = m_pools[pool];
+    DeviceRecord& record = m_devices[id];
+    record.pool = pool;
+    record.inPool = static_cast<std::uint32_t>(owner.identities.size());
+    record.name = device;
+    owner.identities.push_back(id);
+    if (owner.hashed)
+        m_deviceIds.insert(deviceHash(pool, device), id);
+    else if (owner.identities.size() > kInPlaceIdentities)
+        hashPool(owner, true);
+    return id;
+}
+
+void DeviceInventory::releaseDeviceIfUnused(DeviceId id) {
+    DeviceRecord& device = m_devices[id];
+    if (device.listings > 0 || m_allocations[id] > 0) return;
+    const PoolId pool = device.pool;
+    Pool& owner = m_pools[pool];
+    if (owner.hashed) m_deviceIds.erase(deviceHash(pool, device.name), id);
+    // The pool's last identity takes this one's place.
+    const DeviceId last = owner.identities.back();
+    owner.identities[device.inPool] = last;
+    m_devices[last].inPool = device.inPool;
+    owner.identities.pop_back();
+    device = DeviceRecord{};
+    m_freeDevices.push_back(id);
+    if (owner.hashed && owner.identities.size() <= kInPlaceIdentities / 2) hashPool(owner, false);
+    releasePoolIfUnused(pool);
 }
 
 void DeviceInventory::touch(Touched& touched, NodeId id) {
@@ -101,16 +198,25 @@ const NodeDevices& DeviceInventory::node(NodeId id) const {
 }
 
 bool DeviceInventory::isCurrent(const ResourceSlice& slice) const {
-    const auto pool = m_pools.find(poolKey(slice.driver, slice.pool));
-    return pool != m_pools.end() && pool->second.generation == slice.poolGeneration;
+    const PoolId pool = findPool(slice.driver, slice.pool);
+    return pool != kNone && !m_pools[pool].slices.empty() && m_pools[pool].generation == slice.poolGeneration;
 }
 
 int DeviceInventory::allocations(std::string_view driver, std::string_view pool, std::string_view device) const {
-    const auto found = m_allocated.find(deviceKey(driver, pool, device));
-    return found == m_allocated.end() ? 0 : found->second;
+    const DeviceId id = findDevice(findPool(driver, pool), device);
+    return id == kNone ? 0 : m_allocations[id];
+}
+
+const std::vector<std::uint32_t>& DeviceInventory::nodeSliceSlots(NodeId id) const {
+    static const std::vector<std::uint32_t> none;
+    return id < m_nodeSlices.size() ? m_nodeSlices[id] : none;
 }
 
 bool DeviceInventory::isGpu(const Device& device, std::string_view driver) const {
+    return selectsGpu(device, driver, nullptr);
+}
+
+bool DeviceInventory::selectsGpu(const Device& device, std::string_view driver, GpuMemos* memos) const {
     for (const std::string& className : m_gpuClasses.names()) {
         const auto selectors = m_gpuSelectors.find(className);
         if (selectors == m_gpuSelectors.end()) {
@@ -122,46 +228,71 @@ bool DeviceInventory::isGpu(const Device& device, std::string_view driver) const
             continue;
         }
         const cel::DeviceView view{driver, device.attributes, device.capacity, false};
+        // As the scheduler: an evaluation error does not select the device.
+        const auto warn = [&](const std::string& message) {
+            if (m_classWarnings.size() < 16)
+                m_classWarnings.push_back("DeviceClass " + className + ", device " + device.name + ": " + message);
+        };
+        cel::SelectorMemo* memo = nullptr;
+        if (memos != nullptr) {
+            memo = &memos->byClass.at(className);
+            if (const cel::SelectorMemo::Entry* known = memo->find(view, memos->probe)) {
+                if (!known->error.empty()) warn(known->error);
+                if (known->result != 0) return true;
+                continue;
+            }
+        }
         bool all = true;
+        std::string error;
         for (const cel::Program& program : selectors->second) {
             const Result<bool> matched = cel::matches(program, view);
             if (!matched) {
-                // As the scheduler: an evaluation error does not select the device.
-                if (m_classWarnings.size() < 16)
-                    m_classWarnings.push_back("DeviceClass " + className + ", device " + device.name + ": " +
-                                              matched.error().message);
+                error = matched.error().message;
+                warn(error);
                 all = false;
                 break;
             }
             all = all && *matched;
             if (!all) break;
         }
+        if (memo != nullptr)
+            memo->remember(memos->probe, view, {static_cast<std::int8_t>(all ? 1 : 0), std::move(error)});
         if (all) return true;
     }
     return false;
 }
 
 bool DeviceInventory::isGpuDevice(std::string_view driver, std::string_view pool, std::string_view device) const {
-    const auto found = m_pools.find(poolKey(driver, pool));
-    if (found == m_pools.end()) return false;
-    for (const std::string& name : found->second.slices) {
-        const PublishedSlice& published = m_slices.at(name);
-        if (published.slice->poolGeneration != found->second.generation) continue;
-        const std::vector<Device>& devices = published.slice->devices;
-        for (std::size_t i = 0; i < devices.size(); ++i)
-            if (devices[i].name == device) return published.gpus[i];
+    const PoolId poolId = findPool(driver, pool);
+    const DeviceId id = findDevice(poolId, device);
+    if (id == kNone) return false;
+    const Pool& found = m_pools[poolId];
+    for (const std::uint32_t slot : found.slices) {
+        const SliceRecord& record = m_sliceRecords[slot];
+        if (record.slice->poolGeneration != found.generation) continue;
+        for (std::size_t i = 0; i < record.devices.size(); ++i)
+            if (record.devices[i] == id) return record.gpus[i];
     }
     return false;
 }
 
-void DeviceInventory::classify(PublishedSlice& published) const {
-    const ResourceSlice& slice = *published.slice;
-    published.gpus.assign(slice.devices.size(), false);
-    for (std::size_t i = 0; i < slice.devices.size(); ++i) published.gpus[i] = isGpu(slice.devices[i], slice.driver);
+void DeviceInventory::classify(SliceRecord& record) {
+    const ResourceSlice& slice = *record.slice;
+    // The selectors read every device's attributes, which a reader or a source wrote long before:
+    // ask for all of them at once, so that the reads overlap instead of queueing.
+    for (const Device& device : slice.devices) {
+        const auto* begin = reinterpret_cast<const char*>(device.attributes.data());
+        const auto* end = reinterpret_cast<const char*>(device.attributes.data() + device.attributes.size());
+        for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
+    }
+    record.gpus.assign(slice.devices.size(), false);
+    for (std::size_t i = 0; i < slice.devices.size(); ++i)
+        record.gpus[i] = selectsGpu(slice.devices[i], slice.driver, &m_gpuMemos);
 }
 
 void DeviceInventory::compileGpuClasses() {
     m_gpuSelectors.clear();
+    m_gpuMemos.byClass.clear();
     m_classWarnings.clear();
     for (const std::string& className : m_gpuClasses.names()) {
         const auto found = m_classes.find(className);
@@ -180,100 +311,144 @@ void DeviceInventory::compileGpuClasses() {
             if (nothing) programs.push_back(std::move(*nothing));
             break;
         }
+        std::vector<cel::FieldUse> reads;
+        for (const cel::Program& program : programs) reads.push_back(cel::fieldsRead(program));
+        m_gpuMemos.byClass.insert_or_assign(className, cel::SelectorMemo(reads));
     }
 }
 
-void DeviceInventory::indexDevices(const PublishedSlice& published, bool add) {
-    if (published.node == kNoNode) return;
-    const ResourceSlice& slice = *published.slice;
-    for (const Device& device : slice.devices) {
-        const std::string key = deviceKey(slice.driver, slice.pool, device.name);
+void DeviceInventory::indexDevices(const SliceRecord& record, bool add) {
+    if (record.node == kNoNode) return;
+    for (const DeviceId id : record.devices) {
+        NodeId& node = m_devices[id].node;
         if (add)
-            m_deviceNodes[key] = published.node;
-        else if (const auto found = m_deviceNodes.find(key); found != m_deviceNodes.end() && found->second == published.node)
-            m_deviceNodes.erase(found);
+            node = record.node;
+        else if (node == record.node)
+            node = kNoNode;
     }
 }
 
-void DeviceInventory::poolChanged(const std::string& key, Touched& touched) {
-    const auto pool = m_pools.find(key);
-    if (pool == m_pools.end()) return;
+void DeviceInventory::poolChanged(PoolId id, Touched& touched) {
+    Pool& pool = m_pools[id];
     // Which generation counts may have moved: the nodes of every slice of the pool, and the
     // device-to-node index, follow it.
     std::int64_t generation = 0;
-    for (const std::string& name : pool->second.slices)
-        generation = std::max(generation, m_slices.at(name).slice->poolGeneration);
-    pool->second.generation = generation;
-    for (const std::string& name : pool->second.slices) {
-        const PublishedSlice& published = m_slices.at(name);
-        indexDevices(published, false);
-    }
-    for (const std::string& name : pool->second.slices) {
-        const PublishedSlice& published = m_slices.at(name);
-        if (published.slice->poolGeneration == generation) indexDevices(published, true);
-        touch(touched, published.node);
+    for (const std::uint32_t slot : pool.slices)
+        generation = std::max(generation, m_sliceRecords[slot].slice->poolGeneration);
+    pool.generation = generation;
+    for (const std::uint32_t slot : pool.slices) indexDevices(m_sliceRecords[slot], false);
+    for (const std::uint32_t slot : pool.slices) {
+        const SliceRecord& record = m_sliceRecords[slot];
+        if (record.slice->poolGeneration == generation) indexDevices(record, true);
+        touch(touched, record.node);
     }
 }
 
 void DeviceInventory::upsertSliceOn(ResourceSlice slice, NodeId node, Touched& touched) {
     std::string name = slice.name;
-    if (const auto old = m_slices.find(name); old != m_slices.end()) deleteSlice(name, touched);
-    const std::string key = poolKey(slice.driver, slice.pool);
-    PublishedSlice published{std::make_shared<const ResourceSlice>(std::move(slice)), node, {}};
-    classify(published);
+    // One descent of the name map: where the slice goes, after the one it replaces is gone.
+    auto place = m_slices.lower_bound(name);
+    if (place != m_slices.end() && place->first == name) {
+        deleteSlice(name, touched);
+        place = m_slices.lower_bound(name);
+    }
+    std::uint32_t slot;
+    if (!m_freeSlices.empty()) {
+        slot = m_freeSlices.back();
+        m_freeSlices.pop_back();
+    } else {
+        slot = static_cast<std::uint32_t>(m_sliceRecords.size());
+        m_sliceRecords.emplace_back();
+    }
+    const PoolId pool = internPool(slice.driver, slice.pool);
+    SliceRecord& record = m_sliceRecords[slot];
+    record.slice = std::make_shared<const ResourceSlice>(std::move(slice));
+    record.node = node;
+    record.pool = pool;
+    record.devices.reserve(record.slice->devices.size());
+    for (const Device& device : record.slice->devices) {
+        const DeviceId id = internDevice(pool, device.name);
+        ++m_devices[id].listings;
+        record.devices.push_back(id);
+    }
+    classify(record);
     if (node != kNoNode) {
         if (m_nodeSlices.size() <= node) m_nodeSlices.resize(node + 1);
-        m_nodeSlices[node].push_back(name);
+        m_nodeSlices[node].push_back(slot);
+    } else {
+        m_sharedSlices.push_back(slot);
     }
-    m_pools[key].slices.push_back(name);
-    m_slices.emplace(std::move(name), std::move(published));
-    poolChanged(key, touched);
+    m_pools[pool].slices.push_back(slot);
+    m_slices.emplace_hint(place, std::move(name), PublishedSlice{record.slice, node, slot});
+    poolChanged(pool, touched);
     for (NodeId id : touched.nodes) recompute(id);
 }
 
 void DeviceInventory::deleteSlice(std::string_view name, Touched& touched) {
     const auto found = m_slices.find(name);
     if (found == m_slices.end()) return;
-    const PublishedSlice published = found->second;
-    const std::string key = poolKey(published.slice->driver, published.slice->pool);
-    indexDevices(published, false);
-    if (published.node != kNoNode) {
-        std::vector<std::string>& names = m_nodeSlices[published.node];
-        names.erase(std::remove(names.begin(), names.end(), found->first), names.end());
-        touch(touched, published.node);
-    }
-    Pool& pool = m_pools[key];
-    pool.slices.erase(std::remove(pool.slices.begin(), pool.slices.end(), found->first), pool.slices.end());
+    const std::uint32_t slot = found->second.slot;
+    SliceRecord record = std::move(m_sliceRecords[slot]);
+    m_sliceRecords[slot] = SliceRecord{};
+    m_freeSlices.push_back(slot);
     m_slices.erase(found);
-    if (pool.slices.empty())
-        m_pools.erase(key);
-    else
-        poolChanged(key, touched);
+    indexDevices(record, false);
+    std::vector<std::uint32_t>& slots = record.node != kNoNode ? m_nodeSlices[record.node] : m_sharedSlices;
+    slots.erase(std::remove(slots.begin(), slots.end(), slot), slots.end());
+    touch(touched, record.node);
+    Pool& pool = m_pools[record.pool];
+    pool.slices.erase(std::remove(pool.slices.begin(), pool.slices.end(), slot), pool.slices.end());
+    const bool poolLeft = !pool.slices.empty();
+    if (poolLeft) poolChanged(record.pool, touched);
+    for (const DeviceId id : record.devices) {
+        --m_devices[id].listings;
+        releaseDeviceIfUnused(id); // releases the pool with its last identity
+    }
+    if (!poolLeft && m_pools[record.pool].live) releasePoolIfUnused(record.pool);
     for (NodeId id : touched.nodes) recompute(id);
 }
 
 void DeviceInventory::addAllocations(const ResourceClaim& claim, int sign, Touched& touched) {
     if (!claim.allocated) return;
+    PoolId pool = kNone;
+    const DeviceAllocation* previous = nullptr;
     for (const DeviceAllocation& result : claim.devices) {
         if (result.adminAccess) continue;
-        const std::string key = deviceKey(result.driver, result.pool, result.device);
-        int& count = m_allocated[key];
-        count += sign;
-        if (count <= 0) m_allocated.erase(key);
-        if (const auto node = m_deviceNodes.find(key); node != m_deviceNodes.end()) touch(touched, node->second);
+        // A claim's results mostly share one pool: look it up once for a run of them.
+        if (previous == nullptr || previous->pool != result.pool || previous->driver != result.driver)
+            pool = sign > 0 ? internPool(result.driver, result.pool) : findPool(result.driver, result.pool);
+        previous = &result;
+        const DeviceId id = sign > 0 ? internDevice(pool, result.device) : findDevice(pool, result.device);
+        if (id == kNone) continue; // taking back what was never counted
+        std::int32_t& count = m_allocations[id];
+        count = std::max(count + sign, 0);
+        touch(touched, m_devices[id].node);
+    }
+}
+
+void DeviceInventory::releaseUnheld(const ResourceClaim& claim) {
+    if (!claim.allocated) return;
+    for (const DeviceAllocation& result : claim.devices) {
+        if (result.adminAccess) continue;
+        const DeviceId id = findDevice(findPool(result.driver, result.pool), result.device);
+        if (id != kNone) releaseDeviceIfUnused(id);
     }
 }
 
 void DeviceInventory::upsertClaim(ResourceClaim claim, Touched& touched) {
     std::string key = claimKey(claim.nameSpace, claim.name);
-    auto found = m_claims.find(key);
-    if (found != m_claims.end()) addAllocations(*found->second, -1, touched);
+    const auto place = m_claims.lower_bound(key);
+    const bool known = place != m_claims.end() && place->first == key;
     auto stored = std::make_shared<const ResourceClaim>(std::move(claim));
+    if (known) addAllocations(*place->second, -1, touched);
     addAllocations(*stored, +1, touched);
-    if (found != m_claims.end())
-        found->second = std::move(stored);
-    else
-        m_claims.emplace(std::move(key), std::move(stored));
+    if (known) {
+        // The identities only the old allocation held go after the new one took its own.
+        std::shared_ptr<const ResourceClaim> old = std::exchange(place->second, std::move(stored));
+        releaseUnheld(*old);
+    } else {
+        m_claims.emplace_hint(place, std::move(key), std::move(stored));
+    }
     for (NodeId id : touched.nodes) recompute(id);
 }
 
@@ -281,6 +456,7 @@ void DeviceInventory::deleteClaim(std::string_view nameSpace, std::string_view n
     const auto found = m_claims.find(claimKey(nameSpace, name));
     if (found == m_claims.end()) return;
     addAllocations(*found->second, -1, touched);
+    releaseUnheld(*found->second);
     m_claims.erase(found);
     for (NodeId id : touched.nodes) recompute(id);
 }
@@ -318,7 +494,8 @@ void DeviceInventory::setGpuClasses(GpuDeviceClasses classes, Touched& touched) 
 
 void DeviceInventory::recomputeAll(Touched& touched) {
     compileGpuClasses();
-    for (auto& [name, published] : m_slices) classify(published);
+    for (SliceRecord& record : m_sliceRecords)
+        if (record.slice) classify(record);
     if (m_slices.empty()) return;
     touched.allNodes = true;
     for (NodeId id = 0; id < m_nodeSlices.size(); ++id)
@@ -328,24 +505,27 @@ void DeviceInventory::recomputeAll(Touched& touched) {
 void DeviceInventory::recompute(NodeId id) {
     if (m_nodes.size() <= id) m_nodes.resize(id + 1);
     NodeDevices out;
-    std::vector<GpuOnNode> gpus;
-    std::vector<std::pair<const Device*, const ResourceSlice*>> others;
-    const std::vector<std::string> none;
-    for (const std::string& name : id < m_nodeSlices.size() ? m_nodeSlices[id] : none) {
-        const PublishedSlice& published = m_slices.at(name);
-        const ResourceSlice& slice = *published.slice;
-        if (!isCurrent(slice)) continue;
-        for (std::size_t i = 0; i < slice.devices.size(); ++i) {
-            const Device& device = slice.devices[i];
-            ++out.devices;
-            const bool allocated = allocations(slice.driver, slice.pool, device.name) > 0;
-            if (allocated) ++out.allocatedDevices;
-            if (published.gpus[i])
-                gpus.push_back({&device, &slice, allocated, {}});
-            else if (allocated)
-                others.emplace_back(&device, &slice);
+    // Most nodes hold a handful of GPUs and no allocated partition: no allocation for them.
+    thread_local std::vector<GpuOnNode> gpus;
+    thread_local std::vector<std::pair<const Device*, const ResourceSlice*>> others;
+    gpus.clear();
+    others.clear();
+    if (id < m_nodeSlices.size())
+        for (const std::uint32_t slot : m_nodeSlices[id]) {
+            const SliceRecord& record = m_sliceRecords[slot];
+            const ResourceSlice& slice = *record.slice;
+            if (m_pools[record.pool].generation != slice.poolGeneration) continue;
+            for (std::size_t i = 0; i < slice.devices.size(); ++i) {
+                const Device& device = slice.devices[i];
+                ++out.devices;
+                const bool allocated = m_allocations[record.devices[i]] > 0;
+                if (allocated) ++out.allocatedDevices;
+                if (record.gpus[i])
+                    gpus.push_back({&device, &slice, allocated, {}});
+                else if (allocated)
+                    others.emplace_back(&device, &slice);
+            }
         }
-    }
     // When the GPU classes also select partitions (mig.nvidia.com beside gpu.nvidia.com), a
     // selected device cut from another selected one (its parentUUID is that one's uuid, or it
     // draws less than the whole of a counter set they share) is a partition, not one more GPU.
@@ -413,15 +593,25 @@ GpuAmount DeviceInventory::partitionShare(const Device& partition, const Device&
 
 const CounterSet* DeviceInventory::counterSet(const ResourceSlice& slice, std::string_view name) const {
     // In 1.33-1.34 a pool's counter sets sit beside its devices; from 1.35 in slices of their own.
-    const auto pool = m_pools.find(poolKey(slice.driver, slice.pool));
-    if (pool == m_pools.end()) return nullptr;
-    for (const std::string& sliceName : pool->second.slices) {
-        const ResourceSlice& other = *m_slices.at(sliceName).slice;
-        if (other.poolGeneration != pool->second.generation) continue;
+    const PoolId id = findPool(slice.driver, slice.pool);
+    if (id == kNone) return nullptr;
+    const Pool& pool = m_pools[id];
+    for (const std::uint32_t slot : pool.slices) {
+        const ResourceSlice& other = *m_sliceRecords[slot].slice;
+        if (other.poolGeneration != pool.generation) continue;
         for (const CounterSet& set : other.sharedCounters)
             if (set.name == name) return &set;
     }
     return nullptr;
+}
+
+bool DeviceInventory::isPoolComplete(std::uint32_t slot) const {
+    const SliceRecord& record = m_sliceRecords[slot];
+    const Pool& pool = m_pools[record.pool];
+    std::int64_t current = 0;
+    for (const std::uint32_t other : pool.slices)
+        current += m_sliceRecords[other].slice->poolGeneration == pool.generation ? 1 : 0;
+    return current == record.slice->poolSliceCount;
 }
 
 const DeviceClass* DeviceInventory::classForExtendedResource(std::string_view name) const {

@@ -15,7 +15,9 @@
 //    the GPU can no longer be handed out whole.
 
 #include "core/cel/device_selector.h"
+#include "core/cel/selector_memo.h"
 #include "core/model/dra.h"
+#include "core/model/id_table.h"
 #include "core/values/gpu_amount.h"
 
 #include <cstdint>
@@ -23,7 +25,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace topodeck {
@@ -87,7 +88,7 @@ public:
     struct PublishedSlice {
         std::shared_ptr<const ResourceSlice> slice;
         NodeId node = kNoNode;
-        std::vector<bool> gpus; // by device: a GPU class selects it (isGpu), decided when it arrives
+        std::uint32_t slot = 0; // the inventory's own number for it, for the per-device look-ups below
     };
     // The objects, by name (namespace/name for the namespaced kinds).
     const std::map<std::string, PublishedSlice, std::less<>>& slices() const { return m_slices; }
@@ -101,8 +102,31 @@ public:
 
     // Whether the slice counts: its pool is at its generation. False for an unknown slice.
     bool isCurrent(const ResourceSlice& slice) const;
+    bool isCurrent(const PublishedSlice& published) const { return isCurrent(published.slot); }
     // How many claims' allocations hold the device (0: free).
     int allocations(std::string_view driver, std::string_view pool, std::string_view device) const;
+    // The same for the device at `index` of a published slice, without looking its name up.
+    int allocations(const PublishedSlice& published, std::size_t index) const {
+        return allocations(published.slot, index);
+    }
+
+    // The slices by slot (PublishedSlice::slot), for readers that go node by node: the slices
+    // publishing devices of one node and those of no one node (allNodes, a node selector), each
+    // in arrival order, every generation; what a slot holds, whether it counts, and its
+    // devices' allocations.
+    const std::vector<std::uint32_t>& nodeSliceSlots(NodeId id) const;
+    const std::vector<std::uint32_t>& sharedSliceSlots() const { return m_sharedSlices; }
+    const ResourceSlice& sliceAt(std::uint32_t slot) const { return *m_sliceRecords[slot].slice; }
+    bool isCurrent(std::uint32_t slot) const {
+        const SliceRecord& record = m_sliceRecords[slot];
+        return m_pools[record.pool].generation == record.slice->poolGeneration;
+    }
+    // Whether the slot's pool has, at its generation, the resourceSliceCount slices they announce;
+    // the scheduler cannot tell what `All` takes from a pool that does not.
+    bool isPoolComplete(std::uint32_t slot) const;
+    int allocations(std::uint32_t slot, std::size_t index) const {
+        return m_allocations[m_sliceRecords[slot].devices[index]];
+    }
     // Whether the device is a GPU as the GPU classes select it.
     bool isGpu(const Device& device, std::string_view driver) const;
     // The same for a device by its identity, in its pool's current slices; false when unknown.
@@ -112,38 +136,96 @@ public:
     const std::vector<std::string>& classWarnings() const { return m_classWarnings; }
 
 private:
+    // Device identities (driver, pool, device name) are interned: a claim's results and a slice's
+    // devices resolve to the same DeviceId, which carries the allocation count and the node, so
+    // that a claim event and a node's figures read flat arrays instead of building string keys.
+    // An identity lives while a slice lists it or an allocation holds it; a pool while it has
+    // slices or identities. Nothing is looked up by a string built for the purpose.
+    using PoolId = std::uint32_t;
+    using DeviceId = std::uint32_t;
+    static constexpr std::uint32_t kNone = 0xFFFFFFFF;
     struct Pool {
+        std::string driver;
+        std::string name;
         std::int64_t generation = 0;
-        std::vector<std::string> slices; // names, every generation
+        std::vector<std::uint32_t> slices; // slots, every generation, in arrival order
+        // Its device identities. A small pool (a node's GPUs) is searched in place: its records
+        // were made together, so that is a few adjacent cache lines where a hash probe misses
+        // twice; a large one is found through m_deviceIds as well.
+        std::vector<DeviceId> identities;
+        bool hashed = false; // its identities are in m_deviceIds
+        bool live = false;   // false: a free slot
+    };
+    struct SliceRecord {
+        std::shared_ptr<const ResourceSlice> slice; // null: a free slot
+        NodeId node = kNoNode;
+        PoolId pool = kNone;
+        std::vector<DeviceId> devices; // by device index
+        std::vector<bool> gpus;        // by device: a GPU class selects it (isGpu), decided when it arrives
+    };
+    struct DeviceRecord {
+        PoolId pool = kNone;      // kNone: a free slot
+        std::uint32_t inPool = 0; // its place in the pool's identities
+        std::string name;
+        std::uint32_t listings = 0; // slices (any generation) listing it
+        NodeId node = kNoNode;      // the node of the current node-local slice listing it
     };
 
     void upsertSliceOn(ResourceSlice slice, NodeId node, Touched& touched);
-    void poolChanged(const std::string& poolKey, Touched& touched);
-    void indexDevices(const PublishedSlice& published, bool add);
+    void poolChanged(PoolId pool, Touched& touched);
+    void indexDevices(const SliceRecord& record, bool add);
     void addAllocations(const ResourceClaim& claim, int sign, Touched& touched);
+    void releaseUnheld(const ResourceClaim& claim);
     void recompute(NodeId id);
-    void classify(PublishedSlice& published) const;
+    // The selectors' answers per GPU class, remembered by the values they read
+    // (cel/selector_memo.h): a cluster's GPUs are a few models, so a slice's devices are classed
+    // by look-ups rather than evaluations.
+    struct GpuMemos {
+        std::map<std::string, cel::SelectorMemo, std::less<>> byClass;
+        cel::SelectorMemo::Probe probe;
+    };
+    void classify(SliceRecord& record);
+    bool selectsGpu(const Device& device, std::string_view driver, GpuMemos* memos) const;
     void compileGpuClasses();
     GpuAmount partitionShare(const Device& partition, const Device& gpu, const ResourceSlice& slice) const;
     const CounterSet* counterSet(const ResourceSlice& slice, std::string_view name) const;
     void recomputeAll(Touched& touched);
     static void touch(Touched& touched, NodeId id);
-    static std::string deviceKey(std::string_view driver, std::string_view pool, std::string_view device);
+
+    PoolId findPool(std::string_view driver, std::string_view pool) const;
+    PoolId internPool(std::string_view driver, std::string_view pool);
+    void releasePoolIfUnused(PoolId id);
+    DeviceId findDevice(PoolId pool, std::string_view device) const;
+    DeviceId internDevice(PoolId pool, std::string_view device);
+    void releaseDeviceIfUnused(DeviceId id);
+    void hashPool(Pool& pool, bool hashed);
+    std::size_t poolHash(std::string_view driver, std::string_view pool) const;
+    static std::size_t deviceHash(PoolId pool, std::string_view device);
 
     GpuDeviceClasses m_gpuClasses;
     // The selectors of each GPU class whose DeviceClass object is known, compiled; a class not
     // known uses the built-in rule of NVIDIA's chart.
     std::map<std::string, std::vector<cel::Program>, std::less<>> m_gpuSelectors;
+    GpuMemos m_gpuMemos;
     mutable std::vector<std::string> m_classWarnings;
     std::map<std::string, PublishedSlice, std::less<>> m_slices;
-    std::map<std::string, Pool, std::less<>> m_pools; // driver NUL pool
     std::map<std::string, std::shared_ptr<const ResourceClaim>, std::less<>> m_claims;
     std::map<std::string, ResourceClaimTemplate, std::less<>> m_templates;
     std::map<std::string, DeviceClass, std::less<>> m_classes;
-    std::unordered_map<std::string, int> m_allocated;      // device key -> allocations holding it
-    std::unordered_map<std::string, NodeId> m_deviceNodes; // device key -> node, for current node-local slices
-    std::vector<std::vector<std::string>> m_nodeSlices;    // by node id: slice names
-    std::vector<NodeDevices> m_nodes;                      // by node id
+    std::vector<SliceRecord> m_sliceRecords; // by slot
+    std::vector<std::uint32_t> m_freeSlices;
+    std::vector<Pool> m_pools; // by PoolId
+    std::vector<PoolId> m_freePools;
+    IdTable m_poolIds;                   // (driver, pool) -> PoolId
+    std::vector<DeviceRecord> m_devices; // by DeviceId
+    // By DeviceId: claims' allocations holding it, apart from the records so that a node's
+    // devices are one cache line of counts.
+    std::vector<std::int32_t> m_allocations;
+    std::vector<DeviceId> m_freeDevices;
+    IdTable m_deviceIds; // (PoolId, device name) -> DeviceId, for the identities of large pools
+    std::vector<std::vector<std::uint32_t>> m_nodeSlices; // by node id: slice slots, in arrival order
+    std::vector<std::uint32_t> m_sharedSlices;            // slots of the slices of no one node
+    std::vector<NodeDevices> m_nodes;                     // by node id
 };
 
 } // namespace topodeck

@@ -140,14 +140,14 @@ std::optional<Version> Version::parseStrict(std::string_view text, std::string& 
             } else {
                 item.text = std::string(id);
             }
-            v.m_pre.push_back(std::move(item));
+            v.suffix().pre.push_back(std::move(item));
         }
     }
     if (hasBuild) {
         for (std::string_view id : splitDots(build)) {
             if (id.empty()) return fail("a build metadata identifier is empty");
             if (!allAlphanumeric(id)) return fail("invalid character(s) in build metadata " + quoted(id));
-            v.m_build.emplace_back(id);
+            v.suffix().build.emplace_back(id);
         }
     }
     return v;
@@ -182,18 +182,43 @@ Result<Version> Version::parseNormalized(std::string_view text) {
     return std::move(*parsed);
 }
 
+Version::Version(const Version& other)
+    : m_major(other.m_major), m_minor(other.m_minor), m_patch(other.m_patch),
+      m_suffix(other.m_suffix ? std::make_unique<Suffix>(*other.m_suffix) : nullptr) {}
+
+Version& Version::operator=(const Version& other) {
+    if (this != &other) *this = Version(other);
+    return *this;
+}
+
+Version::Suffix& Version::suffix() {
+    if (!m_suffix) m_suffix = std::make_unique<Suffix>();
+    return *m_suffix;
+}
+
+const std::vector<Version::PreRelease>& Version::preRelease() const {
+    static const std::vector<PreRelease> none;
+    return m_suffix ? m_suffix->pre : none;
+}
+
+const std::vector<std::string>& Version::build() const {
+    static const std::vector<std::string> none;
+    return m_suffix ? m_suffix->build : none;
+}
+
 int Version::compare(const Version& other) const {
     const auto order = [](std::uint64_t a, std::uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); };
+    const std::vector<PreRelease>& pre = preRelease();
+    const std::vector<PreRelease>& otherPre = other.preRelease();
     if (int c = order(m_major, other.m_major)) return c;
     if (int c = order(m_minor, other.m_minor)) return c;
     if (int c = order(m_patch, other.m_patch)) return c;
     // A version without a pre-release ranks above one with.
-    if (m_pre.empty() || other.m_pre.empty())
-        return m_pre.empty() == other.m_pre.empty() ? 0 : (m_pre.empty() ? 1 : -1);
-    const std::size_t common = std::min(m_pre.size(), other.m_pre.size());
+    if (pre.empty() || otherPre.empty()) return pre.empty() == otherPre.empty() ? 0 : (pre.empty() ? 1 : -1);
+    const std::size_t common = std::min(pre.size(), otherPre.size());
     for (std::size_t i = 0; i < common; ++i) {
-        const PreRelease& a = m_pre[i];
-        const PreRelease& b = other.m_pre[i];
+        const PreRelease& a = pre[i];
+        const PreRelease& b = otherPre[i];
         if (a.numeric != b.numeric) return a.numeric ? -1 : 1; // numeric identifiers rank lower
         if (a.numeric) {
             if (int c = order(a.number, b.number)) return c;
@@ -201,18 +226,20 @@ int Version::compare(const Version& other) const {
             return c < 0 ? -1 : 1;
         }
     }
-    return order(m_pre.size(), other.m_pre.size());
+    return order(pre.size(), otherPre.size());
 }
 
 std::string Version::toString() const {
+    const std::vector<PreRelease>& pre = preRelease();
+    const std::vector<std::string>& buildIds = build();
     std::string text = std::to_string(m_major) + '.' + std::to_string(m_minor) + '.' + std::to_string(m_patch);
-    for (std::size_t i = 0; i < m_pre.size(); ++i) {
+    for (std::size_t i = 0; i < pre.size(); ++i) {
         text += i == 0 ? '-' : '.';
-        text += m_pre[i].numeric ? std::to_string(m_pre[i].number) : m_pre[i].text;
+        text += pre[i].numeric ? std::to_string(pre[i].number) : pre[i].text;
     }
-    for (std::size_t i = 0; i < m_build.size(); ++i) {
+    for (std::size_t i = 0; i < buildIds.size(); ++i) {
         text += i == 0 ? '+' : '.';
-        text += m_build[i];
+        text += buildIds[i];
     }
     return text;
 }

@@ -3,6 +3,7 @@
 #include "core/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,11 @@ public:
     Version() = default;
     Version(std::uint64_t major, std::uint64_t minor, std::uint64_t patch)
         : m_major(major), m_minor(minor), m_patch(patch) {}
+    Version(const Version& other);
+    Version& operator=(const Version& other);
+    Version(Version&&) noexcept = default;
+    Version& operator=(Version&&) noexcept = default;
+    ~Version() = default;
 
     // Strict semver 2.0.0; an error names what is wrong and quotes the input.
     static Result<Version> parse(std::string_view text);
@@ -40,8 +46,8 @@ public:
     std::uint64_t major() const { return m_major; }
     std::uint64_t minor() const { return m_minor; }
     std::uint64_t patch() const { return m_patch; }
-    const std::vector<PreRelease>& preRelease() const { return m_pre; }
-    const std::vector<std::string>& build() const { return m_build; }
+    const std::vector<PreRelease>& preRelease() const;
+    const std::vector<std::string>& build() const;
 
     // Precedence (semver section 11): -1, 0 or 1. Build metadata does not count.
     int compare(const Version& other) const;
@@ -54,11 +60,18 @@ public:
 private:
     static std::optional<Version> parseStrict(std::string_view text, std::string& reason);
 
+    // What few versions carry, held apart so that a version is 32 bytes: a ResourceSlice holds
+    // several per device, hundreds of thousands in a cluster.
+    struct Suffix {
+        std::vector<PreRelease> pre;
+        std::vector<std::string> build;
+    };
+    Suffix& suffix();
+
     std::uint64_t m_major = 0;
     std::uint64_t m_minor = 0;
     std::uint64_t m_patch = 0;
-    std::vector<PreRelease> m_pre;
-    std::vector<std::string> m_build;
+    std::unique_ptr<Suffix> m_suffix; // null: no pre-release and no build metadata
 };
 
 } // namespace topodeck

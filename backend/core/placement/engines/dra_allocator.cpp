@@ -1,5 +1,6 @@
 #include "core/placement/engines/dra_allocator.h"
 
+#include "core/cel/selector_memo.h"
 #include "core/model/node_affinity.h"
 
 #include <algorithm>
@@ -39,6 +40,7 @@ struct Constraint {
 };
 
 struct ClaimPlan {
+    std::string key; // "namespace/name", for errors
     bool shared = false;
     bool allocate = true; // false: allocated already, only its node selector is checked
     std::vector<NodeSelectorTerm> allocatedOn;
@@ -55,6 +57,12 @@ bool untoleratedTaint(const Device& device) {
     // Requests' device tolerations are not read: every NoSchedule/NoExecute taint counts.
     return std::any_of(device.taints.begin(), device.taints.end(),
                        [](const DeviceTaint& taint) { return taint.effect == "NoSchedule" || taint.effect == "NoExecute"; });
+}
+
+void prefetchAttributes(const Device& device) {
+    const auto* begin = reinterpret_cast<const char*>(device.attributes.data());
+    const auto* end = reinterpret_cast<const char*>(device.attributes.data() + device.attributes.size());
+    for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
 }
 
 std::string poolKey(const ResourceSlice& slice) {
@@ -76,8 +84,8 @@ std::string draVerdictText(DraNodeVerdict verdict) {
         return "resourceclaim not available on the node";
     case DraNodeVerdict::TimedOut:
         return "timed out trying to allocate devices";
-    case DraNodeVerdict::SelectorError:
-        return "cannot allocate all claims (a selector failed)";
+    case DraNodeVerdict::AllocationError:
+        return "cannot allocate all claims (allocation error)";
     }
     return {};
 }
@@ -90,13 +98,58 @@ struct DraPodAllocator::Prepared {
     std::vector<Alternative> alternatives;
     std::vector<Request> requests;
     std::vector<ClaimPlan> claims;
-    // The current slices each node reaches: its own, then those of every node (allNodes, node
-    // selectors, per-device node selection), in name order (pool order is the scheduler's map
-    // order, not deterministic; slices and devices keep theirs).
-    std::vector<std::vector<const ResourceSlice*>> nodeLocal;
-    std::vector<const ResourceSlice*> shared;
+    // What each alternative's selectors (class, then request) read, for the results remembered
+    // across nodes (cel/selector_memo.h).
+    std::vector<std::vector<cel::FieldUse>> reads;
+    // One claim of one ExactCount request, nothing else: a node's answer is counted from its
+    // matching free devices (NodeSearch::countPods) rather than searched.
+    bool countOnly = false;
+    // The current slices of no one node (allNodes, node selectors, per-device node selection),
+    // by slot in name order: a node reaches its own slices, then these (pool order is the
+    // scheduler's map order, not deterministic; slices and devices keep theirs).
+    std::vector<std::uint32_t> shared;
     // Counter sets by pool: what they hold, less what allocated devices draw.
     std::map<std::string, std::map<std::string, NamedQuantities>, std::less<>> counters;
+};
+
+namespace {
+
+struct Candidate {
+    const ResourceSlice* slice;
+    const Device* device;
+    bool allocated; // by a claim of the cluster
+};
+
+struct HeldValue {
+    const DeviceAttributeValue* value;
+    int holders;
+};
+
+} // namespace
+
+// One thread's reusable space for node searches: the buffers a search fills per node, and the
+// selector results remembered by the values they read, which hold on every node.
+class DraPodAllocator::Workspace {
+public:
+    explicit Workspace(const Prepared& prepared) : prepared(&prepared) {
+        for (const std::vector<cel::FieldUse>& reads : prepared.reads) memos.emplace_back(reads);
+    }
+
+    const Prepared* prepared;
+    std::vector<cel::SelectorMemo> memos; // by alternative
+    cel::SelectorMemo::Probe probe;
+    std::vector<Candidate> devices;
+    std::vector<std::int8_t> taken;
+    std::vector<std::int8_t> match;
+    std::vector<std::int32_t> pickedBy;
+    std::vector<std::size_t> pickedClaimOf;
+    std::vector<std::size_t> results;
+    std::vector<std::vector<HeldValue>> constraintValue;
+    // The counter sets of the pools this node's devices drew on, copied from Prepared::counters
+    // when first drawn.
+    std::map<std::string, std::map<std::string, NamedQuantities>, std::less<>> counters;
+    std::vector<std::int64_t> failSteps; // countPods' table
+    std::vector<std::uint32_t> ownSlices;
 };
 
 namespace {
@@ -104,24 +157,42 @@ namespace {
 // One node's search: the devices it reaches and what this dry-run has taken of them.
 class NodeSearch {
 public:
-    NodeSearch(const DraPodAllocator::Prepared& prepared, const Node& node, NodeId id)
-        : m_p(prepared), m_inventory(prepared.state->devices()) {
-        auto add = [&](const ResourceSlice& slice, bool sliceReaches) {
-            for (const Device& device : slice.devices) {
+    NodeSearch(const DraPodAllocator::Prepared& prepared, DraPodAllocator::Workspace& space, const Node& node,
+               NodeId id)
+        : m_p(prepared), m_inventory(prepared.state->devices()), m_space(space), m_devices(space.devices),
+          m_taken(space.taken), m_match(space.match), m_pickedBy(space.pickedBy), m_pickedClaimOf(space.pickedClaimOf),
+          m_results(space.results), m_constraintValue(space.constraintValue), m_counters(space.counters) {
+        m_devices.clear();
+        m_incompletePool.clear();
+        auto add = [&](std::uint32_t slot, bool sliceReaches) {
+            const ResourceSlice& slice = m_inventory.sliceAt(slot);
+            if (sliceReaches && m_incompletePool.empty() && !m_inventory.isPoolComplete(slot))
+                m_incompletePool = slice.driver + '/' + slice.pool;
+            for (std::size_t i = 0; i < slice.devices.size(); ++i) {
+                const Device& device = slice.devices[i];
                 if (!sliceReaches && !(slice.perDeviceNodeSelection && deviceReaches(device, node))) continue;
-                m_devices.push_back({&slice, &device,
-                                     m_inventory.allocations(slice.driver, slice.pool, device.name) > 0});
+                m_devices.push_back({&slice, &device, m_inventory.allocations(slot, i) > 0});
             }
         };
-        if (id < prepared.nodeLocal.size())
-            for (const ResourceSlice* slice : prepared.nodeLocal[id]) add(*slice, true);
-        for (const ResourceSlice* slice : prepared.shared) {
-            const bool reaches = slice->allNodes || (!slice->nodeSelector.empty() && matchesNodeAffinity(slice->nodeSelector, node));
-            add(*slice, reaches);
+        // The node's own current slices in name order (nearly always one).
+        std::vector<std::uint32_t>& own = space.ownSlices;
+        own.clear();
+        for (const std::uint32_t slot : m_inventory.nodeSliceSlots(id))
+            if (m_inventory.isCurrent(slot)) own.push_back(slot);
+        if (own.size() > 1)
+            std::sort(own.begin(), own.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return m_inventory.sliceAt(a).name < m_inventory.sliceAt(b).name;
+            });
+        for (const std::uint32_t slot : own) add(slot, true);
+        for (const std::uint32_t slot : prepared.shared) {
+            const ResourceSlice& slice = m_inventory.sliceAt(slot);
+            const bool reaches =
+                slice.allNodes || (!slice.nodeSelector.empty() && matchesNodeAffinity(slice.nodeSelector, node));
+            add(slot, reaches);
         }
         m_taken.assign(m_devices.size(), 0);
         m_match.assign(prepared.alternatives.size() * m_devices.size(), kUnknown);
-        m_counters = prepared.counters;
+        m_counters.clear();
     }
 
     // One pod: its claims (shared ones only with the first pod); the devices stay taken.
@@ -133,13 +204,13 @@ public:
         m_pickedBy.assign(m_devices.size(), -1);
         m_pickedClaimOf.assign(m_devices.size(), 0);
         m_results.assign(m_p.claims.size(), 0);
-        m_constraintValue.assign(m_p.claims.size(), {});
+        m_constraintValue.resize(m_p.claims.size());
         for (std::size_t c = 0; c < m_p.claims.size(); ++c)
             m_constraintValue[c].assign(m_p.claims[c].constraints.size(), {nullptr, 0});
         const bool found = allocateFrom(0);
         if (!m_error.empty()) {
             detail = m_error;
-            return DraNodeVerdict::SelectorError;
+            return DraNodeVerdict::AllocationError;
         }
         if (m_timedOut) return DraNodeVerdict::TimedOut;
         if (!found) return DraNodeVerdict::CannotAllocate;
@@ -148,17 +219,94 @@ public:
         return DraNodeVerdict::Fits;
     }
 
+    // For Prepared::countOnly: the pods allocatePod() would fit one after another, counted. Each
+    // pod's search takes the first `count` eligible devices in device order, so pods fit while
+    // `count` eligible devices are left, and no successful search takes more steps than the node
+    // has devices; the first pod that does not fit fails after exploring every way to pick from
+    // the devices left, whose steps are counted (failingSteps) to tell a timeout as the search
+    // does. False, changing nothing the search reads, where counting cannot answer as the search
+    // would: a selector error on a free device (the search may meet it or not), a device drawing
+    // on counters under PartitionableDevices, more devices than the step budget.
+    bool countPods(std::int32_t limit, DraPodAllocator::NodeFit& fit) {
+        const Alternative& alternative = m_p.alternatives.front();
+        const auto count = static_cast<std::size_t>(alternative.count);
+        if (static_cast<std::int64_t>(m_devices.size()) > m_p.stepBudget) return false;
+        // Too few free devices for one pod: the search fails at once, looking at the few devices
+        // its order reaches (counting would look at them all).
+        const auto freeDevices = static_cast<std::size_t>(
+            std::count_if(m_devices.begin(), m_devices.end(), [](const Candidate& c) { return !c.allocated; }));
+        if (freeDevices < count) return false;
+        // The selectors read the free devices' attributes, which sit in memory no earlier step
+        // touched: ask for all of them at once, so that the reads overlap instead of queueing.
+        for (const Candidate& candidate : m_devices)
+            if (!candidate.allocated) prefetchAttributes(*candidate.device);
+        std::size_t eligibleCount = 0;
+        for (std::size_t d = 0; d < m_devices.size(); ++d) {
+            const Candidate& candidate = m_devices[d];
+            m_taken[d] = 0; // here: 1 when eligible for the pod that fails
+            if (candidate.allocated) continue;
+            const bool matched = matches(0, d);
+            if (!m_error.empty()) {
+                m_error.clear();
+                std::fill(m_match.begin(), m_match.end(), kUnknown);
+                std::fill(m_taken.begin(), m_taken.end(), 0);
+                return false;
+            }
+            if (!matched) continue;
+            if (!candidate.device->consumesCounters.empty()) {
+                if (!m_p.features.partitionableDevices) continue;
+                std::fill(m_taken.begin(), m_taken.end(), 0);
+                return false;
+            }
+            if (m_p.features.deviceTaints && untoleratedTaint(*candidate.device)) continue;
+            m_taken[d] = 1;
+            ++eligibleCount;
+        }
+        const std::size_t fitting = std::min<std::size_t>(static_cast<std::size_t>(limit), eligibleCount / count);
+        fit.pods = static_cast<std::int32_t>(fitting);
+        if (fit.pods == limit) {
+            fit.stoppedBy = DraNodeVerdict::Fits;
+            return true;
+        }
+        // The devices the fitting pods took are the first fitting * count eligible ones.
+        std::size_t skip = fitting * count;
+        for (std::size_t d = 0; d < m_devices.size() && skip > 0; ++d)
+            if (m_taken[d]) {
+                m_taken[d] = 0;
+                --skip;
+            }
+        fit.stoppedBy =
+            failingSteps(count) > m_p.stepBudget ? DraNodeVerdict::TimedOut : DraNodeVerdict::CannotAllocate;
+        return true;
+    }
+
 private:
     static constexpr std::int8_t kUnknown = -1;
-    struct Candidate {
-        const ResourceSlice* slice;
-        const Device* device;
-        bool allocated; // by a claim of the cluster
-    };
-    struct HeldValue {
-        const DeviceAttributeValue* value;
-        int holders;
-    };
+
+    // Steps pickCount(count, 0) takes to fail where m_taken marks the eligible devices (fewer
+    // than `count`): at each position from `from` on, while enough devices are left, one step,
+    // and for an eligible device the steps of picking the rest after it. At most budget + 1.
+    std::int64_t failingSteps(std::size_t count) {
+        const std::size_t n = m_devices.size();
+        const std::int64_t cap = m_p.stepBudget + 1;
+        // Nothing eligible left: one step for each position with enough devices after it.
+        if (std::find(m_taken.begin(), m_taken.end(), 1) == m_taken.end())
+            return std::min<std::int64_t>(cap, n >= count ? static_cast<std::int64_t>(n - count + 1) : 0);
+        // steps[r][from], r = 1..count; from = n (no device left) takes none.
+        std::vector<std::int64_t>& steps = m_space.failSteps;
+        steps.assign((count + 1) * (n + 1), 0);
+        for (std::size_t r = 1; r <= count; ++r)
+            for (std::size_t from = n; from-- > 0;) {
+                std::int64_t total = 0;
+                // pickCount's loop from `from`: it stops when fewer than r devices are left.
+                if (n - from >= r) {
+                    const std::int64_t here = 1 + (m_taken[from] && r > 1 ? steps[(r - 1) * (n + 1) + from + 1] : 0);
+                    total = std::min(cap, here + steps[r * (n + 1) + from + 1]);
+                }
+                steps[r * (n + 1) + from] = total;
+            }
+        return steps[count * (n + 1)];
+    }
 
     bool active(const Request& request) const { return m_withShared || !m_p.claims[request.claim].shared; }
 
@@ -199,6 +347,12 @@ private:
     bool pickAll(std::size_t r, std::size_t a) {
         // Every matching device the node reaches, taken or not: any of them taken means no solution.
         const std::size_t claim = m_p.requests[r].claim;
+        // How many "all" is cannot be known while a pool the node reaches lacks slices.
+        if (!m_incompletePool.empty()) {
+            m_error = "claim " + m_p.claims[claim].key + ", request " + m_p.alternatives[a].name +
+                      ": asks for all devices, but resource pool " + m_incompletePool + " is currently being updated";
+            return false;
+        }
         std::vector<std::size_t> matching;
         for (std::size_t d = 0; d < m_devices.size(); ++d) {
             if (--m_budget < 0) {
@@ -241,16 +395,24 @@ private:
     bool matches(std::size_t a, std::size_t d) {
         std::int8_t& cached = m_match[a * m_devices.size() + d];
         if (cached != kUnknown) return cached != 0;
-        const Alternative& alternative = m_p.alternatives[a];
         const Candidate& candidate = m_devices[d];
         const cel::DeviceView view{candidate.slice->driver, candidate.device->attributes, candidate.device->capacity, false};
+        // Another device with the same values the selectors read had this answer.
+        cel::SelectorMemo& memo = m_space.memos[a];
+        if (const cel::SelectorMemo::Entry* known = memo.find(view, m_space.probe)) {
+            if (!known->error.empty()) m_error = known->error;
+            cached = known->result;
+            return cached != 0;
+        }
+        const Alternative& alternative = m_p.alternatives[a];
         bool result = true;
+        std::string error;
         auto run = [&](const std::vector<cel::Program>& programs, std::string_view what) {
             for (std::size_t i = 0; result && i < programs.size(); ++i) {
                 Result<bool> matched = cel::matches(programs[i], view);
                 if (!matched) {
-                    m_error = "request " + alternative.name + ": " + std::string(what) + " selector #" + std::to_string(i) +
-                              ": CEL runtime error: " + matched.error().message;
+                    error = "request " + alternative.name + ": " + std::string(what) + " selector #" +
+                            std::to_string(i) + ": CEL runtime error: " + matched.error().message;
                     result = false;
                 } else {
                     result = *matched;
@@ -260,6 +422,8 @@ private:
         if (alternative.classSelectors) run(*alternative.classSelectors, "class");
         if (result) run(alternative.selectors, "request");
         cached = result ? 1 : 0;
+        if (!error.empty()) m_error = error;
+        memo.remember(m_space.probe, view, {cached, std::move(error)});
         return result;
     }
 
@@ -303,8 +467,14 @@ private:
     // a counter is short.
     bool drawCounters(const Candidate& candidate, int sign) {
         if (candidate.device->consumesCounters.empty()) return true;
-        auto pool = m_counters.find(poolKey(*candidate.slice));
-        if (pool == m_counters.end()) return sign > 0;
+        const std::string key = poolKey(*candidate.slice);
+        auto pool = m_counters.find(key);
+        if (pool == m_counters.end()) {
+            // First draw on this pool at this node: from what the cluster left of it.
+            const auto cluster = m_p.counters.find(key);
+            if (cluster == m_p.counters.end()) return sign > 0;
+            pool = m_counters.emplace(key, cluster->second).first;
+        }
         if (sign < 0)
             for (const DeviceCounterConsumption& consumption : candidate.device->consumesCounters) {
                 const auto set = pool->second.find(consumption.counterSet);
@@ -330,18 +500,21 @@ private:
 
     const DraPodAllocator::Prepared& m_p;
     const DeviceInventory& m_inventory;
-    std::vector<Candidate> m_devices;
-    std::vector<std::int8_t> m_taken;    // by earlier pods of this dry-run
-    std::vector<std::int8_t> m_match;    // [alternative][device]: -1 unknown, 0, 1
-    std::vector<std::int32_t> m_pickedBy; // alternative that took it in this attempt, or -1
-    std::vector<std::size_t> m_pickedClaimOf;
-    std::vector<std::size_t> m_results;  // per claim
-    std::vector<std::vector<HeldValue>> m_constraintValue;
-    std::map<std::string, std::map<std::string, NamedQuantities>, std::less<>> m_counters;
+    DraPodAllocator::Workspace& m_space;
+    // The workspace's buffers, filled for this node.
+    std::vector<Candidate>& m_devices;
+    std::vector<std::int8_t>& m_taken;     // by earlier pods of this dry-run
+    std::vector<std::int8_t>& m_match;     // [alternative][device]: -1 unknown, 0, 1
+    std::vector<std::int32_t>& m_pickedBy; // alternative that took it in this attempt, or -1
+    std::vector<std::size_t>& m_pickedClaimOf;
+    std::vector<std::size_t>& m_results; // per claim
+    std::vector<std::vector<HeldValue>>& m_constraintValue;
+    std::map<std::string, std::map<std::string, NamedQuantities>, std::less<>>& m_counters;
     std::int64_t m_budget = 0;
     bool m_timedOut = false;
     bool m_withShared = true;
     std::string m_error;
+    std::string m_incompletePool; // "driver/pool" of a pool the node reaches that lacks slices, or ""
 };
 
 Status addAlternative(DraPodAllocator::Prepared& p, const ClusterState& state, const std::string& requestName,
@@ -378,6 +551,10 @@ Status addAlternative(DraPodAllocator::Prepared& p, const ClusterState& state, c
                          ": " + program.error().message};
         alternative.selectors.push_back(std::move(*program));
     }
+    std::vector<cel::FieldUse> reads;
+    for (const cel::Program& program : compiled->second) reads.push_back(cel::fieldsRead(program));
+    for (const cel::Program& program : alternative.selectors) reads.push_back(cel::fieldsRead(program));
+    p.reads.push_back(std::move(reads));
     request.alternatives.push_back(p.alternatives.size());
     p.alternatives.push_back(std::move(alternative));
     return {};
@@ -385,29 +562,26 @@ Status addAlternative(DraPodAllocator::Prepared& p, const ClusterState& state, c
 
 void indexSlices(DraPodAllocator::Prepared& p, const ClusterState& state) {
     const DeviceInventory& inventory = state.devices();
-    p.nodeLocal.assign(state.nodeSlots(), {});
+    for (const std::uint32_t slot : inventory.sharedSliceSlots())
+        if (inventory.isCurrent(slot)) p.shared.push_back(slot);
+    std::sort(p.shared.begin(), p.shared.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return inventory.sliceAt(a).name < inventory.sliceAt(b).name; });
+    if (!p.features.partitionableDevices) return;
     for (const auto& [name, published] : inventory.slices()) {
         const ResourceSlice& slice = *published.slice;
-        if (!inventory.isCurrent(slice)) continue;
-        if (published.node != DeviceInventory::kNoNode) {
-            if (published.node < p.nodeLocal.size()) p.nodeLocal[published.node].push_back(&slice);
-        } else if (slice.nodeName.empty()) {
-            p.shared.push_back(&slice);
-        }
-        if (!p.features.partitionableDevices) continue;
+        if (!inventory.isCurrent(published)) continue;
         auto& sets = p.counters[poolKey(slice)];
         for (const CounterSet& set : slice.sharedCounters) sets[set.name] = set.counters;
     }
-    if (!p.features.partitionableDevices) return;
     // What allocated devices already draw from their pools' counters.
     for (const auto& [name, published] : inventory.slices()) {
         const ResourceSlice& slice = *published.slice;
-        if (!inventory.isCurrent(slice)) continue;
+        if (!inventory.isCurrent(published)) continue;
         auto pool = p.counters.find(poolKey(slice));
         if (pool == p.counters.end()) continue;
-        for (const Device& device : slice.devices) {
-            if (device.consumesCounters.empty() || inventory.allocations(slice.driver, slice.pool, device.name) == 0)
-                continue;
+        for (std::size_t i = 0; i < slice.devices.size(); ++i) {
+            const Device& device = slice.devices[i];
+            if (device.consumesCounters.empty() || inventory.allocations(published, i) == 0) continue;
             for (const DeviceCounterConsumption& consumption : device.consumesCounters) {
                 auto set = pool->second.find(consumption.counterSet);
                 if (set == pool->second.end()) continue;
@@ -430,6 +604,7 @@ Result<DraPodAllocator> DraPodAllocator::prepare(const ClusterState& state, std:
     for (std::size_t c = 0; c < claims.size(); ++c) {
         const PodClaimSpec& claim = claims[c];
         ClaimPlan plan;
+        plan.key = claim.claimKey;
         plan.shared = claim.shared;
         if (claim.existing) {
             if (claim.existing->deleting) return Error{"resourceclaim \"" + claim.existing->name + "\" is being deleted"};
@@ -460,6 +635,13 @@ Result<DraPodAllocator> DraPodAllocator::prepare(const ClusterState& state, std:
         }
     }
     indexSlices(*p, state);
+    if (p->claims.size() == 1 && p->requests.size() == 1 && p->alternatives.size() == 1) {
+        const ClaimPlan& plan = p->claims.front();
+        const Alternative& alternative = p->alternatives.front();
+        p->countOnly = plan.allocate && !plan.shared && plan.constraints.empty() &&
+                       alternative.mode == DeviceSubRequest::Mode::ExactCount && !alternative.adminAccess &&
+                       alternative.count >= 1 && alternative.count <= static_cast<std::int64_t>(kMaxResultsPerClaim);
+    }
     DraPodAllocator allocator;
     allocator.m_prepared = std::move(p);
     allocator.m_claims = std::move(claims);
@@ -470,16 +652,37 @@ bool DraPodAllocator::anyShared() const {
     return std::any_of(m_claims.begin(), m_claims.end(), [](const PodClaimSpec& claim) { return claim.shared; });
 }
 
+std::shared_ptr<DraPodAllocator::Workspace> DraPodAllocator::workspace() const {
+    return std::make_shared<Workspace>(*m_prepared);
+}
+
 DraPodAllocator::NodeFit DraPodAllocator::podsThatFit(NodeId id, std::int32_t limit) const {
+    Workspace space(*m_prepared);
+    return podsThatFit(id, limit, space);
+}
+
+DraPodAllocator::NodeFit DraPodAllocator::podsThatFit(NodeId id, std::int32_t limit, Workspace& space) const {
     NodeFit fit;
     const Prepared& p = *m_prepared;
+    if (space.prepared != &p) space = Workspace(p);
     const Node& node = *p.state->record(id).node;
     for (const ClaimPlan& claim : p.claims)
         if (!claim.allocate && !claim.allocatedOn.empty() && !matchesNodeAffinity(claim.allocatedOn, node)) {
             fit.stoppedBy = DraNodeVerdict::NotAvailable;
             return fit;
         }
-    NodeSearch search(p, node, id);
+    if (p.countOnly && limit > 0 && p.shared.empty()) {
+        // Every device the node reaches is allocated: the search skips each without reading its
+        // selectors and fails after one step per position (countPods' failingSteps), so the
+        // answer needs no device read at all. At cluster size most busy nodes are such.
+        const NodeDevices& devices = p.state->devices().node(id);
+        if (devices.allocatedDevices == devices.devices && devices.devices <= p.stepBudget) {
+            fit.stoppedBy = DraNodeVerdict::CannotAllocate;
+            return fit;
+        }
+    }
+    NodeSearch search(p, space, node, id);
+    if (p.countOnly && search.countPods(limit, fit)) return fit;
     while (fit.pods < limit) {
         const DraNodeVerdict verdict = search.allocatePod(fit.pods == 0, fit.detail);
         if (verdict != DraNodeVerdict::Fits) {

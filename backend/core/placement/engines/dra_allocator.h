@@ -58,7 +58,8 @@ enum class DraNodeVerdict : std::uint8_t {
     CannotAllocate,   // "cannot allocate all claims"
     NotAvailable,     // an allocated claim's node selector excludes the node
     TimedOut,         // the search ran out of its budget
-    SelectorError,    // a selector failed on a device (its message says which)
+    AllocationError,  // the allocator stopped with an error (a selector failed on a device, `All`
+                      // met a pool being updated): its message says which
 };
 // The kube-scheduler's Filter status for a verdict.
 std::string draVerdictText(DraNodeVerdict verdict);
@@ -80,11 +81,17 @@ public:
     struct NodeFit {
         std::int32_t pods = 0;     // pods whose claims were allocated on the node, in turn
         DraNodeVerdict stoppedBy = DraNodeVerdict::Fits; // why not one more (Fits: the limit was reached)
-        std::string detail;        // for SelectorError: the CEL error
+        std::string detail;        // for AllocationError: the error
     };
     // Pods, one after another, whose claims can be allocated on the node, at most `limit`. A shared
     // claim is allocated with the first pod only.
     NodeFit podsThatFit(NodeId node, std::int32_t limit) const;
+    // The same, reusing a workspace from node to node: its buffers, and the selector results it
+    // remembers by the values the selectors read (cel/selector_memo.h), which hold on every node.
+    // A workspace serves one thread at a time; one made for another allocator is made anew.
+    class Workspace;
+    std::shared_ptr<Workspace> workspace() const;
+    NodeFit podsThatFit(NodeId node, std::int32_t limit, Workspace& workspace) const;
 
     const std::vector<PodClaimSpec>& claims() const { return m_claims; }
     bool anyShared() const;

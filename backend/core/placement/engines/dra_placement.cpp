@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <utility>
 
 namespace topodeck {
 namespace {
@@ -100,7 +102,14 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, const std::str
     PartDevices devices;
     devices.resource = std::string(kDraPodsResource) + (index == 0 ? "" : "#" + std::to_string(index));
     devices.podsByNode.assign(cluster.nodeSlots(), 0);
-    std::map<std::uint32_t, DraPodAllocator> allocators; // by the extended resources left to DRA
+    // One allocator (and its workspace) per set of extended resources left to DRA.
+    struct NodeAllocator {
+        DraPodAllocator allocator;
+        std::shared_ptr<DraPodAllocator::Workspace> workspace;
+    };
+    std::map<std::uint32_t, NodeAllocator> allocators;
+    // Nodes that took no pod, by verdict (and a selector error's text): the words are made once.
+    std::map<std::pair<DraNodeVerdict, std::string>, int> stopped;
     for (NodeId id : cluster.nodesInOrder()) {
         if (!cluster.usable(id)) continue;
         const std::uint32_t mask = resourcesLeftToDra(cluster.node(id), extended);
@@ -108,23 +117,28 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, const std::str
             devices.podsByNode[id] = pods; // nothing for DRA to allocate here
             continue;
         }
-        auto allocator = allocators.find(mask);
-        if (allocator == allocators.end()) {
+        auto found = allocators.find(mask);
+        if (found == allocators.end()) {
             std::vector<PodClaimSpec> all = claims;
             if (mask != 0) all.push_back(extendedResourceClaim(nameSpace, extended, mask));
             devices.orderMatters = devices.orderMatters || orderMatters(all);
             Result<DraPodAllocator> prepared = DraPodAllocator::prepare(cluster.state(), std::move(all), features);
             if (!prepared) return prepared.error();
             devices.shared = devices.shared || prepared->anyShared();
-            allocator = allocators.emplace(mask, std::move(*prepared)).first;
+            auto workspace = prepared->workspace();
+            found = allocators.emplace(mask, NodeAllocator{std::move(*prepared), std::move(workspace)}).first;
         }
-        const DraPodAllocator::NodeFit fit = allocator->second.podsThatFit(id, pods);
+        DraPodAllocator::NodeFit fit = found->second.allocator.podsThatFit(id, pods, *found->second.workspace);
         devices.podsByNode[id] = fit.pods;
         if (fit.stoppedBy != DraNodeVerdict::Fits && fit.pods == 0) {
-            std::string why = draVerdictText(fit.stoppedBy);
-            if (fit.stoppedBy == DraNodeVerdict::SelectorError) why += ": " + fit.detail;
-            ++devices.stops[why];
+            if (fit.stoppedBy != DraNodeVerdict::AllocationError) fit.detail.clear();
+            ++stopped[{fit.stoppedBy, std::move(fit.detail)}];
         }
+    }
+    for (const auto& [verdict, nodes] : stopped) {
+        std::string why = draVerdictText(verdict.first);
+        if (verdict.first == DraNodeVerdict::AllocationError) why += ": " + verdict.second;
+        devices.stops[why] += nodes;
     }
     return devices;
 }
