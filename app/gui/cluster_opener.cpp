@@ -114,7 +114,8 @@ void ClusterOpener::addToToolBar(QToolBar* toolbar) {
 
 void ClusterOpener::open(const LaunchOptions& options) {
     m_launch = options;
-    m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources, options.slurmTopologyFile);
+    m_session->setTopologyChoice(options.topology, options.levels, options.gpuResources, options.slurmTopologyFile,
+                                 options.gpuClasses);
     m_simulate->setChecked(options.simulate);
     m_session->setSimulationEnabled(options.simulate);
     if (options.live())

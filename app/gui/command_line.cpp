@@ -202,8 +202,14 @@ struct HierarchyFlags {
                                     "Resource names counted as GPUs, comma separated; a trailing * matches a prefix "
                                     "(default nvidia.com/gpu)."),
         QStringLiteral("names")};
+    QCommandLineOption gpuClasses{
+        QStringLiteral("gpu-classes"),
+        QCoreApplication::translate("CommandLine",
+                                    "DRA DeviceClasses whose devices count as GPUs, comma separated (default "
+                                    "gpu.nvidia.com; add mig.nvidia.com to count MIG devices a claim can take)."),
+        QStringLiteral("names")};
 
-    QList<QCommandLineOption> all() const { return {levels, topology, gpuResources}; }
+    QList<QCommandLineOption> all() const { return {levels, topology, gpuResources, gpuClasses}; }
     QString checkOne(const QCommandLineParser& parser) const {
         if (parser.isSet(levels) && parser.isSet(topology))
             return QCoreApplication::translate("CommandLine", "give either --levels or --topology, not both");
@@ -224,6 +230,11 @@ QString HierarchyFlags::read(const QCommandLineParser& parser, LaunchOptions& op
     }
     options.topology = parser.value(topology).trimmed();
     options.gpuResources = parser.value(gpuResources).trimmed();
+    if (parser.isSet(gpuClasses)) {
+        options.gpuClasses = parser.value(gpuClasses).trimmed();
+        if (options.gpuClasses.split(QLatin1Char(','), Qt::SkipEmptyParts).isEmpty())
+            return QCoreApplication::translate("CommandLine", "--gpu-classes needs at least one DeviceClass name");
+    }
     return QString();
 }
 

@@ -27,6 +27,7 @@ struct LaunchOptions {
     QString topology;     // a topology object's name from the file
     QStringList levels;   // node-label keys, top level first
     QString gpuResources; // resource names counted as GPUs, comma separated; empty = nvidia.com/gpu
+    QString gpuClasses;   // DRA DeviceClasses counted as GPUs, comma separated; empty = gpu.nvidia.com
     bool simulate = false;
     QString screenshot; // write the window to this image and exit
     QString select;     // a domain or node path to select once data is there

@@ -70,6 +70,7 @@ int showInTerminal(const topodeck::LaunchOptions& options) {
     if (!options.topology.isEmpty()) args.insert(args.end(), {"--topology", options.topology.toStdString()});
     if (!options.gpuResources.isEmpty())
         args.insert(args.end(), {"--gpu-resources", options.gpuResources.toStdString()});
+    if (!options.gpuClasses.isEmpty()) args.insert(args.end(), {"--gpu-classes", options.gpuClasses.toStdString()});
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

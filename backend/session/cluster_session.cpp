@@ -134,12 +134,14 @@ void ClusterSession::setLiveSourceOptions(const KubeSourceOptions& options) {
 }
 
 void ClusterSession::setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
-                                       const QString& gpuResources, const QString& slurmTopologyFile) {
+                                       const QString& gpuResources, const QString& slurmTopologyFile,
+                                       const QString& gpuClasses) {
     m_choice = HierarchyChoice();
     m_choice.slurmTopologyFile = QFile::encodeName(slurmTopologyFile).toStdString();
     m_choice.topologyName = topologyName.toStdString();
     for (const QString& key : levelKeys) m_choice.levelKeys.push_back(key.toStdString());
     if (!gpuResources.isEmpty()) m_choice.gpus = GpuResources::fromList(gpuResources.toStdString());
+    if (!gpuClasses.isEmpty()) m_choice.gpuClasses = GpuDeviceClasses::fromList(gpuClasses.toStdString());
 }
 
 void ClusterSession::setSimulationEnabled(bool on) {

@@ -50,8 +50,10 @@ public:
     // gpuResources: comma-separated resource names counted as GPUs (a trailing '*' matches a
     // prefix); empty = nvidia.com/gpu.
     // slurmTopologyFile: a topology.conf / topology.yaml read beside a snapshot file.
+    // gpuClasses: comma-separated DRA DeviceClasses whose devices count as GPUs; empty = gpu.nvidia.com.
     void setTopologyChoice(const QString& topologyName, const QStringList& levelKeys,
-                           const QString& gpuResources = QString(), const QString& slurmTopologyFile = QString());
+                           const QString& gpuResources = QString(), const QString& slurmTopologyFile = QString(),
+                           const QString& gpuClasses = QString());
 
     // Timings of the next live source (backoff, when reconnecting turns stale, ...).
     void setLiveSourceOptions(const KubeSourceOptions& options);

@@ -49,6 +49,7 @@ void SourceWorker::openDemo(std::uint64_t request, const QString& name, const Hi
     Loaded loaded;
     // The simulator learns the demo's gangs from its events, so it is built before they are moved.
     loaded.simulator = std::make_unique<DemoSimulator>(*demo, demo->seed);
+    if (choice.gpuClasses) (void)loaded.state.setGpuDeviceClasses(*choice.gpuClasses);
     for (ClusterEvent& event : demo->events) loaded.state.apply(std::move(event));
     if (superseded(request)) return;
 
@@ -70,6 +71,7 @@ void SourceWorker::openFile(std::uint64_t request, const QString& path, const Hi
     if (!snapshot) return fail(request, sourceName, snapshot.error().message);
     if (superseded(request)) return;
     Loaded loaded;
+    if (choice.gpuClasses) (void)loaded.state.setGpuDeviceClasses(*choice.gpuClasses);
     std::string slurmVersion = std::move(snapshot->slurmVersion);
     std::move(*snapshot).applyTo(loaded.state);
     if (!choice.slurmTopologyFile.empty())
@@ -116,6 +118,7 @@ void SourceWorker::openKubernetes(std::uint64_t request, const KubeTarget& targe
     connecting->sourceName = tr("context %1").arg(QString::fromStdString(connection->contextName));
     connecting->kubeconfigWarnings = std::move(warnings);
     connecting->loaded.choice = choice;
+    if (choice.gpuClasses) (void)connecting->loaded.state.setGpuDeviceClasses(*choice.gpuClasses);
     connecting->loaded.title =
         connecting->sourceName + QStringLiteral(" · ") + QString::fromStdString(connection->server);
     ExecEnvironment exec;

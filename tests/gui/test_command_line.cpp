@@ -68,6 +68,16 @@ void TestCommandLine::gpuResources() {
                                 QStringLiteral(" amd.com/gpu,nvidia.com/mig-* ")}),
              CommandLine::Outcome::Run);
     QCOMPARE(commandLine.options().gpuResources, QStringLiteral("amd.com/gpu,nvidia.com/mig-*"));
+    CommandLine classes;
+    QCOMPARE(classes.parse({QStringLiteral("topodeck"), QStringLiteral("--gpu-classes"),
+                            QStringLiteral("gpu.nvidia.com,mig.nvidia.com")}),
+             CommandLine::Outcome::Run);
+    QCOMPARE(classes.options().gpuClasses, QStringLiteral("gpu.nvidia.com,mig.nvidia.com"));
+    CommandLine none;
+    QCOMPARE(none.parse({QStringLiteral("topodeck"), QStringLiteral("--gpu-classes"), QStringLiteral(" , ")}),
+             CommandLine::Outcome::Error);
+    QVERIFY2(none.message().contains(QStringLiteral("--gpu-classes needs at least one DeviceClass name")),
+             qPrintable(none.message()));
 }
 
 // A node list without topology labels, with the topology.conf that places its nodes.

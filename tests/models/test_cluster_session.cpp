@@ -87,6 +87,7 @@ private Q_SLOTS:
     void openFileFromTestData();
     void openFileWithLevelKeys();
     void topologyChoiceAppliesToDemo();
+    void gpuClassesApplyToDemo();
     void supersededOpenIsDropped();
     void simulationIsCoalesced();
     void destroyWhileOpening();
@@ -223,6 +224,21 @@ void TestClusterSession::openFileWithLevelKeys() {
     QVERIFY(QString::fromStdString(snapshot->status.warnings[0]).contains(QStringLiteral("ConfigMap")));
     QVERIFY(waitForHealth(status, SourceHealth::Live));
     QCOMPARE(session.status().warnings.size(), std::size_t(1));
+}
+
+// The DRA DeviceClasses counted as GPUs (--gpu-classes) apply to the next open: gb200-dra's 2,304
+// GPUs are gpu.nvidia.com devices; counted by mig.nvidia.com alone, only the 576 GPUs its MIG
+// devices are cut from remain.
+void TestClusterSession::gpuClassesApplyToDemo() {
+    ClusterSession session;
+    QSignalSpy published(&session, &ClusterSession::snapshotPublished);
+    session.openDemo(QStringLiteral("gb200-dra"));
+    QVERIFY(published.wait(kTimeoutMs));
+    QCOMPARE(session.latestSnapshot()->index.root().totals.gpusTotal, 2304);
+    session.setTopologyChoice(QString(), {}, QString(), QString(), QStringLiteral("mig.nvidia.com"));
+    session.openDemo(QStringLiteral("gb200-dra"));
+    QVERIFY(published.wait(kTimeoutMs));
+    QCOMPARE(session.latestSnapshot()->index.root().totals.gpusTotal, 576);
 }
 
 void TestClusterSession::topologyChoiceAppliesToDemo() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/cluster_state.h"
+#include "core/model/device_inventory.h"
 #include "core/model/gpu_resources.h"
 #include "core/model/topology_spec.h"
 #include "core/result.h"
@@ -53,6 +54,9 @@ struct HierarchyChoice {
     std::string topologyName;
     std::vector<std::string> levelKeys;
     GpuResources gpus;
+    // The DRA DeviceClasses whose devices count as GPUs; unset: gpu.nvidia.com. Whoever loads
+    // the source sets them on the state before its DRA objects arrive.
+    std::optional<GpuDeviceClasses> gpuClasses;
     // A topology.conf / topology.yaml the request brings beside a node list or a demo; whoever
     // loads the source reads it into the state (addSlurmTopologyFile()). A Slurm source reads its own.
     std::string slurmTopologyFile;
