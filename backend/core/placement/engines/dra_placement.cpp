@@ -47,11 +47,15 @@ struct ExtendedResourceAsk {
     std::int64_t count = 0;
 };
 
+// At most this many per kind of pod (a bit each in a node's mask); any further ones go by the
+// nodes' allocatable, as a resource no class serves.
+constexpr std::size_t kMaskedAsks = 32;
+
 std::vector<ExtendedResourceAsk> extendedResourcesServedByClasses(const DeviceInventory& inventory,
                                                                   const ResourceList& perPod) {
     std::vector<ExtendedResourceAsk> asks;
     for (const auto& [resource, amount] : perPod)
-        if (amount > Quantity())
+        if (amount > Quantity() && asks.size() < kMaskedAsks)
             if (const DeviceClass* deviceClass = inventory.classForExtendedResource(resource))
                 asks.push_back({resource, deviceClass, amount.value()});
     return asks;
@@ -61,7 +65,7 @@ std::vector<ExtendedResourceAsk> extendedResourcesServedByClasses(const DeviceIn
 // so the scheduler serves it through the class, with the gate on.
 std::uint32_t resourcesLeftToDra(const Node& node, const std::vector<ExtendedResourceAsk>& asks) {
     std::uint32_t mask = 0;
-    for (std::size_t i = 0; i < asks.size() && i < 32; ++i)
+    for (std::size_t i = 0; i < asks.size(); ++i)
         if (!node.allocatable.contains(asks[i].resource)) mask |= 1u << i;
     return mask;
 }
