@@ -3,6 +3,7 @@
 // reads. Each table names where its cases come from.
 #include "core/cel/device_selector.h"
 #include "support/test_program.h"
+#include "support/parsed_values.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -17,19 +18,10 @@ using topodeck::Quantity;
 using topodeck::Result;
 using topodeck::Version;
 
+using topodeck::testing::qty;
+using topodeck::testing::ver;
+
 namespace {
-
-Quantity qty(const char* text) {
-    auto result = Quantity::parse(text);
-    if (!result) qFatal("bad quantity %s", text);
-    return *result;
-}
-
-Version ver(const char* text) {
-    auto result = Version::parse(text);
-    if (!result) qFatal("bad version %s", text);
-    return *result;
-}
 
 struct TestDevice {
     std::string driver;

@@ -6,6 +6,7 @@
 // Selectors are NVIDIA's chart classes, the productName selectors of the DRA docs and
 // Kubernetes' semver/quantity examples.
 #include "core/cel/selector_memo.h"
+#include "support/parsed_values.h"
 #include "support/test_program.h"
 
 #include <QtTest>
@@ -18,19 +19,10 @@ using namespace topodeck::cel;
 using topodeck::Quantity;
 using topodeck::Version;
 
+using topodeck::testing::qty;
+using topodeck::testing::ver;
+
 namespace {
-
-Quantity qty(const char* text) {
-    auto result = Quantity::parse(text);
-    if (!result) qFatal("bad quantity %s", text);
-    return *result;
-}
-
-Version ver(const char* text) {
-    auto result = Version::parse(text);
-    if (!result) qFatal("bad version %s", text);
-    return *result;
-}
 
 Program compiled(const char* expression) {
     auto program = compile(expression);
