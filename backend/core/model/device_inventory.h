@@ -155,6 +155,9 @@ private:
         PoolId pool = kNone;
         std::vector<DeviceId> devices; // by device index
         std::vector<bool> gpus;        // by device: a GPU class selects it (isGpu), decided when it arrives
+        // By device: it could be a partition of another (it consumes counters or names a
+        // parentUUID), decided when it arrives so that recompute() need not search attributes.
+        std::vector<bool> partitionLike;
     };
     struct DeviceRecord {
         PoolId pool = kNone;      // kNone: a free slot
