@@ -78,6 +78,13 @@ GpuDeviceClasses GpuDeviceClasses::fromList(std::string_view commaSeparated) {
 
 DeviceInventory::DeviceInventory() = default;
 
+void DeviceInventory::reserve(std::size_t slices, std::size_t devices) {
+    m_sliceRecords.reserve(m_sliceRecords.size() + slices);
+    m_pools.reserve(m_pools.size() + slices);
+    m_devices.reserve(m_devices.size() + devices);
+    m_allocations.reserve(m_allocations.size() + devices);
+}
+
 std::size_t DeviceInventory::poolHash(std::string_view driver, std::string_view pool) const {
     return hashCombine(hashName(driver), hashName(pool));
 }

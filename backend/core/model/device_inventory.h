@@ -57,6 +57,9 @@ struct NodeDevices {
 class DeviceInventory {
 public:
     DeviceInventory();
+    // Sizes the tables for slices and devices still to come (a snapshot file): growing them one
+    // by one would move every record several times.
+    void reserve(std::size_t slices, std::size_t devices);
 
     // What the state's apply() is told back: the nodes whose figures may have changed, or that
     // every node's may have (a DeviceClass changed which devices are GPUs).
