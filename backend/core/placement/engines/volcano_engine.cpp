@@ -1341,8 +1341,6 @@ void Planner::placePlainMinimum(const SubJob& subJob) {
     Attempt rest = placeTasks(m_tree.top, first.rest, subJob.pods, subJob.limit.present, HyperNodeTree::kNone, &more);
     std::vector<Placement> placements = std::move(first.placements);
     placements.insert(placements.end(), rest.placements.begin(), rest.placements.end());
-    std::int64_t nodes = 0;
-    for (const Placement& placement : placements) nodes += placement.pods > 0;
     std::int64_t pending = 0;
     for (std::size_t p = 0; p < m_parts.size(); ++p)
         if (!m_min.bestEffort[p]) pending += m_min.pods[p] - more.placed[p];
