@@ -49,6 +49,32 @@ template <class T, class Name> Status sortUnique(std::vector<T>& entries, const 
     return Error{namedEntry(path, nameOf(*twice)).str() + " appears twice"};
 }
 
+// A version attribute's value. A cluster's devices carry a few versions (driver, CUDA, compute
+// capability), the same on every device of a node: the last few parsed are remembered by their
+// text, so each is parsed once rather than once per device.
+inline Status parseVersionAttribute(std::string_view text, const Path& at, DeviceAttributeValue& out) {
+    struct Parsed {
+        std::string text;
+        Version version;
+    };
+    constexpr std::size_t kRemembered = 4;
+    thread_local Parsed recent[kRemembered];
+    thread_local std::size_t next = 0;
+    for (const Parsed& parsed : recent) {
+        if (!parsed.text.empty() && parsed.text == text) {
+            out.emplace<Version>(parsed.version);
+            return {};
+        }
+    }
+    Result<Version> version = Version::parse(text);
+    if (!version) return Error{at.str() + ": " + version.error().message};
+    Parsed& slot = recent[next++ % kRemembered];
+    slot.text = text;
+    slot.version = *version;
+    out = std::move(*version);
+    return {};
+}
+
 // One attribute: exactly one of int, bool, string and version (semver 2.0.0).
 template <class V> Status readDeviceAttribute(V& value, const Path& path, DeviceAttributeValue& out) {
     bool isMap = false;
@@ -76,10 +102,7 @@ template <class V> Status readDeviceAttribute(V& value, const Path& path, Device
             out.emplace<std::string>(text);
             return {};
         }
-        Result<Version> version = Version::parse(text);
-        if (!version) return Error{at.str() + ": " + version.error().message};
-        out = std::move(*version);
-        return {};
+        return parseVersionAttribute(text, at, out);
     });
     if (!s) return s;
     if (kind.empty()) return Error{path.str() + ": needs one of int, bool, string and version"};

@@ -10,6 +10,7 @@
 #include <simdjson.h>
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -82,7 +83,7 @@ public:
         if (type == ValueType::String) {
             // A string without escapes is its own text: point into the input rather than copy
             // every value into simdjson's string buffer (hundreds of MB at cluster size).
-            if (inPlace(m_value.raw_json_token().data() + 1, out)) return true;
+            if (stringInPlace(m_value.raw_json_token(), out)) return true;
             if (auto error = m_value.get_string().get(out)) {
                 m_context->fail(error);
                 return false;
@@ -141,6 +142,20 @@ public:
     }
 
 private:
+    // A string value's characters, when there is no escape among them. Its raw token runs from
+    // the opening quote to the next structural character, so the closing quote is its last
+    // character but for white space: no character-by-character search for it.
+    static bool stringInPlace(std::string_view token, std::string_view& out) {
+        while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                                  token.back() == '\t'))
+            token.remove_suffix(1);
+        if (token.size() < 2 || token.front() != '"' || token.back() != '"') return false;
+        token = token.substr(1, token.size() - 2);
+        if (std::memchr(token.data(), '\\', token.size()) != nullptr) return false;
+        out = token;
+        return true;
+    }
+
     // The characters from `start` up to the closing quote, when there is no escape among them
     // (the document was validated, so a quote ends the string).
     static bool inPlace(const char* start, std::string_view& out) {

@@ -172,7 +172,7 @@ private:
             s = readNode(object, label);
             break;
         case ObjectKind::Pod:
-            reservePods(object, where);
+            reserveFor(m_out.snapshot.pods, m_firstPodOffset, object, where);
             s = readPod(object, label);
             break;
         case ObjectKind::KueueTopology:
@@ -188,10 +188,12 @@ private:
             s = readResourceFlavor(object, label);
             break;
         case ObjectKind::ResourceSlice:
+            reserveFor(m_out.snapshot.resourceSlices, m_firstSliceOffset, object, where);
             s = readDra(object, label, m_out.snapshot.resourceSlices,
                         [&](V& o, ObjectLabel& l, ResourceSlice& slice) { return readResourceSlice(o, l, slice); });
             break;
         case ObjectKind::ResourceClaim:
+            reserveFor(m_out.snapshot.resourceClaims, m_firstClaimOffset, object, where);
             s = readDra(object, label, m_out.snapshot.resourceClaims, [&](V& o, ObjectLabel& l, ResourceClaim& claim) {
                 return readResourceClaim(o, l, *draVersion(apiVersion), claim);
             });
@@ -221,17 +223,18 @@ private:
         return Error{std::string(m_source) + object.locate(where) + ": " + s.error().message};
     }
 
-    // Doubling the pod list as it fills would write about twice its final size into fresh
+    // Doubling a list of objects as it fills would write about twice its final size into fresh
     // pages, and page faults are much of a cluster-sized read: when it is full, size it for the
-    // rest of the input at the pods' average size so far (at least 1.5 times, to stay geometric).
-    void reservePods(V& object, const typename V::Where& where) {
-        std::vector<Pod>& pods = m_out.snapshot.pods;
+    // rest of the input at the objects' average size so far (at least 1.5 times, to stay
+    // geometric). Pods, slices and claims, the kinds a cluster holds by the hundred thousand.
+    template <class T> void reserveFor(std::vector<T>& objects, std::size_t& firstOffset, V& object,
+                                       const typename V::Where& where) {
         const std::size_t before = object.bytesBefore(where);
-        if (pods.empty()) m_firstPodOffset = before;
-        if (pods.empty() || pods.size() < pods.capacity() || before <= m_firstPodOffset) return;
-        const std::size_t perPod = (before - m_firstPodOffset) / pods.size();
-        const std::size_t rest = object.bytesAfter(where) / std::max<std::size_t>(perPod, 1);
-        pods.reserve(std::max(pods.size() + rest + rest / 16 + 16, pods.capacity() + pods.capacity() / 2));
+        if (objects.empty()) firstOffset = before;
+        if (objects.empty() || objects.size() < objects.capacity() || before <= firstOffset) return;
+        const std::size_t perObject = (before - firstOffset) / objects.size();
+        const std::size_t rest = object.bytesAfter(where) / std::max<std::size_t>(perObject, 1);
+        objects.reserve(std::max(objects.size() + rest + rest / 16 + 16, objects.capacity() + objects.capacity() / 2));
     }
 
     // Names the object while the name's storage is still alive.
@@ -413,10 +416,13 @@ private:
 
     // A DRA object read by read(object, label, into) and kept with its resourceVersion.
     template <class T, class Read> Status readDra(V& object, ObjectLabel& label, std::vector<T>& into, Read&& read) {
-        T value;
-        if (Status s = read(object, label, value); !s) return labelled(label, s);
+        // Read in place: a slice or claim moved into the list would be written twice.
+        T& value = into.emplace_back();
+        if (Status s = read(object, label, value); !s) {
+            into.pop_back();
+            return labelled(label, s);
+        }
         value.resourceVersion = label.resourceVersion;
-        into.push_back(std::move(value));
         return {};
     }
 
@@ -424,7 +430,9 @@ private:
     std::string_view m_source;
     int m_document;
     PodResourceSpec m_podResources;   // scratch for readPod
-    std::size_t m_firstPodOffset = 0; // for reservePods
+    std::size_t m_firstPodOffset = 0; // for reserveFor, of the first pod
+    std::size_t m_firstSliceOffset = 0;
+    std::size_t m_firstClaimOffset = 0;
     LabelViews m_labels;              // scratch for readNode
 };
 

@@ -61,6 +61,8 @@ public:
     AppliedEvent apply(ClusterEvent event);
     // Sizes the tables up front when a source knows how much is coming (a snapshot file).
     void reserve(std::size_t nodes, std::size_t pods);
+    // The same for DRA slices and the devices they publish.
+    void reserveDevices(std::size_t slices, std::size_t devices) { m_devices.reserve(slices, devices); }
     // The same as applying PodUpserted for each pod in order, but a state without pods takes the
     // vector over instead of moving half a million pods one by one into a new one.
     void upsertPods(std::vector<Pod>&& pods);

@@ -29,6 +29,7 @@ struct GpuOnNode {
     const Device* device;
     const ResourceSlice* slice;
     bool allocated = false;
+    bool partitionLike = false; // SliceRecord::partitionLike
     GpuAmount partitionsAllocated;
 };
 
@@ -76,6 +77,13 @@ GpuDeviceClasses GpuDeviceClasses::fromList(std::string_view commaSeparated) {
 }
 
 DeviceInventory::DeviceInventory() = default;
+
+void DeviceInventory::reserve(std::size_t slices, std::size_t devices) {
+    m_sliceRecords.reserve(m_sliceRecords.size() + slices);
+    m_pools.reserve(m_pools.size() + slices);
+    m_devices.reserve(m_devices.size() + devices);
+    m_allocations.reserve(m_allocations.size() + devices);
+}
 
 std::size_t DeviceInventory::poolHash(std::string_view driver, std::string_view pool) const {
     return hashCombine(hashName(driver), hashName(pool));
@@ -286,8 +294,13 @@ void DeviceInventory::classify(SliceRecord& record) {
         for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
     }
     record.gpus.assign(slice.devices.size(), false);
-    for (std::size_t i = 0; i < slice.devices.size(); ++i)
-        record.gpus[i] = selectsGpu(slice.devices[i], slice.driver, &m_gpuMemos);
+    record.partitionLike.assign(slice.devices.size(), false);
+    for (std::size_t i = 0; i < slice.devices.size(); ++i) {
+        const Device& device = slice.devices[i];
+        record.gpus[i] = selectsGpu(device, slice.driver, &m_gpuMemos);
+        record.partitionLike[i] =
+            !device.consumesCounters.empty() || stringAttribute(device, "parentUUID", slice.driver) != nullptr;
+    }
 }
 
 void DeviceInventory::compileGpuClasses() {
@@ -521,7 +534,7 @@ void DeviceInventory::recompute(NodeId id) {
                 const bool allocated = m_allocations[record.devices[i]] > 0;
                 if (allocated) ++out.allocatedDevices;
                 if (record.gpus[i])
-                    gpus.push_back({&device, &slice, allocated, {}});
+                    gpus.push_back({&device, &slice, allocated, record.partitionLike[i], {}});
                 else if (allocated)
                     others.emplace_back(&device, &slice);
             }
@@ -529,10 +542,8 @@ void DeviceInventory::recompute(NodeId id) {
     // When the GPU classes also select partitions (mig.nvidia.com beside gpu.nvidia.com), a
     // selected device cut from another selected one (its parentUUID is that one's uuid, or it
     // draws less than the whole of a counter set they share) is a partition, not one more GPU.
-    const bool anyPartition = std::any_of(gpus.begin(), gpus.end(), [](const GpuOnNode& gpu) {
-        return !gpu.device->consumesCounters.empty() ||
-               stringAttribute(*gpu.device, "parentUUID", gpu.slice->driver) != nullptr;
-    });
+    const bool anyPartition =
+        std::any_of(gpus.begin(), gpus.end(), [](const GpuOnNode& gpu) { return gpu.partitionLike; });
     if (anyPartition) {
         std::vector<bool> partition(gpus.size(), false);
         for (std::size_t i = 0; i < gpus.size(); ++i)

@@ -57,6 +57,9 @@ struct NodeDevices {
 class DeviceInventory {
 public:
     DeviceInventory();
+    // Sizes the tables for slices and devices still to come (a snapshot file): growing them one
+    // by one would move every record several times.
+    void reserve(std::size_t slices, std::size_t devices);
 
     // What the state's apply() is told back: the nodes whose figures may have changed, or that
     // every node's may have (a DeviceClass changed which devices are GPUs).
@@ -162,6 +165,9 @@ private:
         PoolId pool = kNone;
         std::vector<DeviceId> devices; // by device index
         std::vector<bool> gpus;        // by device: a GPU class selects it (isGpu), decided when it arrives
+        // By device: it could be a partition of another (it consumes counters or names a
+        // parentUUID), decided when it arrives so that recompute() need not search attributes.
+        std::vector<bool> partitionLike;
     };
     struct DeviceRecord {
         PoolId pool = kNone;      // kNone: a free slot

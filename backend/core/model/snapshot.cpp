@@ -10,7 +10,24 @@ void Snapshot::applyTo(ClusterState& state) && {
     state.reserve(state.nodeSlots() + nodes.size(), state.podCount() + pods.size());
     for (Node& node : nodes) (void)state.apply(NodeUpserted{std::move(node)});
     state.upsertPods(std::move(pods));
-    for (ClusterEvent& event : takeTopologyEvents()) (void)state.apply(std::move(event));
+    // In takeTopologyEvents()' order, each object moved once into its event: a list of every
+    // slice's and claim's event would be written in full before the first is applied.
+    std::size_t devices = 0;
+    for (const ResourceSlice& slice : resourceSlices) devices += slice.devices.size();
+    state.reserveDevices(resourceSlices.size(), devices);
+    const auto applyEach = [&state]<class Event, class T>(std::vector<T>& objects) {
+        for (T& object : objects) (void)state.apply(Event{std::move(object)});
+        std::vector<T>().swap(objects);
+    };
+    applyEach.operator()<TopologyUpserted>(topologies);
+    applyEach.operator()<HyperNodeUpserted>(hyperNodes);
+    applyEach.operator()<ResourceFlavorUpserted>(resourceFlavors);
+    applyEach.operator()<DeviceClassUpserted>(deviceClasses);
+    applyEach.operator()<ResourceSliceUpserted>(resourceSlices);
+    applyEach.operator()<ResourceClaimTemplateUpserted>(resourceClaimTemplates);
+    applyEach.operator()<ResourceClaimUpserted>(resourceClaims);
+    applyEach.operator()<ComputeDomainUpserted>(computeDomains);
+    if (slurmTopology) (void)state.apply(SlurmTopologySet{std::move(slurmTopology)});
     nodes.clear();
     pods.clear();
 }

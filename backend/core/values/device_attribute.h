@@ -2,6 +2,7 @@
 // A DRA device's attributes and capacity as a ResourceSlice publishes them (resource.k8s.io
 // Device.attributes / .capacity): what device selectors (CEL) and the GPU counting read.
 
+#include "core/values/interned_name.h"
 #include "core/values/quantity.h"
 #include "core/values/semver.h"
 
@@ -15,9 +16,10 @@ namespace topodeck {
 using DeviceAttributeValue = std::variant<std::int64_t, bool, std::string, Version>;
 
 // Names are qualified ("resource.kubernetes.io/pcieRoot") or bare ("productName": the driver's
-// own domain), as the slice wrote them.
+// own domain), as the slice wrote them. A name is interned (values/interned_name.h): every device
+// of a driver carries the same few.
 struct DeviceAttribute {
-    std::string name;
+    InternedName name;
     DeviceAttributeValue value;
     friend bool operator==(const DeviceAttribute&, const DeviceAttribute&) = default;
 };
