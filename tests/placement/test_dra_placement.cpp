@@ -5,9 +5,12 @@
 // written here as the objects a cluster would hold, and ../shared/reference/dra.md 6 and 8.
 
 #include "core/formats/snapshot_reader.h"
+#include "core/model/node_affinity.h"
 #include "core/placement/engines/dra_allocator.h"
 #include "core/placement/engines/dra_placement.h"
+#include "core/placement/reports/plan_query.h"
 #include "core/placement/requests/gang_manifest.h"
+#include "core/placement/whatif/what_if_sequence.h"
 #include "core/topology/topology_index.h"
 #include "support/test_program.h"
 
@@ -162,6 +165,16 @@ GangRequest gangOf(std::int32_t pods, const std::string& devicesYaml = kFourGb20
     gang.perPod.set("cpu", Quantity::fromUnits(1));
     gang.claims.push_back(GangClaim{"gpus", "four-gb200", "", claimSpec(devicesYaml)});
     return gang;
+}
+
+// gangOf(pods) as a manifest: the template beside a Job.
+std::string jobManifest(int pods) {
+    return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: four-gb200, namespace: team}\n"
+           "spec:\n  spec:\n    devices:\n" +
+           kFourGb200 + "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: trainer, namespace: team}\nspec:\n" +
+           "  parallelism: " + std::to_string(pods) + "\n  completions: " + std::to_string(pods) +
+           "\n  template:\n    spec:\n      resourceClaims: [{name: gpus, resourceClaimTemplateName: four-gb200}]\n"
+           "      containers: [{name: c, image: x, resources: {requests: {cpu: \"1\"}, claims: [{name: gpus}]}}]\n";
 }
 
 } // namespace
@@ -411,7 +424,7 @@ private Q_SLOTS:
         const std::string four = R"(      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}]
       constraints: [{matchAttribute: gpu.nvidia.com/pair}]
 )";
-        auto small = DraPodAllocator::prepare(made->state, perPodClaim(four), DraFeatures::kubeScheduler(), 500);
+        auto small = DraPodAllocator::prepare(made->state, perPodClaim(four), DraFeatures::kubeScheduler(), nullptr, 500);
         QVERIFY(small);
         const auto fit = small->podsThatFit(*made->state.findNode("n1"), 1);
         QVERIFY(fit.stoppedBy == DraNodeVerdict::TimedOut);
@@ -464,9 +477,9 @@ private Q_SLOTS:
             const std::string constrained = request + "      constraints: [{matchAttribute: gpu.nvidia.com/type}]\n";
             const std::int64_t budget = round % 2 == 0 ? DraPodAllocator::kStepBudget : 3 + random() % 40;
             auto counted =
-                DraPodAllocator::prepare(made->state, perPodClaim(request), DraFeatures::kubeScheduler(), budget);
+                DraPodAllocator::prepare(made->state, perPodClaim(request), DraFeatures::kubeScheduler(), nullptr, budget);
             auto searched =
-                DraPodAllocator::prepare(made->state, perPodClaim(constrained), DraFeatures::kubeScheduler(), budget);
+                DraPodAllocator::prepare(made->state, perPodClaim(constrained), DraFeatures::kubeScheduler(), nullptr, budget);
             QVERIFY(counted && searched);
             const auto workspace = counted->workspace();
             const auto limit = static_cast<std::int32_t>(1 + random() % 5);
@@ -518,6 +531,99 @@ private Q_SLOTS:
         QVERIFY(!absent);
         QVERIFY2(absent.error().message.starts_with("resourceclaim \"absent\" not found in namespace team"),
                  absent.error().message.c_str());
+    }
+
+    void whatIfStepsHoldTheDevicesTheyPlaced_data() {
+        QTest::addColumn<QString>("engine");
+        QTest::newRow("volcano") << "volcano";
+        QTest::newRow("kai") << "kai";
+        QTest::newRow("kueue-tas") << "kueue-tas";
+    }
+    void whatIfStepsHoldTheDevicesTheyPlaced() {
+        // Two nodes of four GB200s. Each what-if step places one pod of four through the claim
+        // template; the pod's claim is made and allocated on its node, so the second step goes to
+        // the other node and the third finds no devices left (Kueue admits it by CPU, and the
+        // kube-scheduler cannot bind it).
+        QFETCH(QString, engine);
+        auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + sliceYaml("n1", gpus(4)) +
+                                sliceYaml("n2", gpus(4)) + kGpuClass);
+        const WhatIfStep step{WhatIfStep::Kind::Place, {}, gangOf(1), engine.toStdString()};
+        const auto outcomes = applyWhatIfSteps(made->state, *made->index, {step, step, step});
+        QVERIFY2(outcomes[0].applied && outcomes[1].applied, (outcomes[0].text + " | " + outcomes[1].text).c_str());
+        QCOMPARE(outcomes[0].nodes.size(), std::size_t(1));
+        QCOMPARE(outcomes[1].nodes.size(), std::size_t(1));
+        QVERIFY(outcomes[0].nodes != outcomes[1].nodes);
+        QVERIFY2(!outcomes[2].applied, outcomes[2].text.c_str());
+        QVERIFY2(outcomes[2].text.find("does not fit") != std::string::npos, outcomes[2].text.c_str());
+
+        // The first pod's claim, as the scheduler leaves it: made from the template, allocated
+        // four devices of its node, usable there only, reserved for the pod the pod names it.
+        const DeviceInventory& devices = made->state.devices();
+        const NodeId first = outcomes[0].nodes.front();
+        const std::string node = made->state.record(first).node->name;
+        const auto claim = devices.claims().find("team/trainer-what-if-1-0-gpus");
+        QVERIFY(claim != devices.claims().end());
+        QVERIFY(claim->second->allocated);
+        QCOMPARE(claim->second->devices.size(), std::size_t(4));
+        for (const DeviceAllocation& device : claim->second->devices) {
+            QCOMPARE(device.pool, node);
+            QCOMPARE(device.request, std::string("gpus"));
+        }
+        QCOMPARE(claim->second->podClaimName, std::string("gpus"));
+        QCOMPARE(claim->second->reservedFor, (std::vector<ClaimConsumer>{{"pods", "trainer-what-if-1-0", ""}}));
+        QVERIFY(matchesNodeAffinity(claim->second->allocationNodeSelector, *made->state.record(first).node));
+        QVERIFY(!matchesNodeAffinity(claim->second->allocationNodeSelector,
+                                     *made->state.record(outcomes[1].nodes.front()).node));
+        QCOMPARE(devices.node(first).allocatedDevices, 4);
+        const Pod* pod = made->state.findPod("team", "trainer-what-if-1-0");
+        QVERIFY(pod != nullptr);
+        QCOMPARE(pod->resourceClaims, (std::vector<PodResourceClaim>{{"gpus", "", "four-gb200"}}));
+        QCOMPARE(pod->claimStatuses,
+                 (std::vector<std::pair<std::string, std::string>>{{"gpus", "trainer-what-if-1-0-gpus"}}));
+    }
+
+    void dryRunWhatIfTakesDevicesForLaterGangs() {
+        // plan --then-place: each engine sees its own what-if, in which the gang placed first
+        // holds its devices (the state is not changed). Two nodes of four GB200s; one pod of four
+        // placed first leaves room for one more pod of four, not two.
+        const auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + sliceYaml("n1", gpus(4)) +
+                                      sliceYaml("n2", gpus(4)) + kGpuClass);
+        for (const char* engine : {"volcano", "kai", "kueue-tas"}) {
+            PlanQuery query;
+            query.engines = {engine};
+            query.manifestText = jobManifest(2);
+            query.whatIf = {{WhatIfStep::Kind::Place, {}, gangOf(1), {}}};
+            auto inputs = preparePlan(made->state, TopologySpec::fromLabelKeys({kRack}), {}, query);
+            QVERIFY(inputs);
+            auto two = runPlanQuery(**inputs, query);
+            QVERIFY2(two, two ? "" : two.error().message.c_str());
+            QVERIFY2(!two->results.front().feasible, engine);
+            query.manifestText = jobManifest(1);
+            auto one = runPlanQuery(**inputs, query);
+            QVERIFY(one);
+            QVERIFY2(one->results.front().feasible, (engine + std::string(": ") + one->results.front().message).c_str());
+            QCOMPARE(made->state.devices().node(*made->state.findNode("n1")).allocatedDevices, 0);
+        }
+    }
+
+    void whatIfSharedClaimIsAllocatedOnce() {
+        // A claim every pod of the gang names, from the manifest: the first pod allocates it, the
+        // second finds it allocated on that node and only adds itself to reservedFor.
+        auto made = makeCluster(nodeYaml("n1", "r1") + sliceYaml("n1", gpus(4)) + kGpuClass);
+        GangRequest gang = gangOf(2);
+        gang.claims = {GangClaim{"gpus", "", "shared", claimSpec(kFourGb200)}};
+        const auto outcomes =
+            applyWhatIfSteps(made->state, *made->index, {{WhatIfStep::Kind::Place, {}, gang, "volcano"}});
+        QVERIFY2(outcomes[0].applied, outcomes[0].text.c_str());
+        const auto claim = made->state.devices().claims().find("team/shared");
+        QVERIFY(claim != made->state.devices().claims().end());
+        QCOMPARE(claim->second->devices.size(), std::size_t(4));
+        QCOMPARE(claim->second->reservedFor.size(), std::size_t(2));
+        QCOMPARE(made->state.devices().node(*made->state.findNode("n1")).allocatedDevices, 4);
+        const Pod* pod = made->state.findPod("team", "trainer-what-if-1-1");
+        QVERIFY(pod != nullptr);
+        QCOMPARE(pod->resourceClaims, (std::vector<PodResourceClaim>{{"gpus", "shared", ""}}));
+        QVERIFY(pod->claimStatuses.empty());
     }
 
     void enginesPlaceByTheDevicesTheirSchedulerSees() {

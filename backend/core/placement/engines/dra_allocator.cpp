@@ -92,6 +92,7 @@ std::string draVerdictText(DraNodeVerdict verdict) {
 
 struct DraPodAllocator::Prepared {
     const ClusterState* state = nullptr;
+    std::shared_ptr<const TakenDevices> taken; // by what-if steps before; nullptr: none
     DraFeatures features;
     std::int64_t stepBudget = DraPodAllocator::kStepBudget;
     std::map<std::string, std::vector<cel::Program>, std::less<>> classSelectors;
@@ -117,7 +118,8 @@ namespace {
 struct Candidate {
     const ResourceSlice* slice;
     const Device* device;
-    bool allocated; // by a claim of the cluster
+    bool allocated; // by a claim of the cluster, or taken by a what-if step
+    DeviceSlot slot;
 };
 
 struct HeldValue {
@@ -171,7 +173,9 @@ public:
             for (std::size_t i = 0; i < slice.devices.size(); ++i) {
                 const Device& device = slice.devices[i];
                 if (!sliceReaches && !(slice.perDeviceNodeSelection && deviceReaches(device, node))) continue;
-                m_devices.push_back({&slice, &device, m_inventory.allocations(slot, i) > 0});
+                const bool taken = prepared.taken && prepared.taken->contains(slot, i);
+                m_devices.push_back({&slice, &device, taken || m_inventory.allocations(slot, i) > 0,
+                                     {slot, static_cast<std::uint32_t>(i)}});
             }
         };
         // The node's own current slices in name order (nearly always one).
@@ -278,6 +282,24 @@ public:
         fit.stoppedBy =
             failingSteps(count) > m_p.stepBudget ? DraNodeVerdict::TimedOut : DraNodeVerdict::CannotAllocate;
         return true;
+    }
+
+    // After allocatePod() fitted a pod: the devices it took, per claim, in request order.
+    void pickedDevices(DraPodAllocator::PodAllocation& out) const {
+        out.claims.assign(m_p.claims.size(), {});
+        std::vector<std::pair<std::size_t, std::size_t>> picked; // (alternative, device)
+        for (std::size_t d = 0; d < m_devices.size(); ++d)
+            if (m_pickedBy[d] >= 0) picked.emplace_back(static_cast<std::size_t>(m_pickedBy[d]), d);
+        std::sort(picked.begin(), picked.end());
+        for (const auto& [a, d] : picked) {
+            const Alternative& alternative = m_p.alternatives[a];
+            const Candidate& candidate = m_devices[d];
+            DraPodAllocator::PodAllocation::Claim& claim = out.claims[m_pickedClaimOf[d]];
+            claim.devices.push_back({alternative.name, candidate.slice->driver, candidate.slice->pool,
+                                     candidate.device->name, alternative.adminAccess});
+            if (!alternative.adminAccess) out.inUse.push_back(candidate.slot);
+            claim.nodeLocal = claim.nodeLocal || !candidate.slice->nodeName.empty() || !candidate.device->nodeName.empty();
+        }
     }
 
 private:
@@ -581,7 +603,8 @@ void indexSlices(DraPodAllocator::Prepared& p, const ClusterState& state) {
         if (pool == p.counters.end()) continue;
         for (std::size_t i = 0; i < slice.devices.size(); ++i) {
             const Device& device = slice.devices[i];
-            if (device.consumesCounters.empty() || inventory.allocations(published, i) == 0) continue;
+            const bool taken = p.taken && p.taken->contains(published.slot, i);
+            if (device.consumesCounters.empty() || (inventory.allocations(published, i) == 0 && !taken)) continue;
             for (const DeviceCounterConsumption& consumption : device.consumesCounters) {
                 auto set = pool->second.find(consumption.counterSet);
                 if (set == pool->second.end()) continue;
@@ -596,9 +619,11 @@ void indexSlices(DraPodAllocator::Prepared& p, const ClusterState& state) {
 } // namespace
 
 Result<DraPodAllocator> DraPodAllocator::prepare(const ClusterState& state, std::vector<PodClaimSpec> claims,
-                                                 DraFeatures features, std::int64_t stepBudget) {
+                                                 DraFeatures features, std::shared_ptr<const TakenDevices> taken,
+                                                 std::int64_t stepBudget) {
     auto p = std::make_shared<Prepared>();
     p->state = &state;
+    p->taken = std::move(taken);
     p->features = features;
     p->stepBudget = stepBudget;
     for (std::size_t c = 0; c < claims.size(); ++c) {
@@ -692,6 +717,22 @@ DraPodAllocator::NodeFit DraPodAllocator::podsThatFit(NodeId id, std::int32_t li
         ++fit.pods;
     }
     return fit;
+}
+
+DraPodAllocator::PodAllocation DraPodAllocator::allocateOnePod(NodeId id) const {
+    PodAllocation allocation;
+    const Prepared& p = *m_prepared;
+    const Node& node = *p.state->record(id).node;
+    for (const ClaimPlan& claim : p.claims)
+        if (!claim.allocate && !claim.allocatedOn.empty() && !matchesNodeAffinity(claim.allocatedOn, node)) {
+            allocation.verdict = DraNodeVerdict::NotAvailable;
+            return allocation;
+        }
+    Workspace space(p);
+    NodeSearch search(p, space, node, id);
+    allocation.verdict = search.allocatePod(true, allocation.detail);
+    if (allocation.verdict == DraNodeVerdict::Fits) search.pickedDevices(allocation);
+    return allocation;
 }
 
 } // namespace topodeck

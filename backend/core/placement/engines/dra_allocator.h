@@ -18,6 +18,7 @@
 #include "core/cel/device_selector.h"
 #include "core/model/cluster_state.h"
 #include "core/model/dra.h"
+#include "core/placement/engines/taken_devices.h"
 #include "core/result.h"
 
 #include <cstdint>
@@ -75,8 +76,10 @@ public:
     // Errors are PreFilter's, for the whole pod: a class that does not exist ("request gpu:
     // device class gpu.example.com does not exist"), a selector that does not compile, firstAvailable
     // without the PrioritizedList feature, a claim being deleted.
+    // `taken`: devices what-if steps took, in use as if allocated.
     static Result<DraPodAllocator> prepare(const ClusterState& state, std::vector<PodClaimSpec> claims,
-                                           DraFeatures features, std::int64_t stepBudget = kStepBudget);
+                                           DraFeatures features, std::shared_ptr<const TakenDevices> taken = nullptr,
+                                           std::int64_t stepBudget = kStepBudget);
 
     struct NodeFit {
         std::int32_t pods = 0;     // pods whose claims were allocated on the node, in turn
@@ -92,6 +95,22 @@ public:
     class Workspace;
     std::shared_ptr<Workspace> workspace() const;
     NodeFit podsThatFit(NodeId node, std::int32_t limit, Workspace& workspace) const;
+
+    // The devices one more pod takes on the node, after the claims the state holds, as
+    // podsThatFit's search picks them: per claim (claims() order), its allocation results (none
+    // for a claim allocated already). For what-if steps, which make these claims, so that the
+    // gangs placed after see the devices in use.
+    struct PodAllocation {
+        DraNodeVerdict verdict = DraNodeVerdict::Fits;
+        std::string detail; // for AllocationError: the error
+        struct Claim {
+            std::vector<DeviceAllocation> devices;
+            bool nodeLocal = false; // some device is the node's own: the claim is usable there only
+        };
+        std::vector<Claim> claims;
+        std::vector<DeviceSlot> inUse; // the devices it makes busy (admin access makes none)
+    };
+    PodAllocation allocateOnePod(NodeId node) const;
 
     const std::vector<PodClaimSpec>& claims() const { return m_claims; }
     bool anyShared() const;

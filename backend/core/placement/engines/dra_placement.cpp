@@ -126,7 +126,8 @@ Result<PartDevices> allocatePart(const PlacementCluster& cluster, const std::str
             std::vector<PodClaimSpec> all = claims;
             if (mask != 0) all.push_back(extendedResourceClaim(nameSpace, extended, mask));
             devices.orderMatters = devices.orderMatters || orderMatters(all);
-            Result<DraPodAllocator> prepared = DraPodAllocator::prepare(cluster.state(), std::move(all), features);
+            Result<DraPodAllocator> prepared =
+                DraPodAllocator::prepare(cluster.state(), std::move(all), features, cluster.takenDevices());
             if (!prepared) return prepared.error();
             devices.shared = devices.shared || prepared->anyShared();
             auto workspace = prepared->workspace();
@@ -269,6 +270,84 @@ void passExtendedResourcesLeftToDra(const PlacementCluster& cluster, const std::
     }
 }
 
+DraFeatures featuresOf(DraTreatment treatment, const EngineOptions& options) {
+    return treatment == DraTreatment::StableAllocator ? DraFeatures::stableOnly() : options.draFeatures;
+}
+
+// The allocated claim `spec` becomes for `pod`: made anew (from a template, or a shared claim
+// the manifest brings), or the existing shared one, allocated unless it was and reserved for it.
+ResourceClaim placedClaim(const PodClaimSpec& spec, const DraPodAllocator::PodAllocation::Claim& allocation,
+                          const Pod& pod) {
+    ResourceClaim claim;
+    if (spec.existing) {
+        claim = *spec.existing;
+    } else {
+        claim.nameSpace = pod.nameSpace;
+        claim.name = spec.claimKey.substr(spec.claimKey.find('/') + 1);
+        claim.spec = spec.spec;
+        if (!spec.shared) claim.podClaimName = spec.name;
+    }
+    if (!claim.allocated) {
+        claim.allocated = true;
+        claim.devices = allocation.devices;
+        // As the scheduler writes it when a device is node-local (else null: usable everywhere).
+        if (allocation.nodeLocal)
+            claim.allocationNodeSelector = {
+                {{}, {{"metadata.name", NodeSelectorRequirement::Operator::In, {pod.nodeName}}}}};
+    }
+    claim.reservedFor.push_back({"pods", pod.name, ""});
+    return claim;
+}
+
+// The pod's claims allocated on its node, after every claim the state holds and every device the
+// what-if took, as placeGang allocates. Claims from templates are named "<pod>-<claim>" (the
+// claim controller adds a random suffix). Errors are placeGang's refusals.
+Result<PlacedPodClaims> allocatePlacedPodClaims(const PlacementCluster& cluster, const PlacementEngine& engine,
+                                                const GangRequest& gang, const GangPart& part, const Pod& pod,
+                                                const EngineOptions& options) {
+    const ClusterState& state = cluster.state();
+    PlacedPodClaims out;
+    const DraTreatment treatment = engine.draTreatment();
+    if (treatment == DraTreatment::None) return out;
+    const DraFeatures features = featuresOf(treatment, options);
+    Result<std::vector<PodClaimSpec>> resolved = resolveGangClaims(state, gang.nameSpace, part.claims);
+    if (!resolved) return resolved.error();
+    std::vector<PodClaimSpec> claims = std::move(*resolved);
+    for (PodClaimSpec& claim : claims)
+        if (!claim.shared) claim.claimKey = gang.nameSpace + '/' + pod.name + '-' + claim.name;
+    const std::optional<NodeId> node = state.findNode(pod.nodeName);
+    if (!node) return Error{"node " + pod.nodeName + " not found"};
+    if (treatment == DraTreatment::KubeScheduler && features.extendedResource) {
+        const std::vector<ExtendedResourceAsk> asks = extendedResourcesServedByClasses(state.devices(), part.perPod);
+        if (const std::uint32_t mask = resourcesLeftToDra(*state.record(*node).node, asks); mask != 0) {
+            claims.push_back(extendedResourceClaim(gang.nameSpace, asks, mask));
+            claims.back().claimKey = gang.nameSpace + '/' + pod.name + "-extended-resources";
+        }
+    }
+    if (claims.empty()) return out;
+    Result<DraPodAllocator> allocator = DraPodAllocator::prepare(state, claims, features, cluster.takenDevices());
+    if (!allocator) return allocator.error();
+    const DraPodAllocator::PodAllocation allocation = allocator->allocateOnePod(*node);
+    out.verdict = allocation.verdict;
+    out.detail = allocation.detail;
+    if (allocation.verdict != DraNodeVerdict::Fits) return out;
+    out.inUse = allocation.inUse;
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+        const PodClaimSpec& spec = claims[i];
+        out.claims.push_back(placedClaim(spec, allocation.claims[i], pod));
+        const std::string& claimName = out.claims.back().name;
+        if (i >= part.claims.size()) {
+            out.extendedResourceClaim = claimName;
+        } else if (spec.shared) {
+            out.podClaims.push_back({spec.name, claimName, ""});
+        } else {
+            out.podClaims.push_back({spec.name, "", part.claims[i].templateName});
+            out.claimStatuses.emplace_back(spec.name, claimName);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 Result<std::vector<PodClaimSpec>> resolveGangClaims(const ClusterState& state, const std::string& nameSpace,
@@ -317,7 +396,7 @@ PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster&
             result.notes.push_back(std::string(engine.name()) + " has no DRA: the pods' resource claims are not looked at");
         return result;
     }
-    const DraFeatures features = treatment == DraTreatment::StableAllocator ? DraFeatures::stableOnly() : options.draFeatures;
+    const DraFeatures features = featuresOf(treatment, options);
     const std::vector<GangPart> parts = gang.partsOrWhole();
     // Extended resources a class serves (KEP-5004) are DRA's only where kube-scheduler itself
     // filters with the gate on; elsewhere they go by the nodes' allocatable, as any resource.
@@ -399,6 +478,56 @@ PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster&
         result.notes.push_back("pods take their devices one at a time, in the scheduler's order: a joint assignment "
                                "that order misses is not looked for, as the scheduler does not");
     return result;
+}
+
+Result<BoundPod> bindPlacedPod(const PlacementCluster& cluster, const PlacementEngine& engine, const GangRequest& gang,
+                              const PlacedPods& entry, Pod pod, const std::map<NodeId, std::int64_t>& boundOn,
+                              const EngineOptions& options) {
+    const std::vector<GangPart> parts = gang.partsOrWhole();
+    const auto part = std::find_if(parts.begin(), parts.end(),
+                                   [&](const GangPart& p) { return parts.size() == 1 || p.name == entry.part; });
+    std::vector<NodeId> candidates{entry.node};
+    if (entry.domain != kNoDomain)
+        for (NodeId id : nodesUnder(cluster.index(), entry.domain))
+            if (id != entry.node && cluster.usable(id)) candidates.push_back(id);
+    BoundPod bound;
+    for (NodeId id : candidates) {
+        const auto already = boundOn.find(id);
+        if (entry.domain != kNoDomain &&
+            cluster.podsThatFit(id, entry.perPod, true) <= (already == boundOn.end() ? 0 : already->second))
+            continue;
+        pod.nodeName = cluster.node(id).name;
+        if (part == parts.end()) {
+            bound.node = id;
+            return bound;
+        }
+        Result<PlacedPodClaims> claims = allocatePlacedPodClaims(cluster, engine, gang, *part, pod, options);
+        if (!claims) return claims.error();
+        if (claims->verdict == DraNodeVerdict::Fits) {
+            bound.node = id;
+            bound.claims = std::move(*claims);
+            return bound;
+        }
+        if (bound.why.empty()) bound.why = claims->detail.empty() ? draVerdictText(claims->verdict) : claims->detail;
+    }
+    return bound;
+}
+
+void assumePlacedClaims(PlacementCluster& cluster, const PlacementEngine& engine, const GangRequest& gang,
+                        const PlacementResult& result, const EngineOptions& options) {
+    if (engine.draTreatment() == DraTreatment::None) return;
+    std::map<NodeId, std::int64_t> boundOn;
+    Pod pod;
+    pod.nameSpace = gang.nameSpace;
+    std::size_t podNumber = 0;
+    for (const PlacedPods& entry : placedPods(cluster, gang, result))
+        for (std::int32_t i = 0; i < entry.pods; ++i) {
+            pod.name = gang.name + "-" + std::to_string(podNumber++);
+            Result<BoundPod> bound = bindPlacedPod(cluster, engine, gang, entry, pod, boundOn, options);
+            if (!bound || !bound->node) continue;
+            ++boundOn[*bound->node];
+            cluster.takeDevices(bound->claims.inUse);
+        }
 }
 
 } // namespace topodeck

@@ -16,8 +16,11 @@
 
 #include "core/placement/engines/dra_allocator.h"
 #include "core/placement/engines/placement_engine.h"
+#include "core/placement/engines/what_if.h"
 #include "core/placement/requests/gang_request.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +34,36 @@ Result<std::vector<PodClaimSpec>> resolveGangClaims(const ClusterState& state, c
 // engine.place(), with the gang's claims treated as engine.draTreatment() says.
 PlacementResult placeGang(const PlacementEngine& engine, const PlacementCluster& cluster, const GangRequest& gang,
                           const EngineOptions& options);
+
+// A placed pod's claims as the scheduler leaves them once it has allocated them.
+struct PlacedPodClaims {
+    std::vector<PodResourceClaim> podClaims;                        // the pod's spec.resourceClaims
+    std::vector<std::pair<std::string, std::string>> claimStatuses; // pod claim name -> claim name
+    std::string extendedResourceClaim;                              // KEP-5004, when the node needs it
+    std::vector<ResourceClaim> claims; // made or updated: allocated, reserved for the pod
+    std::vector<DeviceSlot> inUse;     // the devices the claims make busy
+    // Fits, or why the claims could not be allocated on the pod's node.
+    DraNodeVerdict verdict = DraNodeVerdict::Fits;
+    std::string detail;
+};
+struct BoundPod {
+    std::optional<NodeId> node; // unset: the pod stays Pending, for `why`
+    std::string why;
+    PlacedPodClaims claims;
+};
+// One pod an engine placed (`entry`: its node, part and domain), bound as kube-scheduler binds it
+// (what-if steps): on its node, or where the engine assigned a domain, the first node of the
+// domain in name order with room left (`boundOn`: pods this step bound there so far) that can
+// serve its claims; its DRA claims allocated there after every claim the state holds and every
+// device the what-if took (cluster.takenDevices()), with the engine's DRA treatment. `pod` is
+// named (claims from templates are named "<pod>-<claim>"). Errors are placeGang's refusals.
+Result<BoundPod> bindPlacedPod(const PlacementCluster& cluster, const PlacementEngine& engine, const GangRequest& gang,
+                              const PlacedPods& entry, Pod pod, const std::map<NodeId, std::int64_t>& boundOn,
+                              const EngineOptions& options);
+
+// After assumePlacement (what_if.h) of a gang a dry-run's what-if placed: the devices its pods'
+// claims take, marked taken in the cluster, so the gangs placed after see them in use.
+void assumePlacedClaims(PlacementCluster& cluster, const PlacementEngine& engine, const GangRequest& gang,
+                        const PlacementResult& result, const EngineOptions& options);
 
 } // namespace topodeck

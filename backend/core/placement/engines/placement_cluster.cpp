@@ -111,6 +111,13 @@ std::string_view PlacementCluster::limitingResource(NodeId id, const ResourceLis
     return {};
 }
 
+void PlacementCluster::takeDevices(const std::vector<DeviceSlot>& devices) {
+    if (devices.empty()) return;
+    auto taken = m_takenDevices ? std::make_shared<TakenDevices>(*m_takenDevices) : std::make_shared<TakenDevices>();
+    for (const DeviceSlot& device : devices) taken->take(device);
+    m_takenDevices = std::move(taken);
+}
+
 void PlacementCluster::setFreeColumn(const std::string& resource, std::vector<__int128> nanos) {
     nanos.resize(m_state->nodeSlots(), 0);
     if (std::find(m_standAloneColumns.begin(), m_standAloneColumns.end(), resource) == m_standAloneColumns.end())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/cluster_state.h"
+#include "core/placement/engines/taken_devices.h"
 #include "core/slurm/slurm_topology.h"
 #include "core/topology/hypernode_tree.h"
 #include "core/topology/topology_index.h"
@@ -96,6 +97,10 @@ public:
         m_hyperNodes = std::move(hyperNodes);
     }
 
+    // DRA devices what-if steps took (nullptr: none), which the DRA allocator treats as in use.
+    const std::shared_ptr<const TakenDevices>& takenDevices() const { return m_takenDevices; }
+    void takeDevices(const std::vector<DeviceSlot>& devices);
+
 private:
     // Free capacity as dense columns (one per resource name any node or pod carries, plus pod
     // slots), so that engines scanning 100,000 nodes read arrays instead of chasing each node's
@@ -122,6 +127,7 @@ private:
     std::vector<std::string> m_standAloneColumns; // names setFreeColumn set
     std::shared_ptr<const SlurmTopology> m_slurmTopology;
     std::shared_ptr<const std::vector<HyperNode>> m_hyperNodes;
+    std::shared_ptr<const TakenDevices> m_takenDevices; // shared between copies until one takes more
 };
 
 } // namespace topodeck

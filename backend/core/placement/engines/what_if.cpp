@@ -48,7 +48,7 @@ std::vector<PlacedPods> placedPods(const PlacementCluster& cluster, const GangRe
             if (!cluster.usable(id)) continue;
             const std::int64_t take = std::min(remaining, cluster.podsThatFit(id, request.perPod, true));
             if (take <= 0) continue;
-            out.push_back({id, request.perPod, static_cast<std::int32_t>(take), {}});
+            out.push_back({id, request.perPod, static_cast<std::int32_t>(take), {}, leaf});
             remaining -= take;
         }
     }

@@ -22,6 +22,9 @@ struct PlacedPods {
     ResourceList perPod;
     std::int32_t pods = 0;
     std::string part; // GangPart::name, or "" for a uniform gang
+    // The domain the engine assigned these pods to, when it assigned a domain rather than nodes:
+    // the kube-scheduler may bind them to any of its nodes.
+    DomainId domain = kNoDomain;
 };
 std::vector<PlacedPods> placedPods(const PlacementCluster& cluster, const GangRequest& request,
                                    const PlacementResult& result);

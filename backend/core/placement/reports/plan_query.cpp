@@ -519,6 +519,7 @@ Result<PlanOutcome> runPlanQuery(const PlanInputs& inputs, const PlanQuery& quer
                 std::string(engine->name()) + ": " + step.gang.name + " (" + describeGang(step.gang) +
                 "): " + (placed.feasible ? "placed" : "does not fit, left out") + " — " + placed.message);
             assumePlacement(cluster, step.gang, placed);
+            assumePlacedClaims(cluster, *engine, step.gang, placed, query.options);
         }
         outcome.results.push_back(placeGang(*engine, cluster, outcome.gang, query.options));
         if (&inputs.clusterFor(*engine) != inputs.cluster.get())

@@ -5,6 +5,7 @@
 #include "core/placement/engines/what_if.h"
 #include "core/text/text_format.h"
 
+#include <map>
 #include <utility>
 
 namespace topodeck {
@@ -67,30 +68,48 @@ WhatIfStepOutcome place(ClusterState& state, TopologyIndex& index, const WhatIfS
         return outcome;
     }
     // The engine's placement becomes running pods, named apart from any real pod.
-    const std::vector<PlacedPods> placed = placedPods(cluster, gang, result);
+    Pod pod;
+    pod.nameSpace = gang.nameSpace;
+    pod.phase = PodPhase::Running;
+    pod.workload = gang.name;
+    pod.workloadKind = gang.slurm ? WorkloadKind::SlurmJob : WorkloadKind::None;
+    pod.scheduler = engine == &volcanoEngine() ? PodScheduler::Volcano
+                    : engine == &kaiEngine()   ? PodScheduler::Kai
+                                               : PodScheduler::Default;
+    pod.topology = topologyOf(gang.kueue);
     std::size_t podNumber = 0;
-    for (const PlacedPods& entry : placed) {
-        outcome.nodes.push_back(entry.node);
+    std::map<NodeId, std::int64_t> boundOn;
+    std::map<std::string, int> pending; // pods whose claims no node could serve, by why
+    for (const PlacedPods& entry : placedPods(cluster, gang, result)) {
+        pod.requests = entry.perPod;
         for (std::int32_t i = 0; i < entry.pods; ++i) {
-            Pod pod;
-            pod.nameSpace = gang.nameSpace;
             pod.name = gang.name + "-what-if-" + std::to_string(stepNumber) + "-" + std::to_string(podNumber++);
-            pod.nodeName = state.record(entry.node).node->name;
-            pod.phase = PodPhase::Running;
-            pod.requests = entry.perPod;
-            pod.workload = gang.name;
-            pod.workloadKind = gang.slurm ? WorkloadKind::SlurmJob : WorkloadKind::None;
-            pod.scheduler = engine == &volcanoEngine() ? PodScheduler::Volcano
-                            : engine == &kaiEngine()   ? PodScheduler::Kai
-                                                       : PodScheduler::Default;
-            pod.topology = topologyOf(gang.kueue);
-            index.apply(state, state.apply(PodUpserted{std::move(pod)}));
+            Result<BoundPod> bound = bindPlacedPod(cluster, *engine, gang, entry, pod, boundOn, options);
+            if (!bound || !bound->node) {
+                ++pending[bound ? bound->why : bound.error().message];
+                continue;
+            }
+            ++boundOn[*bound->node];
+            for (ResourceClaim& claim : bound->claims.claims)
+                index.apply(state, state.apply(ResourceClaimUpserted{std::move(claim)}));
+            Pod placedPod = pod;
+            placedPod.nodeName = state.record(*bound->node).node->name;
+            placedPod.resourceClaims = std::move(bound->claims.podClaims);
+            placedPod.claimStatuses = std::move(bound->claims.claimStatuses);
+            placedPod.extendedResourceClaim = std::move(bound->claims.extendedResourceClaim);
+            index.apply(state, state.apply(PodUpserted{std::move(placedPod)}));
         }
     }
+    for (const auto& [node, pods] : boundOn) outcome.nodes.push_back(node);
+    int notBound = 0;
+    for (const auto& [why, count] : pending) notBound += count;
     outcome.applied = true;
-    outcome.text = gang.name + ": " + std::to_string(podNumber) + " pods placed on " +
-                   plural(placed.size(), "node", "nodes") + " (" + engineName + ")" +
+    outcome.text = gang.name + ": " + std::to_string(podNumber - static_cast<std::size_t>(notBound)) +
+                   " pods placed on " + plural(boundOn.size(), "node", "nodes") + " (" + engineName + ")" +
                    (result.message.empty() ? "" : " — " + result.message);
+    // The engine counted devices node by node; a pod whose claims no node can serve once the
+    // pods before it hold theirs stays Pending, as kube-scheduler leaves it.
+    for (const auto& [why, count] : pending) outcome.text += "; " + plural(count, "pod", "pods") + " left Pending: " + why;
     return outcome;
 }
 
