@@ -156,6 +156,71 @@ std::string withCount(std::string text, int count) {
     return text.replace(text.find("COUNT"), 5, std::to_string(count));
 }
 
+// Node n1's five GPUs with the taints NVIDIA's driver sets from its health monitor
+// (kubernetes-sigs/dra-driver-nvidia-gpu cmd/gpu-kubelet-plugin: gpu.nvidia.com/xid with the XID,
+// gpu.nvidia.com/gpu-lost, gpu.nvidia.com/unmonitored; None when not critical): gpu-0 clean,
+// gpu-1 XID 48 NoSchedule, gpu-2 XID 79 NoExecute, gpu-3 lost NoSchedule, gpu-4 unmonitored None.
+const std::string kTaintedSlice = R"(- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: n1-gpu.nvidia.com}
+  spec:
+    driver: gpu.nvidia.com
+    pool: {name: n1, generation: 1, resourceSliceCount: 1}
+    nodeName: n1
+    devices:
+    - {name: gpu-0, attributes: {type: {string: gpu}}}
+    - name: gpu-1
+      attributes: {type: {string: gpu}}
+      taints: [{key: gpu.nvidia.com/xid, value: "48", effect: NoSchedule}]
+    - name: gpu-2
+      attributes: {type: {string: gpu}}
+      taints: [{key: gpu.nvidia.com/xid, value: "79", effect: NoExecute}]
+    - name: gpu-3
+      attributes: {type: {string: gpu}}
+      taints: [{key: gpu.nvidia.com/gpu-lost, effect: NoSchedule}]
+    - name: gpu-4
+      attributes: {type: {string: gpu}}
+      taints: [{key: gpu.nvidia.com/unmonitored, effect: None}]
+)";
+
+// Pool `pool` (default: the node's name) of `node` in two slices (resourceSliceCount 2) that both
+// list gpu-1: gpu-0, gpu-1 and gpu-1 .. gpu-3 (the scheduler's buildPool: "duplicate device name gpu-1").
+std::string duplicateDevicePoolYaml(const std::string& node, std::string pool = {}) {
+    if (pool.empty()) pool = node;
+    std::string text;
+    for (const std::string& part : {std::string("a"), std::string("b")}) {
+        text += "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + pool +
+                "-gpu.nvidia.com-" + part + "}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + pool +
+                ", generation: 1, resourceSliceCount: 2}\n    nodeName: " + node + "\n    devices:\n";
+        for (int i = part == "a" ? 0 : 1; i <= (part == "a" ? 1 : 3); ++i)
+            text += "    - {name: gpu-" + std::to_string(i) + ", attributes: {type: {string: gpu}}}\n";
+    }
+    return text;
+}
+
+// Fixture 4 of dra.md (the 1.35 split layout) on `node`, with `counters` as the counter slice's
+// sharedCounters and `consumption` as what the MIG device draws (flow YAML).
+std::string splitPoolYaml(const std::string& node, const std::string& counters, const std::string& consumption) {
+    return "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
+           "-counters}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
+           ", generation: 1, resourceSliceCount: 2}\n    nodeName: " + node + "\n    sharedCounters: " + counters +
+           "\n- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
+           "-devices}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
+           ", generation: 1, resourceSliceCount: 2}\n    nodeName: " + node +
+           "\n    devices:\n    - name: gpu-0-mig-1g10gb-19-0\n      attributes: {type: {string: mig}}\n"
+           "      consumesCounters: " + consumption + "\n";
+}
+
+const std::string kGpu0CounterSet =
+    "[{name: gpu-0-counter-set, counters: {memory: {value: 80Gi}, memory-slice-0: {value: \"1\"}}}]";
+
+const std::string kMigClass = R"(- apiVersion: resource.k8s.io/v1
+  kind: DeviceClass
+  metadata: {name: mig.nvidia.com}
+  spec:
+    selectors: [{cel: {expression: "device.attributes['gpu.nvidia.com'].type == 'mig'"}}]
+)";
+
 // A gang of `pods` pods asking through the template `four-gb200` (kFourGb200), cpu=1 each.
 GangRequest gangOf(std::int32_t pods, const std::string& devicesYaml = kFourGb200) {
     GangRequest gang;
@@ -501,6 +566,243 @@ private Q_SLOTS:
                                              DraNodeVerdict::TimedOut, DraNodeVerdict::AllocationError})
             QVERIFY2(verdicts[verdict] > 0, draVerdictText(verdict).c_str());
         QVERIFY(severalPods > 0);
+    }
+
+    void tolerationsLetTaintedDevicesServe_data() {
+        QTest::addColumn<QString>("tolerations"); // flow YAML, or empty for none
+        QTest::addColumn<bool>("gate");
+        QTest::addColumn<int>("pods"); // of one GPU each, on kTaintedSlice's five
+        // resourceclaim.ToleratesTaint: effect (empty: any), key (empty: any), then Equal's value.
+        QTest::newRow("gate off: taints ignored") << QString() << false << 5;
+        QTest::newRow("none: only clean and None") << QString() << true << 2;
+        QTest::newRow("Exists without key: all") << "[{operator: Exists}]" << true << 5;
+        QTest::newRow("Equal with value, any effect") << "[{key: gpu.nvidia.com/xid, operator: Equal, value: \"48\"}]"
+                                                      << true << 3;
+        QTest::newRow("Equal, operator not written") << "[{key: gpu.nvidia.com/xid, value: \"79\"}]" << true << 3;
+        QTest::newRow("Equal, other effect") << "[{key: gpu.nvidia.com/xid, value: \"48\", effect: NoExecute}]" << true
+                                             << 2;
+        QTest::newRow("Equal without value") << "[{key: gpu.nvidia.com/gpu-lost, operator: Equal}]" << true << 3;
+        QTest::newRow("Equal without key") << "[{operator: Equal, value: \"48\"}]" << true << 3;
+        QTest::newRow("Exists with key, any effect") << "[{key: gpu.nvidia.com/xid, operator: Exists}]" << true << 4;
+        QTest::newRow("Exists with key, NoSchedule")
+            << "[{key: gpu.nvidia.com/xid, operator: Exists, effect: NoSchedule}]" << true << 3;
+        QTest::newRow("Exists with key, NoExecute")
+            << "[{key: gpu.nvidia.com/xid, operator: Exists, effect: NoExecute, tolerationSeconds: 0}]" << true << 3;
+        QTest::newRow("Exists, NoSchedule, any key") << "[{operator: Exists, effect: NoSchedule}]" << true << 4;
+        QTest::newRow("two tolerations")
+            << "[{key: gpu.nvidia.com/xid, operator: Exists}, {key: gpu.nvidia.com/gpu-lost, operator: Exists}]" << true
+            << 5;
+    }
+    void tolerationsLetTaintedDevicesServe() {
+        QFETCH(QString, tolerations);
+        QFETCH(bool, gate);
+        QFETCH(int, pods);
+        const auto made = makeCluster(nodeYaml("n1", "r1") + kTaintedSlice + kGpuClass);
+        DraFeatures features;
+        features.deviceTaints = gate;
+        const std::string tolerating =
+            tolerations.isEmpty() ? std::string() : ", tolerations: " + tolerations.toStdString();
+        // Counted (one ExactCount request), searched (a constraint every device meets), and as
+        // one alternative of firstAvailable (searched) after one no node serves.
+        const std::string exactly =
+            "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com" + tolerating + "}}]\n";
+        const std::string constrained = exactly + "      constraints: [{matchAttribute: gpu.nvidia.com/type}]\n";
+        const std::string alternative = "      requests: [{name: gpus, firstAvailable: [{name: eight, deviceClassName: "
+                                        "gpu.nvidia.com, count: 8}, {name: one, deviceClassName: gpu.nvidia.com" +
+                                        tolerating + "}]}]\n";
+        for (const std::string& devices : {exactly, constrained, alternative}) {
+            const auto fit = fitOn(*made, "n1", devices, 16, features);
+            QCOMPARE(fit.pods, pods);
+            QVERIFY(fit.stoppedBy == DraNodeVerdict::CannotAllocate);
+        }
+    }
+
+    void eachAlternativeHasItsTolerations() {
+        // Three clean devices first, else one of any: the first alternative's lack of tolerations
+        // holds for it alone (two devices are clean or None-tainted), so each pod takes one of any.
+        const auto made = makeCluster(nodeYaml("n1", "r1") + kTaintedSlice + kGpuClass);
+        DraFeatures features;
+        features.deviceTaints = true;
+        const std::string prioritized = R"(      requests:
+      - name: gpus
+        firstAvailable:
+        - {name: clean, deviceClassName: gpu.nvidia.com, count: 3}
+        - {name: any, deviceClassName: gpu.nvidia.com, tolerations: [{operator: Exists}]}
+)";
+        QCOMPARE(fitOn(*made, "n1", prioritized, 16, features).pods, 5);
+        // The other way round, the tolerant alternative takes three, and clean is left nothing.
+        const std::string reversed = R"(      requests:
+      - name: gpus
+        firstAvailable:
+        - {name: any, deviceClassName: gpu.nvidia.com, count: 3, tolerations: [{operator: Exists}]}
+        - {name: clean, deviceClassName: gpu.nvidia.com}
+)";
+        QCOMPARE(fitOn(*made, "n1", reversed, 16, features).pods, 2); // gpu-0..2, then gpu-4
+        // All takes every matching device; one it may not tolerate means no solution.
+        const std::string all = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, "
+                                "allocationMode: All, tolerations: TOLERATIONS}}]\n";
+        std::string some = all;
+        some.replace(some.find("TOLERATIONS"), 11, "[{key: gpu.nvidia.com/xid, operator: Exists}]");
+        QCOMPARE(fitOn(*made, "n1", some, 16, features).pods, 0);
+        std::string every = all;
+        every.replace(every.find("TOLERATIONS"), 11, "[{operator: Exists}]");
+        QCOMPARE(fitOn(*made, "n1", every, 16, features).pods, 1);
+    }
+
+    void invalidPoolsGiveNoDevices() {
+        // n1: pool n1 lists gpu-1 twice (invalid) beside pool n1-spare's two valid GPUs; n2: only
+        // the invalid pool. One-GPU pods: n1's spare pool serves two, then the node says what it
+        // met, as the scheduler does when no solution is found and a pool was invalid.
+        std::string spare = sliceYaml("n1", gpus(2));
+        spare.replace(spare.find("name: n1-gpu.nvidia.com"), 23, "name: n1-spare");
+        spare.replace(spare.find("pool: {name: n1,"), 16, "pool: {name: n1-spare,");
+        const auto made = makeCluster(nodeYaml("n1", "r1") + nodeYaml("n2", "r1") + duplicateDevicePoolYaml("n1") +
+                                      spare + duplicateDevicePoolYaml("n2") + kGpuClass);
+        const std::string one = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}]\n";
+        const std::string constrained = one + "      constraints: [{matchAttribute: gpu.nvidia.com/type}]\n";
+        for (const std::string& devices : {one, constrained}) { // counted, searched
+            const auto served = fitOn(*made, "n1", devices);
+            QCOMPARE(served.pods, 2);
+            QVERIFY(served.stoppedBy == DraNodeVerdict::InvalidPools);
+            QCOMPARE(draVerdictText(served.stoppedBy), std::string("invalid resource pools were encountered"));
+            const auto none = fitOn(*made, "n2", devices);
+            QCOMPARE(none.pods, 0);
+            QVERIFY(none.stoppedBy == DraNodeVerdict::InvalidPools);
+        }
+        // The limit reached first: nothing to say.
+        QVERIFY(fitOn(*made, "n1", one, 2).stoppedBy == DraNodeVerdict::Fits);
+        // All cannot know what "all" is: the allocator's error, naming the pool.
+        const auto all = fitOn(*made, "n1", "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, "
+                                            "allocationMode: All}}]\n");
+        QCOMPARE(all.pods, 0);
+        QVERIFY(all.stoppedBy == DraNodeVerdict::AllocationError);
+        QCOMPARE(all.detail, std::string("claim team/<pod>-gpus, request gpus: asks for all devices, but resource pool "
+                                         "gpu.nvidia.com/n1 is currently invalid"));
+        // Every device the node reaches allocated: still the invalid pool's verdict.
+        const auto busy = makeCluster(nodeYaml("n2", "r1") + duplicateDevicePoolYaml("n2") + kGpuClass +
+                                      allocatedClaimYaml("running", "n2", {"gpu-0", "gpu-1", "gpu-2", "gpu-3"}));
+        QVERIFY(fitOn(*busy, "n2", one).stoppedBy == DraNodeVerdict::InvalidPools);
+    }
+
+    void countersMakePoolsInvalidWithTheirGate_data() {
+        QTest::addColumn<QString>("counters");
+        QTest::addColumn<QString>("consumption");
+        QTest::addColumn<QString>("reason"); // empty: valid
+        const std::string draws = "[{counterSet: gpu-0-counter-set, counters: {memory: {value: 10Gi}, memory-slice-0: "
+                                  "{value: \"1\"}}}]";
+        QTest::newRow("valid") << QString::fromStdString(kGpu0CounterSet) << QString::fromStdString(draws) << QString();
+        QTest::newRow("counter set twice")
+            << "[{name: gpu-0-counter-set, counters: {memory: {value: 80Gi}, memory-slice-0: {value: \"1\"}}}, "
+               "{name: gpu-0-counter-set, counters: {memory: {value: 80Gi}}}]"
+            << QString::fromStdString(draws) << "duplicate counter set name gpu-0-counter-set";
+        QTest::newRow("counter set missing")
+            << QString::fromStdString(kGpu0CounterSet)
+            << "[{counterSet: gpu-1-counter-set, counters: {memory: {value: 10Gi}}}]"
+            << "counter set gpu-1-counter-set not found";
+        QTest::newRow("counter missing") << QString::fromStdString(kGpu0CounterSet)
+                                         << "[{counterSet: gpu-0-counter-set, counters: {memory-slice-7: {value: \"1\"}}}]"
+                                         << "counter memory-slice-7 not found in counter set gpu-0-counter-set";
+    }
+    void countersMakePoolsInvalidWithTheirGate() {
+        QFETCH(QString, counters);
+        QFETCH(QString, consumption);
+        QFETCH(QString, reason);
+        // d1's split pool; d2 a plain node whose one GPU is taken.
+        const auto made = makeCluster(nodeYaml("d1", "r1") + nodeYaml("d2", "r1") +
+                                      splitPoolYaml("d1", counters.toStdString(), consumption.toStdString()) +
+                                      sliceYaml("d2", gpus(1)) + kGpuClass + kMigClass +
+                                      allocatedClaimYaml("running", "d2", {"gpu-0"}));
+        const std::uint32_t slot = made->state.devices().nodeSliceSlots(*made->state.findNode("d1")).front();
+        QCOMPARE(QString::fromStdString(std::string(made->state.devices().poolInvalidReason(slot, true))), reason);
+        QVERIFY(made->state.devices().poolInvalidReason(slot, false).empty());
+        DraFeatures partitionable;
+        partitionable.partitionableDevices = true;
+        const std::string mig = "      requests: [{name: mig, exactly: {deviceClassName: mig.nvidia.com}}]\n";
+        const bool invalid = !reason.isEmpty();
+        const auto gated = fitOn(*made, "d1", mig, 16, partitionable);
+        QCOMPARE(gated.pods, invalid ? 0 : 1);
+        QVERIFY(gated.stoppedBy == (invalid ? DraNodeVerdict::InvalidPools : DraNodeVerdict::CannotAllocate));
+        // Without the gate the counters are not judged; the device, drawing on counters, never serves.
+        const auto plain = fitOn(*made, "d1", mig);
+        QCOMPARE(plain.pods, 0);
+        QVERIFY(plain.stoppedBy == DraNodeVerdict::CannotAllocate);
+        // With the gate the scheduler reckons a pool with counter sets among every node's pools
+        // (incubating GatherPools): d2, with no solution, says an invalid pool was met, and its
+        // All stops on d1's pool.
+        const std::string one = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}]\n";
+        QVERIFY(fitOn(*made, "d2", one, 16, partitionable).stoppedBy ==
+                (invalid ? DraNodeVerdict::InvalidPools : DraNodeVerdict::CannotAllocate));
+        QVERIFY(fitOn(*made, "d2", one).stoppedBy == DraNodeVerdict::CannotAllocate);
+        const auto all = fitOn(*made, "d2", "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, "
+                                            "allocationMode: All}}]\n", 16, partitionable);
+        QCOMPARE(all.detail, invalid ? std::string("claim team/<pod>-gpus, request gpus: asks for all devices, but "
+                                                   "resource pool gpu.nvidia.com/d1 is currently invalid")
+                                     : std::string());
+    }
+
+    void countingAnswersAsTheSearchDoesWithTaintsAndInvalidPools() {
+        // As countingAnswersAsTheSearchDoes, with DRADeviceTaints on: devices carry NVIDIA's
+        // health taints, requests random tolerations, and some nodes an invalid pool beside theirs.
+        std::mt19937 random(11);
+        const std::vector<std::string> taints = {
+            "", "[{key: gpu.nvidia.com/xid, value: \"48\", effect: NoSchedule}]",
+            "[{key: gpu.nvidia.com/xid, value: \"79\", effect: NoExecute}]",
+            "[{key: gpu.nvidia.com/gpu-lost, effect: NoSchedule}]", "[{key: gpu.nvidia.com/unmonitored, effect: None}]"};
+        const std::vector<std::string> tolerations = {
+            "", ", tolerations: [{operator: Exists}]", ", tolerations: [{key: gpu.nvidia.com/xid, value: \"48\"}]",
+            ", tolerations: [{key: gpu.nvidia.com/xid, operator: Exists, effect: NoExecute}]",
+            ", tolerations: [{operator: Exists, effect: NoSchedule}]"};
+        std::string items = kGpuClass;
+        std::vector<std::string> nodes;
+        for (int n = 0; n < 40; ++n) {
+            const std::string node = "n" + std::to_string(n);
+            nodes.push_back(node);
+            items += nodeYaml(node, "r1");
+            if (random() % 5 == 0) items += duplicateDevicePoolYaml(node, node + "-bad");
+            const int devices = static_cast<int>(random() % 9);
+            if (devices == 0) continue;
+            std::string slice = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
+                                "-gpu}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
+                                ", generation: 1, resourceSliceCount: 1}\n    nodeName: " + node + "\n    devices:\n";
+            std::vector<std::string> taken;
+            for (int d = 0; d < devices; ++d) {
+                const std::string name = "gpu-" + std::to_string(d);
+                const std::string& taint = taints[random() % taints.size()];
+                slice += "    - name: " + name + "\n      attributes: {type: {string: gpu}}\n" +
+                         (taint.empty() ? "" : "      taints: " + taint + "\n");
+                if (random() % 4 == 0) taken.push_back(name);
+            }
+            items += slice;
+            if (!taken.empty()) items += allocatedClaimYaml("busy-" + node, node, taken);
+        }
+        const auto made = makeCluster(items);
+        DraFeatures features;
+        features.deviceTaints = true;
+        std::map<DraNodeVerdict, int> verdicts;
+        for (int round = 0; round < 30; ++round) {
+            const std::string request = "      requests: [{name: gpus, exactly: {deviceClassName: gpu.nvidia.com, count: " +
+                                        std::to_string(1 + random() % 3) + tolerations[random() % tolerations.size()] +
+                                        "}}]\n";
+            const std::string constrained = request + "      constraints: [{matchAttribute: gpu.nvidia.com/type}]\n";
+            const std::int64_t budget = round % 2 == 0 ? DraPodAllocator::kStepBudget : 3 + random() % 30;
+            auto counted = DraPodAllocator::prepare(made->state, perPodClaim(request), features, nullptr, budget);
+            auto searched = DraPodAllocator::prepare(made->state, perPodClaim(constrained), features, nullptr, budget);
+            QVERIFY(counted && searched);
+            const auto limit = static_cast<std::int32_t>(1 + random() % 5);
+            for (const std::string& node : nodes) {
+                const NodeId id = *made->state.findNode(node);
+                const auto a = counted->podsThatFit(id, limit);
+                const auto b = searched->podsThatFit(id, limit);
+                const std::string where = node + ", round " + std::to_string(round);
+                QVERIFY2(a.pods == b.pods, where.c_str());
+                QVERIFY2(a.stoppedBy == b.stoppedBy, where.c_str());
+                QVERIFY2(a.detail == b.detail, where.c_str());
+                ++verdicts[b.stoppedBy];
+            }
+        }
+        for (const DraNodeVerdict verdict : {DraNodeVerdict::Fits, DraNodeVerdict::CannotAllocate,
+                                             DraNodeVerdict::TimedOut, DraNodeVerdict::InvalidPools})
+            QVERIFY2(verdicts[verdict] > 0, draVerdictText(verdict).c_str());
     }
 
     void sharedClaimAllocatedElsewhereIsNotAvailable() {

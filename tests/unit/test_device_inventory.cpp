@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace topodeck;
@@ -55,6 +56,37 @@ Node draNode(const std::string& name) {
     Node node = makeNode(name, "b1", "r1", 0);
     node.allocatable.erase("nvidia.com/gpu");
     return node;
+}
+
+// The judgement of the pool of the node's first slice: whatever the gates, and with
+// PartitionableDevices.
+std::pair<std::string, std::string> judgement(const ClusterState& state, const std::string& node) {
+    const DeviceInventory& inventory = state.devices();
+    const std::uint32_t slot = inventory.nodeSliceSlots(*state.findNode(node)).front();
+    return {std::string(inventory.poolInvalidReason(slot, false)), std::string(inventory.poolInvalidReason(slot, true))};
+}
+
+using Judgement = std::pair<std::string, std::string>;
+
+// Fixture 4 of ../shared/reference/dra.md (the 1.35 split layout): pool `node` in two slices,
+// one with the counter set gpu-0-counter-set (memory, memory-slice-0..7), one with gpu-0 drawing
+// all of it and a MIG placement drawing memory and memory-slice-0.
+std::vector<ResourceSlice> splitPool(const std::string& node) {
+    ResourceSlice counters = nodeSlice(node, 0, 1, "-counters");
+    counters.poolSliceCount = 2;
+    CounterSet set{"gpu-0-counter-set", {{"memory", *Quantity::parse("80Gi")}}};
+    for (int i = 0; i < 8; ++i) set.counters.emplace_back("memory-slice-" + std::to_string(i), *Quantity::parse("1"));
+    counters.sharedCounters = {set};
+    ResourceSlice devices = nodeSlice(node, 1, 1, "-devices");
+    devices.poolSliceCount = 2;
+    devices.devices[0].consumesCounters = {{"gpu-0-counter-set", set.counters}};
+    Device mig;
+    mig.name = "gpu-0-mig-1g10gb-19-0";
+    mig.attributes = {{"type", std::string("mig")}};
+    mig.consumesCounters = {
+        {"gpu-0-counter-set", {{"memory", *Quantity::parse("10Gi")}, {"memory-slice-0", *Quantity::parse("1")}}}};
+    devices.devices.push_back(mig);
+    return {counters, devices};
 }
 
 int held(const ClusterState& state, const std::string& pool, int device) {
@@ -232,6 +264,83 @@ private Q_SLOTS:
         (void)state.apply(ResourceSliceDeleted{shared.name});
         QVERIFY(inventory.sharedSliceSlots().empty());
         QCOMPARE(held(state, "fabric", 2), 1);
+    }
+
+    void aDeviceNameTwiceMakesThePoolInvalid() {
+        // n1's pool in two slices that both list gpu-1 (the scheduler's buildPool: "duplicate
+        // device name"), judged whatever the gates; the node counts gpu-0 .. gpu-3 once each.
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("n1")});
+        ResourceSlice first = nodeSlice("n1", 2, 1, "-a");
+        first.poolSliceCount = 2;
+        ResourceSlice second = nodeSlice("n1", 4, 1, "-b");
+        second.poolSliceCount = 2;
+        second.devices.erase(second.devices.begin()); // gpu-1, gpu-2, gpu-3
+        (void)state.apply(ResourceSliceUpserted{first});
+        // One slice of two: incomplete, being updated, not invalid.
+        QCOMPARE(judgement(state, "n1"), Judgement());
+        (void)state.apply(ResourceSliceUpserted{second});
+        QCOMPARE(judgement(state, "n1"), Judgement("duplicate device name gpu-1", "duplicate device name gpu-1"));
+        QCOMPARE(figures(state, "n1").devices, 4);
+        QCOMPARE(figures(state, "n1").gpus, 4);
+        (void)state.apply(ResourceClaimUpserted{claimOn("c", "n1", {1})});
+        QCOMPARE(figures(state, "n1").allocatedDevices, 1);
+        // Twice in one slice too.
+        ResourceSlice twice = nodeSlice("n2", 2);
+        twice.devices.push_back(gpuDevice(0));
+        (void)state.apply(NodeUpserted{draNode("n2")});
+        (void)state.apply(ResourceSliceUpserted{twice});
+        QCOMPARE(judgement(state, "n2").first, std::string("duplicate device name gpu-0"));
+        QCOMPARE(figures(state, "n2").devices, 2);
+        // The second slice published again without gpu-1: valid again, gpu-0 .. gpu-3 still.
+        second.devices.erase(second.devices.begin());
+        (void)state.apply(ResourceSliceUpserted{second});
+        QCOMPARE(judgement(state, "n1"), Judgement());
+        QCOMPARE(figures(state, "n1").devices, 4);
+        // A stale generation listing the same names does not count.
+        ResourceSlice stale = nodeSlice("n3", 4, 1, "-old");
+        (void)state.apply(NodeUpserted{draNode("n3")});
+        (void)state.apply(ResourceSliceUpserted{stale});
+        (void)state.apply(ResourceSliceUpserted{nodeSlice("n3", 4, 2, "-new")});
+        QCOMPARE(judgement(state, "n3"), Judgement());
+    }
+
+    void countersMakeAPoolInvalidWithTheirGate() {
+        // The scheduler checks counters only with PartitionableDevices: a counter set named twice,
+        // a device drawing on a counter set, or a counter, that no slice has.
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("d1")});
+        std::vector<ResourceSlice> pool = splitPool("d1");
+        for (const ResourceSlice& slice : pool) (void)state.apply(ResourceSliceUpserted{slice});
+        QCOMPARE(judgement(state, "d1"), Judgement());
+        const DeviceInventory& inventory = state.devices();
+        QVERIFY(inventory.poolHasCounterSets(inventory.nodeSliceSlots(*state.findNode("d1")).front()));
+
+        ResourceSlice devices = pool[1];
+        devices.sharedCounters = pool[0].sharedCounters; // the 1.34 layout beside the 1.35 one
+        (void)state.apply(ResourceSliceUpserted{devices});
+        QCOMPARE(judgement(state, "d1"), Judgement("", "duplicate counter set name gpu-0-counter-set"));
+
+        devices = pool[1];
+        devices.devices[1].consumesCounters[0].counterSet = "gpu-1-counter-set";
+        (void)state.apply(ResourceSliceUpserted{devices});
+        QCOMPARE(judgement(state, "d1"), Judgement("", "counter set gpu-1-counter-set not found"));
+
+        devices = pool[1];
+        devices.devices[1].consumesCounters[0].counters[1].first = "memory-slice-8";
+        (void)state.apply(ResourceSliceUpserted{devices});
+        QCOMPARE(judgement(state, "d1"),
+                 Judgement("", "counter memory-slice-8 not found in counter set gpu-0-counter-set"));
+        QCOMPARE(figures(state, "d1").gpus, 1);
+
+        // A device name twice comes first, as in the scheduler.
+        devices.devices[1].name = "gpu-0";
+        (void)state.apply(ResourceSliceUpserted{devices});
+        QCOMPARE(judgement(state, "d1"), Judgement("duplicate device name gpu-0", "duplicate device name gpu-0"));
+        // Without its counter set's slice the pool is incomplete: not judged.
+        (void)state.apply(ResourceSliceDeleted{pool[0].name});
+        QCOMPARE(judgement(state, "d1"), Judgement());
+        QVERIFY(!inventory.poolHasCounterSets(inventory.nodeSliceSlots(*state.findNode("d1")).front()));
     }
 
     void aCopyGoesItsOwnWay() {

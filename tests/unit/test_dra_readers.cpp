@@ -18,6 +18,10 @@
 //  - v1alpha3: a 1.31 server's shape (kubernetes/api resource/v1alpha3/types.go @ 1.31.0), with
 //    kubernetes-sigs/dra-example-driver's devices.
 //  - node-access, claim-states: kubernetes/api resource/v1/types.go @ 1.35.0.
+//  - device-taints: NVIDIA's health taints and requests tolerating them (v1 exactly and
+//    firstAvailable, v1beta1 flat), DeviceToleration of resource/v1/types.go @ 1.35.0.
+//  - invalid-pools: pools the scheduler holds invalid (dynamic-resource-allocation @ 1.35.0
+//    structured/internal/incubating/pools.go).
 //  - apiserver-*.json: List kinds as the API server returns them (items without kind).
 #include "core/formats/kube_response_reader.h"
 #include "core/formats/snapshot_reader.h"
@@ -29,6 +33,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -117,6 +122,7 @@ const char* const kFixtures[] = {
     "f4-partitionable-v1beta1", "f5-shared-claim", "f6-template-claim",   "f7-pending-claim",
     "f8-compute-domain",     "f9-kai-sharing",    "nvidia-h100-v1",       "nvidia-v25.3-v1beta1",
     "nvidia-mig-v1beta2",    "v1alpha3",          "node-access",          "claim-states",
+    "device-taints",         "invalid-pools",
 };
 
 } // namespace
@@ -143,6 +149,7 @@ private Q_SLOTS:
     void v1alpha3();
     void nodeAccess();
     void claimStates();
+    void deviceTolerations();
     void apiServerLists();
     void otherVersionsAreSkipped();
     void eventsCarryTheObjects();
@@ -288,6 +295,29 @@ void claimRows() {
     row("template spec wrong",
         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, namespace: ns}\nspec: {spec: {devices: [1]}}\n",
         "ResourceClaimTemplate ns/t: spec.spec.devices: expected a map, got a list");
+    row("toleration operator unknown",
+        claim("v1", R"({"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "a", "tolerations":
+                       [{"operator": "Exists"}, {"key": "gpu.nvidia.com/xid", "operator": "In", "value": "48"}]}}]}})"),
+        R"(ResourceClaim team-a/c: spec.devices.requests[0].exactly.tolerations[1].operator: expected Equal or Exists, got "In")");
+    row("toleration Exists with a value",
+        claim("v1", R"({"devices": {"requests": [{"name": "gpu", "firstAvailable": [{"name": "x", "deviceClassName": "b",
+                       "tolerations": [{"key": "k", "operator": "Exists", "value": "v"}]}]}]}})"),
+        "spec.devices.requests[0].firstAvailable[0].tolerations[0].value: must be empty with operator Exists");
+    row("tolerationSeconds as text",
+        claim("v1beta1", R"({"devices": {"requests": [{"name": "gpu", "deviceClassName": "a", "tolerations":
+                            [{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": "soon"}]}]}})"),
+        R"(ResourceClaim team-a/c: spec.devices.requests[0].tolerations[0].tolerationSeconds: expected an integer, got "soon")");
+    row("tolerations a map",
+        claim("v1", R"({"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "a", "tolerations": {"operator": "Exists"}}}]}})"),
+        "spec.devices.requests[0].exactly.tolerations: expected a list, got a map");
+    row("toleration not a map",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, namespace: ns}\nspec:\n  spec:\n"
+        "    devices: {requests: [{name: g, exactly: {deviceClassName: a, tolerations: [Exists]}}]}\n",
+        "ResourceClaimTemplate ns/t: spec.spec.devices.requests[0].exactly.tolerations[0]: expected a map, got a string");
+    row("v1beta1 tolerations beside firstAvailable",
+        claim("v1beta1", R"({"devices": {"requests": [{"name": "gpu", "tolerations": [{"operator": "Exists"}],
+                            "firstAvailable": [{"name": "x", "deviceClassName": "b"}]}]}})"),
+        "spec.devices.requests[0]: exactly, firstAvailable and the request's own deviceClassName are exclusive");
     row("class selectors a map",
         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {selectors: {cel: x}}\n",
         "DeviceClass gpu: spec.selectors: expected a list, got a map");
@@ -749,6 +779,39 @@ void TestDraReaders::claimStates() {
 }
 
 // The API server's List kinds, through the snapshot reader and the live response reader.
+// NVIDIA's health taints on node-t's devices, and the requests that tolerate them: on `exactly`,
+// on a firstAvailable alternative, flat on a v1beta1 request; the operator Equal when not written.
+void TestDraReaders::deviceTolerations() {
+    const Snapshot snapshot = readDraData("device-taints.yaml");
+    QVERIFY(snapshot.warnings.empty());
+    const ResourceSlice& slice = snapshot.resourceSlices.at(0);
+    QCOMPARE(device(slice, "gpu-0")->taints.size(), std::size_t(0));
+    QCOMPARE(device(slice, "gpu-1")->taints, (std::vector<DeviceTaint>{{"gpu.nvidia.com/xid", "48", "NoSchedule"}}));
+    QCOMPARE(device(slice, "gpu-2")->taints, (std::vector<DeviceTaint>{{"gpu.nvidia.com/gpu-lost", "", "NoExecute"}}));
+    QCOMPARE(device(slice, "gpu-3")->taints, (std::vector<DeviceTaint>{{"gpu.nvidia.com/unmonitored", "", "None"}}));
+    using Op = DeviceToleration::Operator;
+    const ResourceClaim* tolerant = named(snapshot.resourceClaims, "xid-48-tolerant");
+    QVERIFY(tolerant);
+    QCOMPARE(tolerant->spec.requests.at(0).exactly->tolerations,
+             (std::vector<DeviceToleration>{{"gpu.nvidia.com/xid", Op::Equal, "48", "NoSchedule", std::nullopt},
+                                            {"gpu.nvidia.com/gpu-lost", Op::Exists, "", "", std::nullopt}}));
+    const ResourceClaim* prioritized = named(snapshot.resourceClaims, "any-taint-else-clean");
+    QVERIFY(prioritized);
+    const std::vector<DeviceSubRequest>& alternatives = prioritized->spec.requests.at(0).firstAvailable;
+    QCOMPARE(alternatives.size(), std::size_t(2));
+    QCOMPARE(alternatives[0].tolerations, (std::vector<DeviceToleration>{{"", Op::Exists, "", "", std::nullopt}}));
+    QVERIFY(alternatives[1].tolerations.empty());
+    const ResourceClaimTemplate& flat = snapshot.resourceClaimTemplates.at(0);
+    QCOMPARE(qs(flat.name), QStringLiteral("ride-out-eviction"));
+    QCOMPARE(flat.spec.requests.at(0).exactly->tolerations,
+             (std::vector<DeviceToleration>{{"gpu.nvidia.com/gpu-lost", Op::Exists, "", "NoExecute", 300}}));
+    // v1beta1: an empty tolerations list beside firstAvailable says nothing of the request's own.
+    Result<Snapshot> empty = readSnapshotText(claim("v1beta1", R"({"devices": {"requests": [{"name": "gpu",
+        "tolerations": [], "firstAvailable": [{"name": "x", "deviceClassName": "b"}]}]}})"));
+    QVERIFY2(empty.ok(), empty.ok() ? "" : empty.error().message.c_str());
+    QVERIFY(!empty->resourceClaims.at(0).spec.requests.at(0).exactly);
+}
+
 void TestDraReaders::apiServerLists() {
     const Snapshot claims = readDraData("apiserver-resourceclaimlist.json");
     QCOMPARE(claims.resourceClaims.size(), std::size_t(2));
@@ -929,6 +992,10 @@ void TestDraReaders::writerRoundTripEdges() {
     sub.name = "second";
     sub.mode = DeviceSubRequest::Mode::All;
     sub.count = 1;
+    // Equal with neither key nor value, an unknown effect, a negative tolerationSeconds (treated
+    // as 0 by eviction): kept as written.
+    sub.tolerations = {{"", DeviceToleration::Operator::Equal, "", "", std::nullopt},
+                       {"example.com/k", DeviceToleration::Operator::Exists, "", "Someday", -5}};
     request.firstAvailable.push_back(sub);
     claim.spec.constraints.push_back({{}, "edge.example.com/v"});
     claim.allocated = true; // allocated, to nothing on no node (an empty allocation)
@@ -957,6 +1024,7 @@ void TestDraReaders::writerRoundTripEdges() {
     const ResourceSlice& read = *copy.devices().slices().at("edge").slice;
     QCOMPARE(std::get<Version>(read.devices[0].attributes[3].value).toString(), std::string("1.2.3-rc.1+build.5"));
     QCOMPARE(copy.devices().claims().at("ns/c")->spec.requests[0].firstAvailable[0].count, std::int64_t(7));
+    QCOMPARE(copy.devices().claims().at("ns/c")->spec.requests[0].firstAvailable[1].tolerations.size(), std::size_t(2));
 }
 
 TOPODECK_TEST_GUILESS_MAIN(TestDraReaders)

@@ -208,11 +208,41 @@ private Q_SLOTS:
         (void)state.apply(ResourceSliceUpserted{rest});
         warnings = draWarnings(state);
         QCOMPARE(warnings.size(), std::size_t(2));
-        QCOMPARE(warnings[1], std::string("pool node-a of gpu.nvidia.com lists a device twice: the scheduler treats it "
-                                          "as invalid and allocates nothing from it"));
+        QCOMPARE(warnings[1], std::string("pool node-a of gpu.nvidia.com is invalid (duplicate device name gpu-0): "
+                                          "counted as published; the scheduler allocates nothing from it"));
+        // gpu-0 listed twice is one device: node-a has one GPU, not two.
+        QCOMPARE(gpusOf(state, "node-a").total, 1);
+        QCOMPARE(state.devices().node(*state.findNode("node-a")).devices, 1);
         // The Node arrives: its slice counts.
         (void)state.apply(NodeUpserted{draNode("gone")});
         QCOMPARE(draWarnings(state).size(), std::size_t(1));
+    }
+
+    void invalidCountersWarnWithTheirGate() {
+        // Fixture 4's split layout, its MIG device drawing memory-slice-9 of a set with 0 .. 7:
+        // invalid only for a scheduler with DRAPartitionableDevices. Its GPU still counts.
+        ClusterState state;
+        (void)state.apply(NodeUpserted{draNode("node-d")});
+        ResourceSlice counters = nodeSlice("node-d", 1, {});
+        counters.name = "node-d-counters";
+        counters.poolSliceCount = 2;
+        CounterSet set{"gpu-0-counter-set", {{"memory", q("80Gi")}}};
+        for (int i = 0; i < 8; ++i) set.counters.emplace_back("memory-slice-" + std::to_string(i), q("1"));
+        counters.sharedCounters = {set};
+        Device whole = gpuDevice("gpu-0", "GPU-d0");
+        whole.consumesCounters = {{"gpu-0-counter-set", set.counters}};
+        Device slice = migDevice("gpu-0-mig-1g10gb-19-0", "GPU-d0", "10Gi");
+        slice.consumesCounters = {{"gpu-0-counter-set", {{"memory", q("10Gi")}, {"memory-slice-9", q("1")}}}};
+        ResourceSlice devices = nodeSlice("node-d", 1, {whole, slice});
+        devices.poolSliceCount = 2;
+        (void)state.apply(ResourceSliceUpserted{counters});
+        (void)state.apply(ResourceSliceUpserted{devices});
+        const std::vector<std::string> warnings = draWarnings(state);
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(warnings[0], std::string("pool node-d of gpu.nvidia.com is invalid with DRAPartitionableDevices on "
+                                          "(counter memory-slice-9 not found in counter set gpu-0-counter-set): "
+                                          "counted as published; with the gate the scheduler allocates nothing from it"));
+        QCOMPARE(gpusOf(state, "node-d").total, 1);
     }
 
     void partitionableSplitLayout() {

@@ -3,8 +3,8 @@
 // Readers of what DRA claims ask for and were given (resource.k8s.io): a ResourceClaim's (and a
 // template's) spec.devices, a claim's status, a DeviceClass's selectors. v1alpha3 and v1beta1
 // write a request flat (deviceClassName, selectors, allocationMode, count, adminAccess on the
-// request; firstAvailable beside them from 1.33); v1beta2 and v1 wrap them in `exactly`. Both
-// read into DeviceRequest::exactly. Templates over the value adapters. Internal to backend/core.
+// request; firstAvailable and tolerations beside them from 1.33); v1beta2 and v1 wrap them in
+// `exactly`. Both read into DeviceRequest::exactly. Templates over the value adapters. Internal to backend/core.
 
 #include "core/formats/field_path.h"
 #include "core/formats/field_readers.h"
@@ -36,8 +36,41 @@ template <class V> Status readCelSelectors(V& value, const Path& path, std::vect
     });
 }
 
+// tolerations: [{key, operator, value, effect, tolerationSeconds}] (DeviceTaints). The operator is
+// Equal when not written; as the API server validates it (validateDeviceToleration), it is Equal or
+// Exists, and Exists has no value. The effect is kept as written: one no taint has matches none.
+template <class V> Status readDeviceTolerations(V& value, const Path& path, std::vector<DeviceToleration>& out) {
+    return readMapList(value, path, [&](V& element, const Path& at) -> Status {
+        DeviceToleration& toleration = out.emplace_back();
+        std::string_view key, op, text, effect;
+        Status s = element.forEachField([&](std::string_view k, V& field) -> Status {
+            if (k == "tolerationSeconds") {
+                if (field.type() == ValueType::Null) return {};
+                return readInt64(field, at.field(k), toleration.tolerationSeconds.emplace());
+            }
+            std::string_view* slot = k == "key"        ? &key
+                                     : k == "operator" ? &op
+                                     : k == "value"    ? &text
+                                     : k == "effect"   ? &effect
+                                                       : nullptr;
+            return slot ? readScalar(field, at.field(k), *slot) : Status{};
+        });
+        if (!s) return s;
+        if (op == "Exists")
+            toleration.op = DeviceToleration::Operator::Exists;
+        else if (!op.empty() && op != "Equal")
+            return Error{at.field("operator").str() + ": expected Equal or Exists, got \"" + visibleText(op) + '"'};
+        if (!text.empty() && toleration.op == DeviceToleration::Operator::Exists)
+            return Error{at.field("value").str() + ": must be empty with operator Exists"};
+        toleration.key = key;
+        toleration.value = text;
+        toleration.effect = effect;
+        return {};
+    });
+}
+
 // One of the fields a way of asking for devices has (deviceClassName, selectors, allocationMode,
-// count, adminAccess) into `sub`; false when `key` is none of them.
+// count, adminAccess, tolerations) into `sub`; false when `key` is none of them.
 template <class V> bool readSubRequestField(std::string_view key, V& field, const Path& path, DeviceSubRequest& sub, Status& status) {
     const Path at = path.field(key);
     std::string_view text;
@@ -58,6 +91,8 @@ template <class V> bool readSubRequestField(std::string_view key, V& field, cons
         status = readInt64(field, at, sub.count);
     } else if (key == "adminAccess") {
         status = readBool(field, at, sub.adminAccess);
+    } else if (key == "tolerations") {
+        status = readDeviceTolerations(field, at, sub.tolerations);
     } else {
         return false;
     }
@@ -111,7 +146,9 @@ template <class V> Status readDeviceRequest(V& value, const Path& path, bool fla
             });
         if (field.type() == ValueType::Null) return {};
         Status e;
-        sawOwn |= readSubRequestField(key, field, path, own, e);
+        const bool known = readSubRequestField(key, field, path, own, e);
+        // v1beta1 (1.33) writes tolerations on the request; an empty list says nothing.
+        sawOwn |= known && (key != "tolerations" || !own.tolerations.empty());
         return e;
     });
     if (!s) return s;

@@ -96,6 +96,20 @@ void writeSelectors(JsonWriter& json, const std::vector<std::string>& expression
     json.endArray();
 }
 
+void writeTolerations(JsonWriter& json, const std::vector<DeviceToleration>& tolerations) {
+    json.beginArray();
+    for (const DeviceToleration& toleration : tolerations) {
+        json.beginObject();
+        if (!toleration.key.empty()) json.field("key", toleration.key);
+        json.field("operator", toleration.op == DeviceToleration::Operator::Exists ? "Exists" : "Equal");
+        if (!toleration.value.empty()) json.field("value", toleration.value);
+        if (!toleration.effect.empty()) json.field("effect", toleration.effect);
+        if (toleration.tolerationSeconds) json.field("tolerationSeconds", *toleration.tolerationSeconds);
+        json.endObject();
+    }
+    json.endArray();
+}
+
 // `exactly`, or one of firstAvailable (which has a name).
 void writeSubRequest(JsonWriter& json, const DeviceSubRequest& sub, bool named) {
     json.beginObject();
@@ -106,6 +120,7 @@ void writeSubRequest(JsonWriter& json, const DeviceSubRequest& sub, bool named) 
     json.field("allocationMode", all ? "All" : "ExactCount");
     if (!all) json.field("count", sub.count);
     if (sub.adminAccess) json.field("adminAccess", true);
+    if (!sub.tolerations.empty()) writeTolerations(json.key("tolerations"), sub.tolerations);
     json.endObject();
 }
 

@@ -355,6 +355,52 @@ void DeviceInventory::poolChanged(PoolId id, Touched& touched) {
         if (record.slice->poolGeneration == generation) indexDevices(record, true);
         touch(touched, record.node);
     }
+    judgePool(pool);
+}
+
+void DeviceInventory::judgePool(Pool& pool) {
+    // The checks of the scheduler's buildPool (1.35), in its order, on the current slices in
+    // arrival order; each keeps the first problem it meets.
+    pool.invalidDevices.clear();
+    pool.invalidCounters.clear();
+    pool.counterSets = false;
+    if (m_deviceSeen.size() < m_devices.size()) m_deviceSeen.resize(m_devices.size(), 0);
+    if (++m_judgePass == 0) { // wrapped: no stamp may look like this pass
+        std::fill(m_deviceSeen.begin(), m_deviceSeen.end(), 0);
+        m_judgePass = 1;
+    }
+    std::map<std::string_view, const CounterSet*> sets;
+    for (const std::uint32_t slot : pool.slices) {
+        const SliceRecord& record = m_sliceRecords[slot];
+        if (record.slice->poolGeneration != pool.generation) continue;
+        for (std::size_t i = 0; i < record.devices.size() && pool.invalidDevices.empty(); ++i)
+            if (std::exchange(m_deviceSeen[record.devices[i]], m_judgePass) == m_judgePass)
+                pool.invalidDevices = "duplicate device name " + record.slice->devices[i].name;
+        for (const CounterSet& set : record.slice->sharedCounters) {
+            pool.counterSets = true;
+            if (!sets.emplace(set.name, &set).second && pool.invalidCounters.empty())
+                pool.invalidCounters = "duplicate counter set name " + set.name;
+        }
+    }
+    if (!pool.invalidCounters.empty()) return;
+    for (const std::uint32_t slot : pool.slices) {
+        const ResourceSlice& slice = *m_sliceRecords[slot].slice;
+        if (slice.poolGeneration != pool.generation) continue;
+        for (const Device& device : slice.devices)
+            for (const DeviceCounterConsumption& consumption : device.consumesCounters) {
+                const auto set = sets.find(consumption.counterSet);
+                if (set == sets.end()) {
+                    pool.invalidCounters = "counter set " + consumption.counterSet + " not found";
+                    return;
+                }
+                for (const auto& counter : consumption.counters)
+                    if (counterIn(set->second->counters, counter.first) == nullptr) {
+                        pool.invalidCounters =
+                            "counter " + counter.first + " not found in counter set " + consumption.counterSet;
+                        return;
+                    }
+            }
+    }
 }
 
 void DeviceInventory::upsertSliceOn(ResourceSlice slice, NodeId node, Touched& touched) {
@@ -521,14 +567,25 @@ void DeviceInventory::recompute(NodeId id) {
     // Most nodes hold a handful of GPUs and no allocated partition: no allocation for them.
     thread_local std::vector<GpuOnNode> gpus;
     thread_local std::vector<std::pair<const Device*, const ResourceSlice*>> others;
+    thread_local std::vector<DeviceId> listedTwice; // met in a pool that lists a device name twice
     gpus.clear();
     others.clear();
+    listedTwice.clear();
     if (id < m_nodeSlices.size())
         for (const std::uint32_t slot : m_nodeSlices[id]) {
             const SliceRecord& record = m_sliceRecords[slot];
             const ResourceSlice& slice = *record.slice;
-            if (m_pools[record.pool].generation != slice.poolGeneration) continue;
+            const Pool& pool = m_pools[record.pool];
+            if (pool.generation != slice.poolGeneration) continue;
             for (std::size_t i = 0; i < slice.devices.size(); ++i) {
+                // An invalid pool's devices are counted as published: the node has them, though
+                // the scheduler allocates none of them (draWarnings says so). A name listed twice
+                // is one device, as claims' results name it: counted once.
+                if (!pool.invalidDevices.empty()) {
+                    if (std::find(listedTwice.begin(), listedTwice.end(), record.devices[i]) != listedTwice.end())
+                        continue;
+                    listedTwice.push_back(record.devices[i]);
+                }
                 const Device& device = slice.devices[i];
                 ++out.devices;
                 const bool allocated = m_allocations[record.devices[i]] > 0;
@@ -614,6 +671,18 @@ const CounterSet* DeviceInventory::counterSet(const ResourceSlice& slice, std::s
             if (set.name == name) return &set;
     }
     return nullptr;
+}
+
+std::string_view DeviceInventory::poolInvalidReason(std::uint32_t slot, bool partitionableDevices) const {
+    const Pool& pool = m_pools[m_sliceRecords[slot].pool];
+    const std::string& reason =
+        !pool.invalidDevices.empty() || !partitionableDevices ? pool.invalidDevices : pool.invalidCounters;
+    return reason.empty() || !isPoolComplete(slot) ? std::string_view() : std::string_view(reason);
+}
+
+std::string_view DeviceInventory::poolCountersInvalidReason(std::uint32_t slot) const {
+    const std::string& reason = m_pools[m_sliceRecords[slot].pool].invalidCounters;
+    return reason.empty() || !isPoolComplete(slot) ? std::string_view() : std::string_view(reason);
 }
 
 bool DeviceInventory::isPoolComplete(std::uint32_t slot) const {

@@ -12,7 +12,9 @@
 //    selectors when the class object is known, else the chart's type == "gpu" on that driver);
 //  - a device that is not a GPU but is cut from one (its parentUUID is a GPU's uuid, or it draws on
 //    a counter set a GPU draws on) is a partition: allocated, it takes its share of that GPU, and
-//    the GPU can no longer be handed out whole.
+//    the GPU can no longer be handed out whole;
+//  - a pool the scheduler holds invalid (poolInvalidReason) still counts its devices, a name listed
+//    twice once: the node has them, though nothing is allocated from the pool (draWarnings says so).
 
 #include "core/cel/device_selector.h"
 #include "core/cel/selector_memo.h"
@@ -127,6 +129,21 @@ public:
     // Whether the slot's pool has, at its generation, the resourceSliceCount slices they announce;
     // the scheduler cannot tell what `All` takes from a pool that does not.
     bool isPoolComplete(std::uint32_t slot) const;
+    // Why the slot's pool is invalid, as the scheduler of 1.35 judges a complete pool's current
+    // slices (structured allocator, pools.go; it allocates nothing from such a pool): a device
+    // name listed twice ("duplicate device name gpu-0") or, with PartitionableDevices, a counter
+    // set named twice ("duplicate counter set name s") or a device drawing on a counter set or a
+    // counter that no slice has ("counter set s not found", "counter c not found in counter set
+    // s"). Empty for a valid pool, and for an incomplete one (being updated, not invalid). Judged
+    // when slices arrive or leave. The scheduler judges device names among the slices that reach
+    // the node it filters; this judges the pool's: the same for a node's own pool.
+    std::string_view poolInvalidReason(std::uint32_t slot, bool partitionableDevices) const;
+    // The counters' part of it alone: what the scheduler judges of a pool it reckons among a
+    // node's only for its counter sets (not for devices that reach the node).
+    std::string_view poolCountersInvalidReason(std::uint32_t slot) const;
+    // Whether the slot's pool's current slices hold counter sets: the scheduler, with
+    // PartitionableDevices, reckons such a pool among every node's pools.
+    bool poolHasCounterSets(std::uint32_t slot) const { return m_pools[m_sliceRecords[slot].pool].counterSets; }
     int allocations(std::uint32_t slot, std::size_t index) const {
         return m_allocations[m_sliceRecords[slot].devices[index]];
     }
@@ -158,6 +175,11 @@ private:
         std::vector<DeviceId> identities;
         bool hashed = false; // its identities are in m_deviceIds
         bool live = false;   // false: a free slot
+        // What judgePool() found wrong with its current slices (poolInvalidReason): device names,
+        // counters; and whether they hold counter sets.
+        std::string invalidDevices;
+        std::string invalidCounters;
+        bool counterSets = false;
     };
     struct SliceRecord {
         std::shared_ptr<const ResourceSlice> slice; // null: a free slot
@@ -179,6 +201,7 @@ private:
 
     void upsertSliceOn(ResourceSlice slice, NodeId node, Touched& touched);
     void poolChanged(PoolId pool, Touched& touched);
+    void judgePool(Pool& pool);
     void indexDevices(const SliceRecord& record, bool add);
     void addAllocations(const ResourceClaim& claim, int sign, Touched& touched);
     void releaseUnheld(const ResourceClaim& claim);
@@ -228,6 +251,9 @@ private:
     // devices are one cache line of counts.
     std::vector<std::int32_t> m_allocations;
     std::vector<DeviceId> m_freeDevices;
+    // By DeviceId: the judgePool() pass that last met it, to find a name listed twice in one pass.
+    std::vector<std::uint32_t> m_deviceSeen;
+    std::uint32_t m_judgePass = 0;
     IdTable m_deviceIds; // (PoolId, device name) -> DeviceId, for the identities of large pools
     std::vector<std::vector<std::uint32_t>> m_nodeSlices; // by node id: slice slots, in arrival order
     std::vector<std::uint32_t> m_sharedSlices;            // slots of the slices of no one node

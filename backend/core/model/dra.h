@@ -80,6 +80,19 @@ struct ResourceSlice {
     }
 };
 
+// A request's tolerance of device taints (DeviceTaints gate): it tolerates a taint whose effect it
+// names (empty: every effect) and whose key it names (empty: every key), with Equal also the value
+// (resourceclaim.ToleratesTaint in k8s.io/dynamic-resource-allocation).
+struct DeviceToleration {
+    enum class Operator : std::uint8_t { Equal, Exists }; // Equal when not written
+    std::string key;
+    Operator op = Operator::Equal;
+    std::string value;
+    std::string effect;
+    std::optional<std::int64_t> tolerationSeconds{}; // eviction only: allocation ignores it
+    friend bool operator==(const DeviceToleration&, const DeviceToleration&) = default;
+};
+
 // One way to ask for devices: a request's `exactly` or one of its `firstAvailable` alternatives.
 struct DeviceSubRequest {
     enum class Mode : std::uint8_t { ExactCount, All };
@@ -89,6 +102,7 @@ struct DeviceSubRequest {
     Mode mode = Mode::ExactCount;
     std::int64_t count = 1;
     bool adminAccess = false;
+    std::vector<DeviceToleration> tolerations{}; // none: every NoSchedule or NoExecute taint excludes
     friend bool operator==(const DeviceSubRequest&, const DeviceSubRequest&) = default;
 };
 

@@ -172,8 +172,7 @@ std::vector<std::string> draWarnings(const ClusterState& state) {
     struct PoolSeen {
         std::int64_t slices = 0;
         std::int64_t expected = 0;
-        std::set<std::string_view> devices;
-        bool duplicate = false;
+        std::uint32_t slot = 0; // one of its current slices
     };
     std::map<std::pair<std::string_view, std::string_view>, PoolSeen> pools;
     std::set<std::string_view> absentNodes;
@@ -189,7 +188,7 @@ std::vector<std::string> draWarnings(const ClusterState& state) {
         PoolSeen& pool = pools[{slice.driver, slice.pool}];
         ++pool.slices;
         pool.expected = slice.poolSliceCount;
-        for (const Device& device : slice.devices) pool.duplicate |= !pool.devices.insert(device.name).second;
+        pool.slot = published.slot;
     }
     if (absentSlices > 0) {
         constexpr std::size_t kNamed = 3;
@@ -206,8 +205,16 @@ std::vector<std::string> draWarnings(const ClusterState& state) {
     }
     for (const auto& [key, pool] : pools) {
         const std::string name = "pool " + std::string(key.second) + " of " + std::string(key.first);
-        if (pool.duplicate)
-            warnings.push_back(name + " lists a device twice: the scheduler treats it as invalid and allocates nothing from it");
+        // Invalid whatever the gates (a device name twice), or only with PartitionableDevices on
+        // (its counters): the devices are counted as published all the same.
+        const std::string_view invalid = inventory.poolInvalidReason(pool.slot, false);
+        const std::string_view counters = inventory.poolInvalidReason(pool.slot, true);
+        if (!invalid.empty())
+            warnings.push_back(name + " is invalid (" + std::string(invalid) +
+                               "): counted as published; the scheduler allocates nothing from it");
+        else if (!counters.empty())
+            warnings.push_back(name + " is invalid with DRAPartitionableDevices on (" + std::string(counters) +
+                               "): counted as published; with the gate the scheduler allocates nothing from it");
         else if (pool.slices < pool.expected)
             warnings.push_back(name + " is incomplete (" + std::to_string(pool.slices) + " of " +
                                std::to_string(pool.expected) +

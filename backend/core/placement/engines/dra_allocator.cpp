@@ -21,6 +21,7 @@ struct Alternative {
     DeviceSubRequest::Mode mode = DeviceSubRequest::Mode::ExactCount;
     std::int64_t count = 1;
     bool adminAccess = false;
+    std::vector<DeviceToleration> tolerations;
 };
 
 struct Request {
@@ -53,10 +54,22 @@ bool deviceReaches(const Device& device, const Node& node) {
     return !device.nodeSelector.empty() && matchesNodeAffinity(device.nodeSelector, node);
 }
 
-bool untoleratedTaint(const Device& device) {
-    // Requests' device tolerations are not read: every NoSchedule/NoExecute taint counts.
-    return std::any_of(device.taints.begin(), device.taints.end(),
-                       [](const DeviceTaint& taint) { return taint.effect == "NoSchedule" || taint.effect == "NoExecute"; });
+// resourceclaim.ToleratesTaint: the effect (empty: any), the key (empty: any), then with Equal the
+// value; Exists takes any value.
+bool tolerates(const DeviceToleration& toleration, const DeviceTaint& taint) {
+    if (!toleration.effect.empty() && toleration.effect != taint.effect) return false;
+    if (!toleration.key.empty() && toleration.key != taint.key) return false;
+    return toleration.op == DeviceToleration::Operator::Exists || toleration.value == taint.value;
+}
+
+// The scheduler's taintPreventsAllocation (1.35): a NoSchedule or NoExecute taint that none of the
+// request's tolerations tolerates; other effects (None, unknown ones) never keep a device.
+bool untoleratedTaint(const Device& device, const std::vector<DeviceToleration>& tolerations) {
+    return std::any_of(device.taints.begin(), device.taints.end(), [&](const DeviceTaint& taint) {
+        if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") return false;
+        return std::none_of(tolerations.begin(), tolerations.end(),
+                            [&](const DeviceToleration& toleration) { return tolerates(toleration, taint); });
+    });
 }
 
 void prefetchAttributes(const Device& device) {
@@ -84,6 +97,8 @@ std::string draVerdictText(DraNodeVerdict verdict) {
         return "resourceclaim not available on the node";
     case DraNodeVerdict::TimedOut:
         return "timed out trying to allocate devices";
+    case DraNodeVerdict::InvalidPools:
+        return "invalid resource pools were encountered";
     case DraNodeVerdict::AllocationError:
         return "cannot allocate all claims (allocation error)";
     }
@@ -111,6 +126,11 @@ struct DraPodAllocator::Prepared {
     std::vector<std::uint32_t> shared;
     // Counter sets by pool: what they hold, less what allocated devices draw.
     std::map<std::string, std::map<std::string, NamedQuantities>, std::less<>> counters;
+    // With PartitionableDevices the scheduler reckons a pool with counter sets among every node's
+    // pools: the first of them `All` cannot take from ("driver/pool is currently being updated"
+    // or "... invalid"), and whether one is invalid by its counters.
+    std::string unsettledCounterPool;
+    bool invalidCounterPool = false;
 };
 
 namespace {
@@ -165,18 +185,29 @@ public:
           m_taken(space.taken), m_match(space.match), m_pickedBy(space.pickedBy), m_pickedClaimOf(space.pickedClaimOf),
           m_results(space.results), m_constraintValue(space.constraintValue), m_counters(space.counters) {
         m_devices.clear();
-        m_incompletePool.clear();
+        m_unsettledPool.clear();
+        m_invalidPool = false;
         auto add = [&](std::uint32_t slot, bool sliceReaches) {
             const ResourceSlice& slice = m_inventory.sliceAt(slot);
-            if (sliceReaches && m_incompletePool.empty() && !m_inventory.isPoolComplete(slot))
-                m_incompletePool = slice.driver + '/' + slice.pool;
+            // An invalid pool's devices are no candidates (the scheduler skips the pool).
+            const bool invalid = !m_inventory.poolInvalidReason(slot, prepared.features.partitionableDevices).empty();
+            bool reached = sliceReaches;
             for (std::size_t i = 0; i < slice.devices.size(); ++i) {
                 const Device& device = slice.devices[i];
                 if (!sliceReaches && !(slice.perDeviceNodeSelection && deviceReaches(device, node))) continue;
+                reached = true;
+                if (invalid) continue;
                 const bool taken = prepared.taken && prepared.taken->contains(slot, i);
                 m_devices.push_back({&slice, &device, taken || m_inventory.allocations(slot, i) > 0,
                                      {slot, static_cast<std::uint32_t>(i)}});
             }
+            if (!reached) return;
+            m_invalidPool |= invalid;
+            if (!m_unsettledPool.empty()) return;
+            if (!m_inventory.isPoolComplete(slot))
+                m_unsettledPool = slice.driver + '/' + slice.pool + " is currently being updated";
+            else if (invalid)
+                m_unsettledPool = slice.driver + '/' + slice.pool + " is currently invalid";
         };
         // The node's own current slices in name order (nearly always one).
         std::vector<std::uint32_t>& own = space.ownSlices;
@@ -194,6 +225,8 @@ public:
                 slice.allNodes || (!slice.nodeSelector.empty() && matchesNodeAffinity(slice.nodeSelector, node));
             add(slot, reaches);
         }
+        if (m_unsettledPool.empty()) m_unsettledPool = prepared.unsettledCounterPool;
+        m_invalidPool |= prepared.invalidCounterPool;
         m_taken.assign(m_devices.size(), 0);
         m_match.assign(prepared.alternatives.size() * m_devices.size(), kUnknown);
         m_counters.clear();
@@ -217,7 +250,8 @@ public:
             return DraNodeVerdict::AllocationError;
         }
         if (m_timedOut) return DraNodeVerdict::TimedOut;
-        if (!found) return DraNodeVerdict::CannotAllocate;
+        // As the scheduler: no solution, and a pool it skipped was invalid.
+        if (!found) return m_invalidPool ? DraNodeVerdict::InvalidPools : DraNodeVerdict::CannotAllocate;
         for (std::size_t d = 0; d < m_devices.size(); ++d)
             if (m_pickedBy[d] >= 0 && !m_p.alternatives[static_cast<std::size_t>(m_pickedBy[d])].adminAccess) m_taken[d] = 1;
         return DraNodeVerdict::Fits;
@@ -262,7 +296,7 @@ public:
                 std::fill(m_taken.begin(), m_taken.end(), 0);
                 return false;
             }
-            if (m_p.features.deviceTaints && untoleratedTaint(*candidate.device)) continue;
+            if (m_p.features.deviceTaints && untoleratedTaint(*candidate.device, alternative.tolerations)) continue;
             m_taken[d] = 1;
             ++eligibleCount;
         }
@@ -279,8 +313,9 @@ public:
                 m_taken[d] = 0;
                 --skip;
             }
-        fit.stoppedBy =
-            failingSteps(count) > m_p.stepBudget ? DraNodeVerdict::TimedOut : DraNodeVerdict::CannotAllocate;
+        fit.stoppedBy = failingSteps(count) > m_p.stepBudget ? DraNodeVerdict::TimedOut
+                        : m_invalidPool                      ? DraNodeVerdict::InvalidPools
+                                                             : DraNodeVerdict::CannotAllocate;
         return true;
     }
 
@@ -369,10 +404,10 @@ private:
     bool pickAll(std::size_t r, std::size_t a) {
         // Every matching device the node reaches, taken or not: any of them taken means no solution.
         const std::size_t claim = m_p.requests[r].claim;
-        // How many "all" is cannot be known while a pool the node reaches lacks slices.
-        if (!m_incompletePool.empty()) {
+        // How many "all" is cannot be known while a pool the node reaches lacks slices or is invalid.
+        if (!m_unsettledPool.empty()) {
             m_error = "claim " + m_p.claims[claim].key + ", request " + m_p.alternatives[a].name +
-                      ": asks for all devices, but resource pool " + m_incompletePool + " is currently being updated";
+                      ": asks for all devices, but resource pool " + m_unsettledPool;
             return false;
         }
         std::vector<std::size_t> matching;
@@ -410,7 +445,7 @@ private:
         }
         if (!matches(a, d)) return false;
         if (!candidate.device->consumesCounters.empty() && !m_p.features.partitionableDevices) return false;
-        if (m_p.features.deviceTaints && untoleratedTaint(*candidate.device)) return false;
+        if (m_p.features.deviceTaints && untoleratedTaint(*candidate.device, alternative.tolerations)) return false;
         return true;
     }
 
@@ -536,7 +571,10 @@ private:
     bool m_timedOut = false;
     bool m_withShared = true;
     std::string m_error;
-    std::string m_incompletePool; // "driver/pool" of a pool the node reaches that lacks slices, or ""
+    // The first pool the node reaches that `All` cannot take from: "driver/pool is currently being
+    // updated" (it lacks slices) or "... is currently invalid"; or "".
+    std::string m_unsettledPool;
+    bool m_invalidPool = false; // the node reaches an invalid pool
 };
 
 Status addAlternative(DraPodAllocator::Prepared& p, const ClusterState& state, const std::string& requestName,
@@ -547,6 +585,7 @@ Status addAlternative(DraPodAllocator::Prepared& p, const ClusterState& state, c
     alternative.mode = sub.mode;
     alternative.count = sub.count;
     alternative.adminAccess = sub.adminAccess;
+    alternative.tolerations = sub.tolerations;
     if (sub.adminAccess && !p.features.adminAccess)
         return Error{"request " + alternative.name + ": admin access is requested, but the feature is disabled"};
     auto compiled = p.classSelectors.find(sub.deviceClassName);
@@ -594,6 +633,14 @@ void indexSlices(DraPodAllocator::Prepared& p, const ClusterState& state) {
         if (!inventory.isCurrent(published)) continue;
         auto& sets = p.counters[poolKey(slice)];
         for (const CounterSet& set : slice.sharedCounters) sets[set.name] = set.counters;
+        if (slice.sharedCounters.empty()) continue;
+        // A pool every node reckons (its counter sets): incomplete, or invalid by its counters.
+        const bool complete = inventory.isPoolComplete(published.slot);
+        const bool invalid = !inventory.poolCountersInvalidReason(published.slot).empty();
+        p.invalidCounterPool |= invalid;
+        if (p.unsettledCounterPool.empty() && (!complete || invalid))
+            p.unsettledCounterPool = slice.driver + '/' + slice.pool +
+                                     (complete ? " is currently invalid" : " is currently being updated");
     }
     // What allocated devices already draw from their pools' counters.
     for (const auto& [name, published] : inventory.slices()) {
@@ -700,8 +747,16 @@ DraPodAllocator::NodeFit DraPodAllocator::podsThatFit(NodeId id, std::int32_t li
         // Every device the node reaches is allocated: the search skips each without reading its
         // selectors and fails after one step per position (countPods' failingSteps), so the
         // answer needs no device read at all. At cluster size most busy nodes are such.
-        const NodeDevices& devices = p.state->devices().node(id);
-        if (devices.allocatedDevices == devices.devices && devices.devices <= p.stepBudget) {
+        // Not so when an invalid pool's devices, no candidates, are among them (and the verdict
+        // says that pool).
+        const DeviceInventory& inventory = p.state->devices();
+        const NodeDevices& devices = inventory.node(id);
+        const auto invalid = [&](std::uint32_t slot) {
+            return inventory.isCurrent(slot) &&
+                   !inventory.poolInvalidReason(slot, p.features.partitionableDevices).empty();
+        };
+        if (devices.allocatedDevices == devices.devices && devices.devices <= p.stepBudget && !p.invalidCounterPool &&
+            std::none_of(inventory.nodeSliceSlots(id).begin(), inventory.nodeSliceSlots(id).end(), invalid)) {
             fit.stoppedBy = DraNodeVerdict::CannotAllocate;
             return fit;
         }

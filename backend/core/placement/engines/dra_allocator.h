@@ -8,10 +8,14 @@
 // backtracking, claim by claim, request by request, device by device in slice and device order;
 // a device is skipped when it is in use (any claim's allocation holds it, or picked earlier in
 // this dry-run), its class's or its request's selectors fail, the node cannot reach it, it draws
-// on counters that are short (or PartitionableDevices is off), it has an untolerated
-// NoSchedule/NoExecute taint (DeviceTaints on), or a matchAttribute constraint breaks. The first
-// complete solution wins. `All` takes every matching device of the node's pools and fails when
-// any is taken. firstAvailable alternatives are tried in order. A claim holds at most 32 results.
+// on counters that are short (or PartitionableDevices is off), it has a NoSchedule/NoExecute
+// taint none of its request's (or alternative's) tolerations tolerates (DeviceTaints on), or a
+// matchAttribute constraint breaks. Pools the scheduler holds invalid (a device name twice,
+// counters that do not exist: DeviceInventory::poolInvalidReason) give no devices; a node that
+// finds no solution and reached one says so. The first complete solution wins. `All` takes every
+// matching device of the node's pools and fails when any is taken, and stops with an error when
+// a pool lacks slices or is invalid. firstAvailable alternatives are tried in order. A claim
+// holds at most 32 results.
 // The search is bounded: past its step budget the node answers as the scheduler's filter timeout
 // does ("timed out trying to allocate devices").
 
@@ -59,8 +63,9 @@ enum class DraNodeVerdict : std::uint8_t {
     CannotAllocate,   // "cannot allocate all claims"
     NotAvailable,     // an allocated claim's node selector excludes the node
     TimedOut,         // the search ran out of its budget
+    InvalidPools,     // no solution, and a pool the node reaches is invalid (its devices are skipped)
     AllocationError,  // the allocator stopped with an error (a selector failed on a device, `All`
-                      // met a pool being updated): its message says which
+                      // met a pool being updated or invalid): its message says which
 };
 // The kube-scheduler's Filter status for a verdict.
 std::string draVerdictText(DraNodeVerdict verdict);

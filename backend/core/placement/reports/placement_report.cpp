@@ -108,6 +108,10 @@ std::string describeClaim(const GangClaim& claim) {
                                                                     : std::to_string(exactly.count) + " × " +
                                                                           exactly.deviceClassName;
             if (!exactly.selectors.empty()) requests += " with a selector";
+            if (!exactly.tolerations.empty())
+                requests += exactly.tolerations.size() == 1
+                                ? std::string(" with a toleration")
+                                : " with " + std::to_string(exactly.tolerations.size()) + " tolerations";
         }
     const std::string from = claim.shared() ? "shared claim " + claim.claimName : "template " + claim.templateName;
     return "claim " + claim.name + " (" + (requests.empty() ? from : requests + ", " + from) + ')';
