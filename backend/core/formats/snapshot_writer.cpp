@@ -13,6 +13,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace topodeck {
@@ -323,6 +325,38 @@ std::string writeSnapshotJson(const ClusterState& state) {
     for (const auto& [key, domain] : state.computeDomains()) writeComputeDomainManifest(json, domain);
     json.endArray().endObject();
     out += '\n';
+    return out;
+}
+
+std::string writeObjectJson(const ClusterEvent& event) {
+    std::string out;
+    JsonWriter json(out);
+    QuantityTexts texts;
+    std::visit(
+        [&]<class Event>(const Event& e) {
+            if constexpr (std::is_same_v<Event, NodeUpserted>)
+                writeNode(json, texts, e.node);
+            else if constexpr (std::is_same_v<Event, PodUpserted>)
+                writePod(json, texts, e.pod);
+            else if constexpr (std::is_same_v<Event, TopologyUpserted>)
+                writeTopologyManifest(json, e.spec.origin == "kai" ? "kai.scheduler/v1alpha1" : "kueue.x-k8s.io/v1beta1",
+                                      e.spec);
+            else if constexpr (std::is_same_v<Event, ResourceFlavorUpserted>)
+                writeResourceFlavorManifest(json, "kueue.x-k8s.io/v1beta1", e.flavor);
+            else if constexpr (std::is_same_v<Event, HyperNodeUpserted>)
+                writeHyperNodeManifest(json, e.hyperNode);
+            else if constexpr (std::is_same_v<Event, DeviceClassUpserted>)
+                writeDeviceClassManifest(json, e.deviceClass);
+            else if constexpr (std::is_same_v<Event, ResourceSliceUpserted>)
+                writeResourceSliceManifest(json, e.slice);
+            else if constexpr (std::is_same_v<Event, ResourceClaimTemplateUpserted>)
+                writeResourceClaimTemplateManifest(json, e.claimTemplate);
+            else if constexpr (std::is_same_v<Event, ResourceClaimUpserted>)
+                writeResourceClaimManifest(json, e.claim);
+            else if constexpr (std::is_same_v<Event, ComputeDomainUpserted>)
+                writeComputeDomainManifest(json, e.domain);
+        },
+        event);
     return out;
 }
 

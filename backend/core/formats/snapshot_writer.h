@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/model/cluster_event.h"
 #include "core/model/cluster_state.h"
 
 #include <string>
@@ -12,5 +13,9 @@ namespace topodeck {
 // nodes,pods,... -A -o json` prints (fields topodeck does not need are left out).
 // readSnapshotText() reads it back to the same ClusterState.
 std::string writeSnapshotJson(const ClusterState& state);
+
+// The object an upsert event carries, as writeSnapshotJson writes it among the List's items;
+// empty for a deletion and for a Slurm topology (which is no Kubernetes object).
+std::string writeObjectJson(const ClusterEvent& event);
 
 } // namespace topodeck
