@@ -61,12 +61,16 @@ struct TestGpu {
     std::string extra; // more attributes, YAML flow entries
 };
 
+// A node's one-slice pool up to its device list.
+std::string sliceHeaderYaml(const std::string& node, const std::string& driver, const std::string& name, int generation = 1) {
+    return "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + name + "}\n  spec:\n    driver: " +
+           driver + "\n    pool: {name: " + node + ", generation: " + std::to_string(generation) +
+           ", resourceSliceCount: 1}\n    nodeName: " + node + "\n    devices:\n";
+}
+
 std::string sliceYaml(const std::string& node, const std::vector<TestGpu>& gpus, const std::string& driver = "gpu.nvidia.com",
                       int generation = 1) {
-    std::string text = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node + '-' +
-                       driver + "}\n  spec:\n    driver: " + driver + "\n    pool: {name: " + node +
-                       ", generation: " + std::to_string(generation) + ", resourceSliceCount: 1}\n    nodeName: " + node +
-                       "\n    devices:\n";
+    std::string text = sliceHeaderYaml(node, driver, node + '-' + driver, generation);
     for (const TestGpu& gpu : gpus)
         text += "    - name: " + gpu.name + "\n      attributes: {type: {string: gpu}, productName: {string: \"" +
                 gpu.product + "\"}" + (gpu.extra.empty() ? "" : ", " + gpu.extra) +
@@ -513,9 +517,7 @@ private Q_SLOTS:
             items += nodeYaml(node, "r1");
             const int devices = static_cast<int>(random() % 13);
             if (devices == 0) continue;
-            std::string slice = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
-                                "-gpu}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
-                                ", generation: 1, resourceSliceCount: 1}\n    nodeName: " + node + "\n    devices:\n";
+            std::string slice = sliceHeaderYaml(node, "gpu.nvidia.com", node + "-gpu");
             std::vector<std::string> taken;
             for (int d = 0; d < devices; ++d) {
                 const std::string name = "gpu-" + std::to_string(d);
@@ -761,9 +763,7 @@ private Q_SLOTS:
             if (random() % 5 == 0) items += duplicateDevicePoolYaml(node, node + "-bad");
             const int devices = static_cast<int>(random() % 9);
             if (devices == 0) continue;
-            std::string slice = "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata: {name: " + node +
-                                "-gpu}\n  spec:\n    driver: gpu.nvidia.com\n    pool: {name: " + node +
-                                ", generation: 1, resourceSliceCount: 1}\n    nodeName: " + node + "\n    devices:\n";
+            std::string slice = sliceHeaderYaml(node, "gpu.nvidia.com", node + "-gpu");
             std::vector<std::string> taken;
             for (int d = 0; d < devices; ++d) {
                 const std::string name = "gpu-" + std::to_string(d);
