@@ -414,13 +414,7 @@ private Q_SLOTS:
       attributes: {type: {string: mig}, profile: {string: 4g.96gb}}
       consumesCounters: [{counterSet: gpu-0-counter-set, counters: {memory: {value: "4"}}}]
 )";
-        const std::string migClass = R"(- apiVersion: resource.k8s.io/v1
-  kind: DeviceClass
-  metadata: {name: mig.nvidia.com}
-  spec:
-    selectors: [{cel: {expression: "device.attributes['gpu.nvidia.com'].type == 'mig'"}}]
-)";
-        const auto made = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + migClass);
+        const auto made = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + kMigClass);
         const std::string mig = "      requests: [{name: mig, exactly: {deviceClassName: mig.nvidia.com}}]\n";
         const std::string whole = "      requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com}}]\n";
         DraFeatures partitionable;
@@ -431,7 +425,7 @@ private Q_SLOTS:
         // Without the gate (alpha in 1.35) devices that consume counters are never allocated.
         QCOMPARE(fitOn(*made, "n1", mig).pods, 0);
         // A partition already allocated leaves room for one more partition, not for the whole GPU.
-        const auto oneCut = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + migClass +
+        const auto oneCut = makeCluster(nodeYaml("n1", "r1") + slice + kGpuClass + kMigClass +
                                         allocatedClaimYaml("running", "n1", {"gpu-0-mig-4g-0"}));
         QCOMPARE(fitOn(*oneCut, "n1", mig, 16, partitionable).pods, 1);
         QCOMPARE(fitOn(*oneCut, "n1", whole, 16, partitionable).pods, 0);

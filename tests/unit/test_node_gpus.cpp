@@ -71,6 +71,31 @@ Node draNode(const std::string& name) {
     return node;
 }
 
+// Fixture 4's split layout (1.35): one slice of the pool holds only gpu-0's counter set (memory
+// and eight memory slices), the other the devices; returns the counters' slice and the whole GPU,
+// which draws all of the set.
+struct SplitLayoutCounters {
+    ResourceSlice counters;
+    Device whole;
+};
+SplitLayoutCounters splitLayoutCounters(const std::string& node) {
+    ResourceSlice counters = nodeSlice(node, 1, {});
+    counters.name = node + "-counters";
+    counters.poolSliceCount = 2;
+    CounterSet set{"gpu-0-counter-set", {{"memory", q("80Gi")}}};
+    for (int i = 0; i < 8; ++i) set.counters.emplace_back("memory-slice-" + std::to_string(i), q("1"));
+    counters.sharedCounters = {set};
+    Device whole = gpuDevice("gpu-0", "GPU-d0");
+    whole.consumesCounters = {{"gpu-0-counter-set", set.counters}};
+    return {std::move(counters), std::move(whole)};
+}
+// The layout's other slice, holding these devices.
+ResourceSlice splitLayoutDevices(const std::string& node, std::vector<Device> devices) {
+    ResourceSlice slice = nodeSlice(node, 1, std::move(devices));
+    slice.poolSliceCount = 2;
+    return slice;
+}
+
 NodeGpus gpusOf(const ClusterState& state, const std::string& node, const GpuResources& resources = {}) {
     return countNodeGpus(state, *state.findNode(node), resources);
 }
@@ -223,18 +248,10 @@ private Q_SLOTS:
         // invalid only for a scheduler with DRAPartitionableDevices. Its GPU still counts.
         ClusterState state;
         (void)state.apply(NodeUpserted{draNode("node-d")});
-        ResourceSlice counters = nodeSlice("node-d", 1, {});
-        counters.name = "node-d-counters";
-        counters.poolSliceCount = 2;
-        CounterSet set{"gpu-0-counter-set", {{"memory", q("80Gi")}}};
-        for (int i = 0; i < 8; ++i) set.counters.emplace_back("memory-slice-" + std::to_string(i), q("1"));
-        counters.sharedCounters = {set};
-        Device whole = gpuDevice("gpu-0", "GPU-d0");
-        whole.consumesCounters = {{"gpu-0-counter-set", set.counters}};
+        const auto [counters, whole] = splitLayoutCounters("node-d");
         Device slice = migDevice("gpu-0-mig-1g10gb-19-0", "GPU-d0", "10Gi");
         slice.consumesCounters = {{"gpu-0-counter-set", {{"memory", q("10Gi")}, {"memory-slice-9", q("1")}}}};
-        ResourceSlice devices = nodeSlice("node-d", 1, {whole, slice});
-        devices.poolSliceCount = 2;
+        const ResourceSlice devices = splitLayoutDevices("node-d", {whole, slice});
         (void)state.apply(ResourceSliceUpserted{counters});
         (void)state.apply(ResourceSliceUpserted{devices});
         const std::vector<std::string> warnings = draWarnings(state);
@@ -249,19 +266,11 @@ private Q_SLOTS:
         // Fixture 4 (1.35): one slice holds only the counter set, the other the devices drawing on it.
         ClusterState state;
         (void)state.apply(NodeUpserted{draNode("node-d")});
-        ResourceSlice counters = nodeSlice("node-d", 1, {});
-        counters.name = "node-d-counters";
-        counters.poolSliceCount = 2;
-        CounterSet set{"gpu-0-counter-set", {{"memory", q("80Gi")}}};
-        for (int i = 0; i < 8; ++i) set.counters.emplace_back("memory-slice-" + std::to_string(i), q("1"));
-        counters.sharedCounters = {set};
-        Device whole = gpuDevice("gpu-0", "GPU-d0");
-        whole.consumesCounters = {{"gpu-0-counter-set", set.counters}};
+        const auto [counters, whole] = splitLayoutCounters("node-d");
         Device slice = migDevice("gpu-0-mig-1g10gb-19-0", "", "10Gi");
         slice.attributes.erase(slice.attributes.begin()); // DynamicMIG partitions name no parentUUID
         slice.consumesCounters = {{"gpu-0-counter-set", {{"memory", q("10Gi")}, {"memory-slice-0", q("1")}}}};
-        ResourceSlice devices = nodeSlice("node-d", 1, {whole, slice});
-        devices.poolSliceCount = 2;
+        const ResourceSlice devices = splitLayoutDevices("node-d", {whole, slice});
         (void)state.apply(ResourceSliceUpserted{counters});
         (void)state.apply(ResourceSliceUpserted{devices});
         (void)state.apply(ResourceClaimUpserted{allocatedClaim("part", "node-d", {"gpu-0-mig-1g10gb-19-0"})});
